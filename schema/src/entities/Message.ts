@@ -1,0 +1,26 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { User } from './User.js';
+
+@Entity({ tableName: 'messages' })
+/** A conversation is read by (sender, receiver) in both directions. */
+@Index({ name: 'messages_sender_receiver_index', properties: ['sender', 'receiver'] })
+export class Message {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  // No single-column index: messages_sender_receiver_index leads with sender_id.
+  @ManyToOne(() => User, { fieldName: 'sender_id', deleteRule: 'restrict', index: false })
+  sender!: User;
+
+  @ManyToOne(() => User, { fieldName: 'receiver_id', deleteRule: 'restrict', index: 'messages_receiver_id_index' })
+  receiver!: User;
+
+  @Property({ type: 'text', fieldName: 'message' })
+  text!: string;
+
+  @Property({ type: 'datetime', onCreate: () => new Date() })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

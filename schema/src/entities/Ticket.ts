@@ -1,0 +1,46 @@
+import { Entity, Enum, Index, ManyToOne, OneToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, TICKET_PRIORITIES, TICKET_TYPES, type TicketPriority, type TicketType } from '../validation/rules.js';
+import { Customer } from './Customer.js';
+import { Macro } from './Macro.js';
+import { User } from './User.js';
+import type { TicketImage } from './TicketImage.js';
+
+@Entity({ tableName: 'tickets' })
+/** The dashboard pages an agent's tickets newest first: (assignee_id, id) serves both the page and the count. */
+@Index({ name: 'tickets_assignee_id_id_index', properties: ['assignee', 'id'] })
+export class Ticket {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @Property({ type: 'string', length: 40 })
+  title!: string;
+
+  @Enum({ items: () => [...TICKET_TYPES], type: 'string', length: 16, default: DEFAULT_TICKET_TYPE })
+  type: TicketType = DEFAULT_TICKET_TYPE;
+
+  @Enum({ items: () => [...TICKET_PRIORITIES], type: 'string', length: 16, default: DEFAULT_TICKET_PRIORITY })
+  priority: TicketPriority = DEFAULT_TICKET_PRIORITY;
+
+  // No single-column index: tickets_assignee_id_id_index leads with assignee_id.
+  @ManyToOne(() => User, { fieldName: 'assignee_id', deleteRule: 'restrict', index: false })
+  assignee!: User;
+
+  @ManyToOne(() => Customer, { fieldName: 'requester_id', deleteRule: 'restrict', index: 'tickets_requester_id_index' })
+  requester!: Customer;
+
+  /** apply_macro; deleting a macro moves its tickets back to macro 1 (see MacroService). */
+  @ManyToOne(() => Macro, { fieldName: 'macro_id', deleteRule: 'restrict', index: 'tickets_macro_id_index' })
+  macro!: Macro;
+
+  @Property({ type: 'text' })
+  description!: string;
+
+  @OneToOne('TicketImage', 'ticket', { nullable: true })
+  image?: TicketImage | null;
+
+  @Property({ type: 'datetime', onCreate: () => new Date() })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,17 @@
+export { User } from './User.js';
+export { Customer } from './Customer.js';
+export { Macro } from './Macro.js';
+export { Ticket } from './Ticket.js';
+export { TicketImage } from './TicketImage.js';
+export { Message } from './Message.js';
+export { Session } from './Session.js';
+
+import { User } from './User.js';
+import { Customer } from './Customer.js';
+import { Macro } from './Macro.js';
+import { Ticket } from './Ticket.js';
+import { TicketImage } from './TicketImage.js';
+import { Message } from './Message.js';
+import { Session } from './Session.js';
+
+export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session];

@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { buildSchema } from 'type-graphql';
+import type { GraphQLSchema } from 'graphql';
+import { RESOLVERS } from './resolvers.js';
+
+let cached: Promise<GraphQLSchema> | undefined;
+
+/**
+ * type-graphql insists on a pubSub, but every subscription here subscribes through the bus in its context
+ * (one bus per gateway: in memory, or Redis), so this one must never be used.
+ */
+const unusedPubSub = {
+  publish: () => {
+    throw new Error('publish through ServiceDeps.bus, not the schema pubSub');
+  },
+  subscribe: () => {
+    throw new Error('subscribe through ServiceDeps.bus, not the schema pubSub');
+  },
+};
+
+/** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
+export function buildFulcrumSchema(): Promise<GraphQLSchema> {
+  cached ??= buildSchema({ resolvers: RESOLVERS as never, validate: false, pubSub: unusedPubSub as never });
+  return cached;
+}

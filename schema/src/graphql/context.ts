@@ -1,0 +1,23 @@
+import DataLoader from 'dataloader';
+import type { ServiceContext } from '../services/context.js';
+import { customers, macros, users } from '../services/index.js';
+import type { CustomerRecord, MacroRecord, UserRecord } from '../services/records.js';
+
+/** Per-request batch loaders: a page of 50 tickets loads its requesters in one statement, not 50. */
+export function createLoaders(service: ServiceContext) {
+  const byIds = <T>(load: (ctx: ServiceContext, ids: readonly number[]) => Promise<Map<number, T>>) =>
+    new DataLoader<number, T | null>(async (ids) => {
+      const found = await load(service, ids);
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  return {
+    user: byIds<UserRecord>(users.usersByIds),
+    customer: byIds<CustomerRecord>(customers.customersByIds),
+    macro: byIds<MacroRecord>(macros.macrosByIds),
+  };
+}
+
+export interface GraphQLContext {
+  service: ServiceContext;
+  loaders: ReturnType<typeof createLoaders>;
+}

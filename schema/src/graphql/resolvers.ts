@@ -1,0 +1,283 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
+import { filter, pipe } from '@graphql-yoga/subscription';
+import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
+import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../services/records.js';
+import { requireViewer } from '../services/context.js';
+import { reviveDates, type Change, type MessageChange } from '../realtime/events.js';
+import type { GraphQLContext } from './context.js';
+import { CustomerInput, MacroInput, SignupInput, TicketInput } from './inputs.js';
+import { readUpload } from './upload.js';
+import {
+  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketConnection, TicketEvent, TicketImage, User,
+} from './types.js';
+
+const toTicketInput = (input: TicketInput) => ({
+  title: input.title, type: input.type, priority: input.priority, requester: input.requesterId, applyMacro: input.macroId, description: input.description,
+});
+
+@Resolver()
+export class AuthResolver {
+  @Query(() => User, { nullable: true, description: 'The signed-in agent, or null when signed out.' })
+  async me(@Ctx() { service }: GraphQLContext) {
+    return service.viewerId == null ? null : users.currentUser(service);
+  }
+
+  @Mutation(() => User, { description: 'Signs in; the session cookie is renewed.' })
+  login(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string, @Ctx() { service }: GraphQLContext) {
+    return auth.login(service, { email, password });
+  }
+
+  @Mutation(() => User, { description: 'Creates an account and signs in.' })
+  signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() { service }: GraphQLContext) {
+    return auth.signup(service, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Ends the session server-side and closes its websockets.' })
+  async logout(@Ctx() { service }: GraphQLContext) {
+    await auth.logout(service);
+    return true;
+  }
+}
+
+@Resolver()
+export class UserResolver {
+  @Query(() => [User], { description: 'Every agent, in id order.' })
+  users(@Ctx() { service }: GraphQLContext) {
+    return users.listUsers(service);
+  }
+}
+
+@Resolver(() => Ticket)
+export class TicketResolver {
+  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, newest first. `first` is capped at 100." })
+  async tickets(
+    @Arg('first', () => Int, { nullable: true, defaultValue: 50 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    const page = await tickets.listTickets(service, { first, after });
+    return { totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+  }
+
+  @Query(() => Ticket)
+  ticket(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return tickets.getTicket(service, id);
+  }
+
+  @Mutation(() => Ticket, { description: 'Creates a ticket with its image, in one transaction.' })
+  async createTicket(
+    @Arg('input', () => TicketInput) input: TicketInput,
+    @Arg('image', () => GraphQLUpload, { nullable: true, description: 'Required ("Image is Required"); PNG, JPEG, GIF or WebP, at most 5 MB.' }) image: Promise<FileUpload> | null,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    requireViewer(service);
+    return tickets.createTicket(service, toTicketInput(input), await readUpload(image));
+  }
+
+  @Mutation(() => Ticket, { description: 'Edits a ticket; without an image the old one stays.' })
+  async updateTicket(
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => TicketInput) input: TicketInput,
+    @Arg('image', () => GraphQLUpload, { nullable: true }) image: Promise<FileUpload> | null,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    requireViewer(service);
+    return tickets.updateTicket(service, id, toTicketInput(input), await readUpload(image));
+  }
+
+  @Mutation(() => Int, { description: 'Deletes the ticket and its image; returns the id.' })
+  deleteTicket(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return tickets.deleteTicket(service, id);
+  }
+
+  @FieldResolver(() => User)
+  assignee(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.user.load(ticket.assigneeId);
+  }
+
+  @FieldResolver(() => Customer, { description: 'The requester.' })
+  requester(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.customer.load(ticket.requesterId);
+  }
+
+  @FieldResolver(() => Macro, { description: 'apply_macro.' })
+  macro(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.macro.load(ticket.macroId);
+  }
+}
+
+@Resolver(() => TicketImage)
+export class TicketImageResolver {
+  @FieldResolver(() => String, { description: 'Where the app serves the image (signed-in owner only).' })
+  url(@Root() image: TicketImageRecord) {
+    return imageUrl(image.id);
+  }
+}
+
+@Resolver(() => Customer)
+export class CustomerResolver {
+  @Query(() => [Customer], { description: 'The shared customer directory, newest first.' })
+  customers(@Ctx() { service }: GraphQLContext) {
+    return customers.listCustomers(service);
+  }
+
+  @Query(() => Customer)
+  customer(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return customers.getCustomer(service, id);
+  }
+
+  @Query(() => Boolean, { description: 'True when no customer has this email yet (checked before creating one).' })
+  customerEmailAvailable(@Arg('email', () => String) email: string, @Arg('name', () => String, { nullable: true }) name: string | null, @Ctx() { service }: GraphQLContext) {
+    return customers.isCustomerEmailAvailable(service, email, name);
+  }
+
+  @Mutation(() => Customer)
+  createCustomer(@Arg('input', () => CustomerInput) input: CustomerInput, @Ctx() { service }: GraphQLContext) {
+    return customers.createCustomer(service, input);
+  }
+
+  @Mutation(() => Customer, { description: 'Owner only.' })
+  updateCustomer(@Arg('id', () => Int) id: number, @Arg('input', () => CustomerInput) input: CustomerInput, @Ctx() { service }: GraphQLContext) {
+    return customers.updateCustomer(service, id, input);
+  }
+
+  @Mutation(() => Int, { description: 'Owner only; refused while the customer is the requester of any ticket.' })
+  deleteCustomer(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return customers.deleteCustomer(service, id);
+  }
+
+  @FieldResolver(() => User)
+  owner(@Root() customer: CustomerRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.user.load(customer.ownerId);
+  }
+}
+
+@Resolver(() => Macro)
+export class MacroResolver {
+  @Query(() => [Macro], { description: 'Your macros and the built-in macro 1, newest first.' })
+  macros(@Ctx() { service }: GraphQLContext) {
+    return macros.listMacros(service);
+  }
+
+  @Query(() => Macro)
+  macro(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return macros.getMacro(service, id);
+  }
+
+  @Mutation(() => Macro)
+  createMacro(@Arg('input', () => MacroInput) input: MacroInput, @Ctx() { service }: GraphQLContext) {
+    return macros.createMacro(service, input);
+  }
+
+  @Mutation(() => Macro, { description: 'Macro 1 is permanent.' })
+  updateMacro(@Arg('id', () => Int) id: number, @Arg('input', () => MacroInput) input: MacroInput, @Ctx() { service }: GraphQLContext) {
+    return macros.updateMacro(service, id, input);
+  }
+
+  @Mutation(() => DeletedMacro, { description: 'Macro 1 is permanent; tickets that used the macro fall back to macro 1.' })
+  deleteMacro(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return macros.deleteMacro(service, id);
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  owner(@Root() macro: MacroRecord, @Ctx() { loaders }: GraphQLContext) {
+    return macro.ownerId == null ? null : loaders.user.load(macro.ownerId);
+  }
+}
+
+@Resolver(() => Message)
+export class MessageResolver {
+  @Query(() => [Message], { description: 'Messages you sent or received, oldest first; `withUserId` narrows to one conversation.' })
+  messages(@Arg('withUserId', () => Int, { nullable: true }) withUserId: number | null, @Ctx() { service }: GraphQLContext) {
+    return messages.listMessages(service, withUserId ?? undefined);
+  }
+
+  @Mutation(() => Message)
+  sendMessage(@Arg('receiverId', () => Int) receiverId: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
+    return messages.sendMessage(service, receiverId, text);
+  }
+
+  @Mutation(() => Message, { description: 'Sender only.' })
+  editMessage(@Arg('id', () => Int) id: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
+    return messages.editMessage(service, id, text);
+  }
+
+  @Mutation(() => Int, { description: 'Sender only; returns the id.' })
+  deleteMessage(@Arg('id', () => Int) id: number, @Ctx() { service }: GraphQLContext) {
+    return messages.deleteMessage(service, id);
+  }
+
+  @FieldResolver(() => User)
+  sender(@Root() message: MessageRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.user.load(message.senderId);
+  }
+
+  @FieldResolver(() => User)
+  receiver(@Root() message: MessageRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.user.load(message.receiverId);
+  }
+}
+
+/**
+ * Each subscription listens on the caller's own topic only, and every event is checked again against the
+ * caller before it is sent (defence in depth: a wrong publish can never leak).
+ */
+@Resolver()
+export class LiveResolver {
+  @Subscription(() => MessageEvent, {
+    description: 'Messages sent, edited or deleted in your conversations.',
+    subscribe: ({ context }) => {
+      const viewerId = requireViewer((context as GraphQLContext).service);
+      return pipe(
+        (context as GraphQLContext).service.deps.bus.subscribe('message', viewerId),
+        filter((change: MessageChange) => change.senderId === viewerId || change.receiverId === viewerId),
+      );
+    },
+  })
+  messageEvents(@Root() change: MessageChange): MessageEvent {
+    return { kind: change.kind as ChangeKind, id: change.id, senderId: change.senderId, receiverId: change.receiverId, message: change.record ? reviveDates(change.record) : null };
+  }
+
+  @Subscription(() => TicketEvent, {
+    description: 'Your tickets created, edited or deleted (in any tab, through GraphQL or REST).',
+    subscribe: ({ context }) => {
+      const viewerId = requireViewer((context as GraphQLContext).service);
+      return (context as GraphQLContext).service.deps.bus.subscribe('ticket', viewerId);
+    },
+  })
+  async ticketEvents(@Root() change: Change<TicketRecord>, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
+    if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null };
+    // Re-read through the service, which checks ownership again and fills in what the event left out.
+    service.em.clear();
+    const ticket = await tickets.getTicket(service, change.id).catch(() => null);
+    return { kind: ticket ? (change.kind as ChangeKind) : ChangeKind.DELETED, id: change.id, ticket: ticket as Ticket | null };
+  }
+
+  @Subscription(() => CustomerEvent, {
+    description: 'The shared customer directory changed.',
+    subscribe: ({ context }) => {
+      requireViewer((context as GraphQLContext).service);
+      return (context as GraphQLContext).service.deps.bus.subscribe('customer');
+    },
+  })
+  customerEvents(@Root() change: Change<CustomerRecord>): CustomerEvent {
+    return { kind: change.kind as ChangeKind, id: change.id, customer: change.record ? reviveDates(change.record) : null };
+  }
+
+  @Subscription(() => MacroEvent, {
+    description: 'Your macros created, edited or deleted.',
+    subscribe: ({ context }) => {
+      const viewerId = requireViewer((context as GraphQLContext).service);
+      return pipe(
+        (context as GraphQLContext).service.deps.bus.subscribe('macro', viewerId),
+        filter((change: Change<MacroRecord>) => !change.record || change.record.ownerId === viewerId),
+      );
+    },
+  })
+  macroEvents(@Root() change: Change<MacroRecord>): MacroEvent {
+    return { kind: change.kind as ChangeKind, id: change.id, macro: change.record ? reviveDates(change.record) : null };
+  }
+}
+
+export const RESOLVERS = [AuthResolver, UserResolver, TicketResolver, TicketImageResolver, CustomerResolver, MacroResolver, MessageResolver, LiveResolver] as const;

@@ -1,0 +1,118 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { TICKET_PRIORITIES, TICKET_TYPES } from '../validation/rules.js';
+
+export const TicketType = Object.fromEntries(TICKET_TYPES.map((t) => [t, t])) as { [K in (typeof TICKET_TYPES)[number]]: K };
+export const TicketPriority = Object.fromEntries(TICKET_PRIORITIES.map((p) => [p, p])) as { [K in (typeof TICKET_PRIORITIES)[number]]: K };
+export enum ChangeKind { CREATED = 'CREATED', UPDATED = 'UPDATED', DELETED = 'DELETED' }
+
+registerEnumType(TicketType, { name: 'TicketType', description: 'Question is the default.' });
+registerEnumType(TicketPriority, { name: 'TicketPriority', description: 'Low is the default.' });
+registerEnumType(ChangeKind, { name: 'ChangeKind' });
+
+@ObjectType({ description: 'A support agent. The password never appears in any response.' })
+export class User {
+  @Field(() => Int) id!: number;
+  @Field(() => String) username!: string;
+  @Field(() => String) email!: string;
+}
+
+@ObjectType({ description: 'A ticket requester. The directory is shared: every agent sees every customer; only the owner changes one.' })
+export class Customer {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) email!: string;
+  @Field(() => Int, { description: 'The owning agent (user_id).' }) ownerId!: number;
+}
+
+@ObjectType({ description: 'A canned-reply option. Macro 1, "No Macro", is built in, permanent and visible to all.' })
+export class Macro {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) description!: string;
+  @Field(() => Int, { nullable: true, description: 'The owning agent; null for the built-in macro 1.' }) ownerId!: number | null;
+}
+
+@ObjectType({ description: "A ticket's image, served by the app to the ticket's agent." })
+export class TicketImage {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) ticketId!: number;
+  @Field(() => String, { description: 'Detected from the bytes: image/png, image/jpeg, image/gif or image/webp.' }) mimeType!: string;
+  @Field(() => Int) byteSize!: number;
+  @Field(() => Int) width!: number;
+  @Field(() => Int) height!: number;
+}
+
+@ObjectType({ description: 'A support ticket; every agent sees only the tickets assigned to them.' })
+export class Ticket {
+  @Field(() => Int) id!: number;
+  @Field(() => String) title!: string;
+  @Field(() => TicketType) type!: string;
+  @Field(() => TicketPriority) priority!: string;
+  @Field(() => String) description!: string;
+  @Field(() => Int) assigneeId!: number;
+  @Field(() => Int) requesterId!: number;
+  @Field(() => Int, { description: 'apply_macro: the chosen macro; 1 is "No Macro".' }) macroId!: number;
+  @Field(() => TicketImage, { nullable: true }) image!: TicketImage | null;
+  @Field(() => GraphQLDateTime) createdAt!: Date;
+  @Field(() => GraphQLDateTime) updatedAt!: Date;
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+  @Field(() => Boolean) hasNextPage!: boolean;
+}
+
+@ObjectType({ description: 'One page of tickets, newest first.' })
+export class TicketConnection {
+  @Field(() => Int, { description: 'All of the agent\'s tickets, not just this page.' }) totalCount!: number;
+  @Field(() => [Ticket]) nodes!: Ticket[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@ObjectType({ description: 'A one-to-one message between two agents.' })
+export class Message {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) senderId!: number;
+  @Field(() => Int) receiverId!: number;
+  @Field(() => String) text!: string;
+  @Field(() => GraphQLDateTime) createdAt!: Date;
+  @Field(() => GraphQLDateTime) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'A message was sent, edited or deleted in a conversation of yours.' })
+export class MessageEvent {
+  @Field(() => ChangeKind) kind!: ChangeKind;
+  @Field(() => Int) id!: number;
+  @Field(() => Int) senderId!: number;
+  @Field(() => Int) receiverId!: number;
+  @Field(() => Message, { nullable: true, description: 'Absent when deleted.' }) message!: Message | null;
+}
+
+@ObjectType({ description: 'One of your tickets was created, edited or deleted.' })
+export class TicketEvent {
+  @Field(() => ChangeKind) kind!: ChangeKind;
+  @Field(() => Int) id!: number;
+  @Field(() => Ticket, { nullable: true, description: 'Absent when deleted.' }) ticket!: Ticket | null;
+}
+
+@ObjectType({ description: 'A customer of the shared directory was created, edited or deleted.' })
+export class CustomerEvent {
+  @Field(() => ChangeKind) kind!: ChangeKind;
+  @Field(() => Int) id!: number;
+  @Field(() => Customer, { nullable: true, description: 'Absent when deleted.' }) customer!: Customer | null;
+}
+
+@ObjectType({ description: 'One of your macros was created, edited or deleted.' })
+export class MacroEvent {
+  @Field(() => ChangeKind) kind!: ChangeKind;
+  @Field(() => Int) id!: number;
+  @Field(() => Macro, { nullable: true, description: 'Absent when deleted.' }) macro!: Macro | null;
+}
+
+@ObjectType({ description: 'What a delete removed: the cache evicts it by id.' })
+export class DeletedMacro {
+  @Field(() => Int) id!: number;
+  @Field(() => [Int], { description: 'Tickets that used the macro and now use macro 1.' }) movedTicketIds!: number[];
+}

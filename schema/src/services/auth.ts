@@ -1,0 +1,80 @@
+import argon2 from 'argon2';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AppError } from '../errors.js';
+import { User } from '../entities/index.js';
+import { MESSAGES, hasErrors, validateLogin, validateSignup, type FieldErrors } from '../validation/rules.js';
+import type { ServiceContext } from './context.js';
+import type { UserRecord } from './records.js';
+import { toUserRecord } from './users.js';
+
+/** OWASP's argon2id minimum (m = 19 MiB, t = 2, p = 1). */
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, ARGON2_OPTIONS);
+}
+
+/** Verifying against this when the email is unknown keeps a miss as slow as a wrong password. */
+let dummyHash: Promise<string> | undefined;
+
+export interface SignupArgs { email: unknown; username: unknown; password: unknown }
+export interface LoginArgs { email: unknown; password: unknown }
+
+function authError(fields: FieldErrors): AppError {
+  return new AppError('LOGIN_FAILED', Object.values(fields)[0]?.[0] ?? 'Invalid credentials', { fields });
+}
+
+export async function signup(ctx: ServiceContext, args: SignupArgs): Promise<UserRecord> {
+  const fields = validateSignup(args);
+  if (hasErrors(fields)) throw authError(fields);
+  await ctx.deps.limiter.consumeSignup(ctx.clientIp);
+  const email = String(args.email).trim().toLowerCase();
+  const username = String(args.username).trim();
+  const taken = await ctx.em.find(User, { $or: [{ email }, { username }] }, { fields: ['id', 'email', 'username'] });
+  const conflicts: FieldErrors = {};
+  if (taken.some((u) => u.email === email)) conflicts.email = [MESSAGES.emailInUse];
+  if (taken.some((u) => u.username.toLowerCase() === username.toLowerCase())) conflicts.username = [MESSAGES.usernameInUse];
+  if (hasErrors(conflicts)) throw authError(conflicts);
+
+  const user = ctx.em.create(User, { email, username, passwordHash: await hashPassword(String(args.password)), createdAt: new Date() });
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    // Two signups raced for the same email or username: the unique index decides.
+    if (error instanceof UniqueConstraintViolationException) {
+      throw authError(String(error.message).includes('username') ? { username: [MESSAGES.usernameInUse] } : { email: [MESSAGES.emailInUse] });
+    }
+    throw error;
+  }
+  await ctx.session?.signIn(user.id);
+  return toUserRecord(user);
+}
+
+/**
+ * Login answers one message for an unknown email and a wrong password alike ("Email or password is
+ * incorrect."), so it cannot be used to learn who has an account. Signup must still say "Email address is
+ * already in use.", which is rate-limited per address. See docs/security.md.
+ */
+export async function login(ctx: ServiceContext, args: LoginArgs): Promise<UserRecord> {
+  const fields = validateLogin(args);
+  if (hasErrors(fields)) throw authError(fields);
+  const email = String(args.email).trim().toLowerCase();
+  await ctx.deps.limiter.assertLoginAllowed(email, ctx.clientIp);
+
+  const user = await ctx.em.findOne(User, { email }, { populate: ['passwordHash'] });
+  dummyHash ??= hashPassword('not-a-real-password');
+  const ok = user ? await argon2.verify(user.passwordHash, String(args.password)) : (await argon2.verify(await dummyHash, String(args.password)), false);
+  if (!user || !ok) {
+    await ctx.deps.limiter.recordLoginFailure(email, ctx.clientIp);
+    throw authError({ password: [MESSAGES.loginFailed] });
+  }
+  await ctx.deps.limiter.recordLoginSuccess(email, ctx.clientIp);
+  await ctx.session?.signIn(user.id);
+  return toUserRecord(user);
+}
+
+export async function logout(ctx: ServiceContext): Promise<void> {
+  const sid = ctx.session?.id;
+  await ctx.session?.signOut();
+  if (sid) ctx.deps.bus.publish('sessionEnded', { sid });
+}

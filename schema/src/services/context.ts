@@ -1,0 +1,46 @@
+import type { Em, Orm } from '../database.js';
+import { AppError } from '../errors.js';
+import type { EventBus } from '../realtime/events.js';
+import type { AuthLimiter } from './authLimiter.js';
+
+/** What a transport must supply to change the caller's session (express-session behind both). */
+export interface SessionPort {
+  /** The current session id, if any. */
+  readonly id: string | undefined;
+  /** Issue a fresh session id (no fixation) bound to this user. */
+  signIn(userId: number): Promise<void>;
+  /** Destroy the session server-side. */
+  signOut(): Promise<void>;
+}
+
+/** Long-lived parts, built once per process by the gateway. */
+export interface ServiceDeps {
+  orm: Orm;
+  bus: EventBus;
+  limiter: AuthLimiter;
+}
+
+/** One per HTTP request or websocket operation: a fresh em.fork() and the caller. */
+export interface ServiceContext {
+  em: Em;
+  viewerId: number | null;
+  deps: ServiceDeps;
+  session?: SessionPort;
+  /** Client address, for rate limits. */
+  clientIp: string;
+}
+
+export function requireViewer(ctx: ServiceContext): number {
+  if (ctx.viewerId == null) throw AppError.unauthenticated();
+  return ctx.viewerId;
+}
+
+/** Ids arrive as numbers (GraphQL Int), numeric strings (REST paths, legacy bodies) or garbage. */
+export function parseId(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : null;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) {
+    const n = Number(value.trim());
+    return n > 0 ? n : null;
+  }
+  return null;
+}

@@ -1,0 +1,112 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AppError } from '../errors.js';
+import { Customer, Ticket, User } from '../entities/index.js';
+import { MESSAGES, hasErrors, validateCustomer, type CustomerFields } from '../validation/rules.js';
+import { parseId, requireViewer, type ServiceContext } from './context.js';
+import type { CustomerRecord } from './records.js';
+
+export function toCustomerRecord(c: Customer): CustomerRecord {
+  return { id: c.id, name: c.name, email: c.email, ownerId: c.owner.id, createdAt: c.createdAt };
+}
+
+function normalize(input: CustomerFields): { name: string; email: string } {
+  return { name: String(input.name).trim(), email: String(input.email).trim().toLowerCase() };
+}
+
+function validated(input: CustomerFields): { name: string; email: string } {
+  const fields = validateCustomer({ name: typeof input.name === 'string' ? input.name.trim() : input.name, email: input.email });
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  return normalize(input);
+}
+
+const emailTaken = () => new AppError('CONFLICT', MESSAGES.customerUnique, { fields: { email: [MESSAGES.customerUnique] } });
+
+/** The shared directory: every agent sees every customer, newest first. */
+export async function listCustomers(ctx: ServiceContext): Promise<CustomerRecord[]> {
+  requireViewer(ctx);
+  const customers = await ctx.em.find(Customer, {}, { orderBy: { id: 'desc' } });
+  return customers.map(toCustomerRecord);
+}
+
+export async function getCustomer(ctx: ServiceContext, rawId: unknown): Promise<CustomerRecord> {
+  requireViewer(ctx);
+  return toCustomerRecord(await findCustomer(ctx, rawId));
+}
+
+async function findCustomer(ctx: ServiceContext, rawId: unknown): Promise<Customer> {
+  const id = parseId(rawId);
+  const customer = id ? await ctx.em.findOne(Customer, id) : null;
+  if (!customer) throw AppError.notFound('Customer');
+  return customer;
+}
+
+async function findOwnCustomer(ctx: ServiceContext, rawId: unknown): Promise<Customer> {
+  const viewerId = requireViewer(ctx);
+  const customer = await findCustomer(ctx, rawId);
+  if (customer.owner.id !== viewerId) throw AppError.forbidden();
+  return customer;
+}
+
+export async function customersByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, CustomerRecord>> {
+  const customers = await ctx.em.find(Customer, { id: { $in: [...ids] } });
+  return new Map(customers.map((c) => [c.id, toCustomerRecord(c)]));
+}
+
+/**
+ * The create form's uniqueness check. The spec sends name and email, but only the email is unique: two
+ * customers may share a name. True when a customer may be created with this email.
+ */
+export async function isCustomerEmailAvailable(ctx: ServiceContext, email: unknown, _name?: unknown): Promise<boolean> {
+  requireViewer(ctx);
+  if (typeof email !== 'string') return false;
+  const count = await ctx.em.count(Customer, { email: email.trim().toLowerCase() });
+  return count === 0;
+}
+
+async function flushUnique(ctx: ServiceContext): Promise<void> {
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw emailTaken();
+    throw error;
+  }
+}
+
+export async function createCustomer(ctx: ServiceContext, input: CustomerFields): Promise<CustomerRecord> {
+  const viewerId = requireViewer(ctx);
+  const data = validated(input);
+  if ((await ctx.em.count(Customer, { email: data.email })) > 0) throw emailTaken();
+  const customer = ctx.em.create(Customer, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
+  await flushUnique(ctx);
+  const record = toCustomerRecord(customer);
+  ctx.deps.bus.publish('customer', { kind: 'CREATED', id: record.id, record });
+  return record;
+}
+
+export async function updateCustomer(ctx: ServiceContext, rawId: unknown, input: CustomerFields): Promise<CustomerRecord> {
+  const customer = await findOwnCustomer(ctx, rawId);
+  const data = validated(input);
+  if (data.email !== customer.email && (await ctx.em.count(Customer, { email: data.email, id: { $ne: customer.id } })) > 0) throw emailTaken();
+  ctx.em.assign(customer, data);
+  await flushUnique(ctx);
+  const record = toCustomerRecord(customer);
+  ctx.deps.bus.publish('customer', { kind: 'UPDATED', id: record.id, record });
+  return record;
+}
+
+/**
+ * A customer who is still the requester of tickets is not deleted: those tickets would lose their requester.
+ * The owner is told how many tickets hold on to them (some may be other agents'), and nothing changes.
+ */
+export async function deleteCustomer(ctx: ServiceContext, rawId: unknown): Promise<number> {
+  const customer = await findOwnCustomer(ctx, rawId);
+  const tickets = await ctx.em.count(Ticket, { requester: customer.id });
+  if (tickets > 0) {
+    const message = `This customer is the requester of ${tickets} ticket${tickets === 1 ? '' : 's'}; delete or reassign ${tickets === 1 ? 'it' : 'them'} first.`;
+    throw new AppError('CONFLICT', message, { fields: { customer: [message] } });
+  }
+  const id = customer.id;
+  await ctx.em.remove(customer).flush();
+  ctx.deps.bus.publish('customer', { kind: 'DELETED', id });
+  return id;
+}

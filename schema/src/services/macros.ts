@@ -1,0 +1,96 @@
+import { AppError } from '../errors.js';
+import { Macro, Ticket, User } from '../entities/index.js';
+import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
+import { parseId, requireViewer, type ServiceContext } from './context.js';
+import type { MacroRecord } from './records.js';
+
+export function toMacroRecord(m: Macro): MacroRecord {
+  return { id: m.id, name: m.name, description: m.description, ownerId: m.owner?.id ?? null, createdAt: m.createdAt };
+}
+
+/** Macros an agent may see: their own and the built-in macro 1. */
+function visibleTo(viewerId: number) {
+  return { $or: [{ id: NO_MACRO_ID }, { owner: viewerId }] };
+}
+
+const permanent = () => new AppError('FORBIDDEN', MESSAGES.macroPermanent);
+
+export async function listMacros(ctx: ServiceContext): Promise<MacroRecord[]> {
+  const viewerId = requireViewer(ctx);
+  const macros = await ctx.em.find(Macro, visibleTo(viewerId), { orderBy: { id: 'desc' } });
+  return macros.map(toMacroRecord);
+}
+
+async function findVisibleMacro(ctx: ServiceContext, rawId: unknown): Promise<Macro> {
+  const viewerId = requireViewer(ctx);
+  const id = parseId(rawId);
+  const macro = id ? await ctx.em.findOne(Macro, { $and: [{ id }, visibleTo(viewerId)] }) : null;
+  if (!macro) throw AppError.notFound('Macro');
+  return macro;
+}
+
+export async function getMacro(ctx: ServiceContext, rawId: unknown): Promise<MacroRecord> {
+  return toMacroRecord(await findVisibleMacro(ctx, rawId));
+}
+
+/** Macro ids a ticket of this agent may use; null when the id is not one of them. */
+export async function resolveUsableMacroId(ctx: ServiceContext, raw: unknown): Promise<number | null> {
+  if (raw === undefined || raw === null || raw === '') return NO_MACRO_ID;
+  const id = parseId(raw);
+  if (!id) return null;
+  if (id === NO_MACRO_ID) return id;
+  const viewerId = requireViewer(ctx);
+  const count = await ctx.em.count(Macro, { id, owner: viewerId });
+  return count > 0 ? id : null;
+}
+
+export async function macrosByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, MacroRecord>> {
+  const macros = await ctx.em.find(Macro, { id: { $in: [...ids] } });
+  return new Map(macros.map((m) => [m.id, toMacroRecord(m)]));
+}
+
+function validated(input: MacroFields): { name: string; description: string } {
+  const name = typeof input.name === 'string' ? input.name.trim() : input.name;
+  const fields = validateMacro({ name, description: input.description });
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  return { name: String(name), description: String(input.description) };
+}
+
+export async function createMacro(ctx: ServiceContext, input: MacroFields): Promise<MacroRecord> {
+  const viewerId = requireViewer(ctx);
+  const data = validated(input);
+  const macro = ctx.em.create(Macro, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
+  await ctx.em.flush();
+  const record = toMacroRecord(macro);
+  ctx.deps.bus.publish('macro', viewerId, { kind: 'CREATED', id: record.id, record });
+  return record;
+}
+
+export async function updateMacro(ctx: ServiceContext, rawId: unknown, input: MacroFields): Promise<MacroRecord> {
+  const viewerId = requireViewer(ctx);
+  if (parseId(rawId) === NO_MACRO_ID) throw permanent();
+  const macro = await findVisibleMacro(ctx, rawId);
+  const data = validated(input);
+  ctx.em.assign(macro, data);
+  await ctx.em.flush();
+  const record = toMacroRecord(macro);
+  ctx.deps.bus.publish('macro', viewerId, { kind: 'UPDATED', id: record.id, record });
+  return record;
+}
+
+/** Deletes the macro; the agent's tickets that used it fall back to macro 1, in the same transaction. */
+export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<{ id: number; movedTicketIds: number[] }> {
+  const viewerId = requireViewer(ctx);
+  if (parseId(rawId) === NO_MACRO_ID) throw permanent();
+  const macro = await findVisibleMacro(ctx, rawId);
+  const id = macro.id;
+  const moved = await ctx.em.transactional(async (em) => {
+    const tickets = await em.find(Ticket, { macro: id }, { fields: ['id', 'assignee'] });
+    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt: new Date() });
+    await em.nativeDelete(Macro, { id });
+    return tickets.map((t) => ({ id: t.id, assigneeId: t.assignee.id }));
+  });
+  ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });
+  for (const t of moved) ctx.deps.bus.publish('ticket', t.assigneeId, { kind: 'UPDATED', id: t.id });
+  return { id, movedTicketIds: moved.map((t) => t.id) };
+}

@@ -1,0 +1,34 @@
+/**
+ * The plain records services return. Both transports shape these: GraphQL object types read them directly,
+ * REST maps them to the snake_case wire shapes of REST-CONTRACT.md (gateway/src/rest/shapes.ts).
+ */
+import type { TicketPriority, TicketType } from '../validation/rules.js';
+
+export interface UserRecord { id: number; username: string; email: string; createdAt: Date }
+export interface CustomerRecord { id: number; name: string; email: string; ownerId: number; createdAt: Date }
+export interface MacroRecord { id: number; name: string; description: string; ownerId: number | null; createdAt: Date }
+export interface TicketImageRecord { id: number; ticketId: number; mimeType: string; byteSize: number; width: number; height: number }
+export interface TicketRecord {
+  id: number;
+  title: string;
+  type: TicketType;
+  priority: TicketPriority;
+  assigneeId: number;
+  requesterId: number;
+  macroId: number;
+  description: string;
+  image: TicketImageRecord | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export interface MessageRecord { id: number; senderId: number; receiverId: number; text: string; createdAt: Date; updatedAt: Date }
+
+/** SQLite hands dates back as epoch milliseconds, PostgreSQL as Date objects: both become a Date. */
+export function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
+}
+
+/** The stable URL the app serves an image at (gateway/src/images.ts). */
+export function imageUrl(imageId: number): string {
+  return `/images/${imageId}`;
+}
