@@ -1,0 +1,107 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { expressMiddleware } from '@as-integrations/express5';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
+import {
+  buildFulcrumSchema, createAuthLimiter, createEventBus, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+} from '@fulcrum/schema';
+import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
+import { createApollo } from './graphql/apollo.js';
+import { createArmor } from './graphql/armor.js';
+import { createLiveServer } from './graphql/websockets.js';
+import { createImageRouter } from './http/images.js';
+import { securityHeaders } from './http/security.js';
+import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
+import { createWebAppRouter } from './http/webApp.js';
+import { createRestRouter } from './rest/router.js';
+import { createSessions, loadSessionSecret } from './session/sessions.js';
+
+export interface Gateway {
+  url: string;
+  port: number;
+  server: Server;
+  orm: Orm;
+  deps: ServiceDeps;
+  /** Drains in-flight requests, closes websockets, the bus and the database. */
+  close(): Promise<void>;
+}
+
+const defaultLog = (error: unknown, where: string) => console.error(`[fulcrum] ${where}:`, error);
+
+/**
+ * Builds and starts one gateway: database (migrated, demo-seeded when empty), event bus, sessions, REST under
+ * /api, GraphQL over HTTP and websockets on /graphql, images under /images, and the web app at /.
+ */
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const dataDir = options.dataDir ?? './data';
+  const orm = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
+  if (options.demo ?? true) await seedDemo(orm);
+  const events = await createEventBus({ redisUrl: options.redisUrl });
+  let redisForLimits: { disconnect(): void } | undefined;
+  if (options.redisUrl) {
+    const { Redis } = await import('ioredis');
+    redisForLimits = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 3 });
+  }
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits) };
+  const log = options.logErrors === false ? () => {} : defaultLog;
+  const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? false);
+  app.set('etag', false);
+  app.use(securityHeaders(options.secureCookies ?? false));
+  const sessions = createSessions(orm, loadSessionSecret(dataDir, options.sessionSecret), options.secureCookies ?? false);
+  app.use(sessions.middleware);
+
+  const httpServer = createServer(app);
+  const schema = await buildFulcrumSchema();
+  const live = createLiveServer(httpServer, schema, deps, sessions, createArmor(!introspection).validationRules);
+  const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose() });
+  await apollo.start();
+
+  app.use('/api', createRestRouter(deps, log));
+  app.use(
+    '/graphql',
+    express.json({ limit: '1mb' }),
+    graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: 1, maxFieldSize: 1_000_000 }),
+    expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps)) }),
+  );
+  app.use(createImageRouter(deps));
+  app.use(createWebAppRouter(options.webDist ?? DEFAULT_WEB_DIST));
+  app.use(((error, req, res, _next) => {
+    // Outside /api (which has its own handler): body parser failures on /graphql, and anything unexpected.
+    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) log(error, `${req.method} ${req.originalUrl}`);
+    if (res.headersSent) return;
+    res.status(status).json({ errors: [{ message: status === 500 ? 'Internal server error' : String(error?.expose ? error.message : 'Bad request'), extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' } }] });
+  }) as express.ErrorRequestHandler);
+
+  const pruneTimer = setInterval(() => void sessions.store.prune().catch((e) => log(e, 'session prune')), 60 * 60 * 1000);
+  pruneTimer.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? 4000, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = httpServer.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server: httpServer,
+    orm,
+    deps,
+    close: () =>
+      (closing ??= (async () => {
+        clearInterval(pruneTimer);
+        await apollo.stop();
+        await events.close();
+        redisForLimits?.disconnect();
+        await orm.close(true);
+      })()),
+  };
+}

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AuthLimits } from '@fulcrum/schema';
+
+export interface GatewayOptions {
+  port?: number;
+  host?: string;
+  /** Folder of the SQLite file and the session secret; created if missing. */
+  dataDir?: string;
+  /** postgres://... switches to PostgreSQL. */
+  databaseUrl?: string;
+  /** redis://... switches pub/sub and rate-limit counters to Redis. */
+  redisUrl?: string;
+  /** Seed the demo workspace into an empty database (FULCRUM_DEMO=0 turns it off). */
+  demo?: boolean;
+  /** The built web app; a placeholder page is served when it is missing. */
+  webDist?: string;
+  /** Signs session cookies; defaults to a random secret kept in DATA_DIR. */
+  sessionSecret?: string;
+  /** Mark the session cookie Secure (serve over https). */
+  secureCookies?: boolean;
+  /** Trust X-Forwarded-* from a reverse proxy (Express "trust proxy"). */
+  trustProxy?: boolean | number | string;
+  /** Introspection and field suggestions; off in production by default. */
+  introspection?: boolean;
+  authLimits?: Partial<AuthLimits>;
+  /** Log each request's errors (default: on, except in tests). */
+  logErrors?: boolean;
+}
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Reads the documented environment variables (README): PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, ... */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOptions {
+  return {
+    port: env.PORT ? Number(env.PORT) : 4000,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    demo: env.FULCRUM_DEMO !== '0',
+    sessionSecret: env.SESSION_SECRET || undefined,
+    secureCookies: env.COOKIE_SECURE === '1' || env.COOKIE_SECURE === 'true',
+    trustProxy: env.TRUST_PROXY ? (/^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY) : false,
+    introspection: env.FULCRUM_INTROSPECTION ? env.FULCRUM_INTROSPECTION === '1' : env.NODE_ENV !== 'production',
+  };
+}

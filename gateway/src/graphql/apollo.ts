@@ -1,0 +1,58 @@
+import type { Server } from 'node:http';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginUsageReportingDisabled, ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '@fulcrum/schema';
+import { createArmor } from './armor.js';
+import { createFormatError } from './errors.js';
+
+/** Rate-limited answers carry HTTP 429 and Retry-After on GraphQL too, like REST. */
+const rateLimitStatus: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const limited = response.body.singleResult.errors?.find((e) => e.extensions?.code === 'RATE_LIMITED');
+        if (!limited) return;
+        response.http.status = 429;
+        response.http.headers.set('retry-after', String(limited.extensions?.retryAfter ?? 60));
+      },
+    };
+  },
+};
+
+export interface ApolloOptions {
+  schema: GraphQLSchema;
+  httpServer: Server;
+  introspection: boolean;
+  log: (error: unknown, where: string) => void;
+  /** Disposes the websocket server when Apollo stops. */
+  disposeWebSockets: () => Promise<void>;
+}
+
+export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContext> {
+  const armor = createArmor(!options.introspection);
+  return new ApolloServer<GraphQLContext>({
+    schema: options.schema,
+    introspection: options.introspection,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    validationRules: armor.validationRules,
+    formatError: createFormatError(options.log),
+    plugins: [
+      ...armor.plugins,
+      rateLimitStatus,
+      ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),
+      { async serverWillStart() { return { drainServer: options.disposeWebSockets }; } },
+      // Only what we use: no landing page (it loads scripts from a CDN), no cache-control or reporting work.
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+    ],
+  });
+}

@@ -1,0 +1,18 @@
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+
+/**
+ * Query limits (graphql-armor): depth, aliases, directives, tokens and cost. Sized so every query the web app
+ * sends, and 20 aliased logins (which the auth rate limit then counts one by one), pass.
+ */
+export const GRAPHQL_LIMITS = { maxDepth: 8, maxAliases: 30, maxDirectives: 20, maxTokens: 2000, maxCost: 5000 } as const;
+
+export function createArmor(blockFieldSuggestion: boolean) {
+  return new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    blockFieldSuggestion: { enabled: blockFieldSuggestion },
+  }).protect();
+}

@@ -1,0 +1,91 @@
+import type { Server } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { validate, specifiedRules, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { forkEm, type ServiceDeps } from '@fulcrum/schema';
+import { graphqlContextFor } from '../http/serviceContext.js';
+import type { Sessions } from '../session/sessions.js';
+
+/** Largest websocket frame accepted: subscription documents are small. */
+export const WS_MAX_PAYLOAD = 64 * 1024;
+export const WS_INIT_TIMEOUT_MS = 5_000;
+
+interface SocketUser { sid: string; userId: number }
+
+export interface LiveServer {
+  /** Closes every socket of a session (logout), on this gateway. */
+  closeSession(sid: string): void;
+  dispose(): Promise<void>;
+}
+
+/** A browser's Origin must match the Host it connects to; clients without Origin are not browsers. */
+function originAllowed(origin: string | undefined, host: string | undefined): boolean {
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * graphql-ws on /graphql, beside Apollo on the same port. A socket is authenticated from the session cookie at
+ * connection (no session: closed with 4403); every operation gets its own em.fork(); logout closes the
+ * session's sockets on every gateway (sessionEnded travels over the event bus).
+ */
+export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps: ServiceDeps, sessions: Sessions, extraRules: readonly ValidationRule[]): LiveServer {
+  const wss = new WebSocketServer({
+    server: httpServer,
+    path: '/graphql',
+    maxPayload: WS_MAX_PAYLOAD,
+    verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) => originAllowed(origin, req.headers.host as string | undefined),
+  });
+  const bySession = new Map<string, Set<WebSocket>>();
+  const rules = [...specifiedRules, ...extraRules];
+
+  const server = useServer<Record<string, unknown>, { user?: SocketUser }>(
+    {
+      schema,
+      connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
+      validate: (s, document) => validate(s, document, rules),
+      onConnect: async (ctx) => {
+        const user = await sessions.fromCookieHeader(ctx.extra.request.headers.cookie);
+        if (!user) return false;
+        ctx.extra.user = user;
+        const sockets = bySession.get(user.sid) ?? new Set();
+        sockets.add(ctx.extra.socket);
+        bySession.set(user.sid, sockets);
+        return true;
+      },
+      onClose: (ctx) => {
+        const user = ctx.extra.user;
+        if (!user) return;
+        const sockets = bySession.get(user.sid);
+        sockets?.delete(ctx.extra.socket);
+        if (sockets && sockets.size === 0) bySession.delete(user.sid);
+      },
+      context: (ctx) =>
+        graphqlContextFor({ em: forkEm(deps.orm), viewerId: ctx.extra.user?.userId ?? null, deps, clientIp: ctx.extra.request.socket.remoteAddress ?? 'unknown' }),
+    },
+    wss,
+  );
+
+  const closeSession = (sid: string) => {
+    for (const socket of bySession.get(sid) ?? []) socket.close(4401, 'Session ended');
+    bySession.delete(sid);
+  };
+  const ended = deps.bus.subscribe('sessionEnded');
+  void (async () => {
+    for await (const { sid } of ended) closeSession(sid);
+  })();
+
+  return {
+    closeSession,
+    async dispose() {
+      await ended.return?.();
+      for (const client of wss.clients) client.close(1001, 'Server shutting down');
+      await server.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

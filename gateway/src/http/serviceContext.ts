@@ -1,0 +1,12 @@
+import type { Request } from 'express';
+import { createLoaders, forkEm, type GraphQLContext, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
+import { sessionPort } from '../session/sessions.js';
+
+/** A fresh em.fork() and the caller, for one HTTP request. */
+export function serviceContextFor(req: Request, deps: ServiceDeps): ServiceContext {
+  return { em: forkEm(deps.orm), viewerId: req.session?.userId ?? null, deps, session: sessionPort(req), clientIp: req.ip ?? 'unknown' };
+}
+
+export function graphqlContextFor(service: ServiceContext): GraphQLContext {
+  return { service, loaders: createLoaders(service) };
+}

@@ -1,0 +1,85 @@
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import multer from 'multer';
+import { AppError, auth, customers, macros, messages, rules, tickets, users, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
+import { serviceContextFor } from '../http/serviceContext.js';
+import { apiErrorHandler, type ErrorLog } from './errors.js';
+import { requireSameOrigin } from './sameOrigin.js';
+import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser } from './shapes.js';
+
+/** The REST facade of SPEC section 7 / REST-CONTRACT.md: thin adapters over the same services as GraphQL. */
+export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
+  const api = Router({ strict: false });
+  const ctx = (req: Request): ServiceContext => serviceContextFor(req, deps);
+  const body = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {});
+  const json = express.json({ limit: '100kb', strict: true });
+  const image = multer({ storage: multer.memoryStorage(), limits: { fileSize: rules.LIMITS.imageBytes, files: 1, fields: 5, parts: 10 } }).single('image');
+  const methodNotAllowed: RequestHandler = (_req, res) => void res.status(405).json({ errors: { message: 'Method not allowed' } });
+  const signedIn: RequestHandler = (req, _res, next) => next(req.session?.userId ? undefined : AppError.unauthenticated());
+  const ticketBody = (b: Record<string, unknown>) => ({
+    title: b.title, type: b.type, priority: b.priority, assignee: b.assignee, requester: b.requester, applyMacro: b.apply_macro, description: b.description,
+  });
+  type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+  const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) =>
+    api.route(path)[method](...(handlers as RequestHandler[])).all(methodNotAllowed);
+
+  // Auth (public)
+  route('/auth', 'get', async (req, res) => res.json(restUser(await users.currentUser(ctx(req)))));
+  route('/auth/login', 'post', json, async (req, res) => res.json(restUser(await auth.login(ctx(req), body(req) as unknown as auth.LoginArgs))));
+  route('/auth/signup', 'post', json, async (req, res) => res.json(restUser(await auth.signup(ctx(req), body(req) as unknown as auth.SignupArgs))));
+  route('/auth/logout', 'get', requireSameOrigin, async (req, res) => {
+    await auth.logout(ctx(req));
+    res.json({ message: 'User logged out' });
+  });
+
+  // Everything below needs a session.
+  api.use(signedIn);
+  route('/users', 'get', async (req, res) => res.json((await users.listUsers(ctx(req))).map(restUser)));
+
+  route('/tickets', 'get', async (req, res) => res.json((await tickets.listAllTickets(ctx(req))).map(restTicket)));
+  route('/tickets/create', 'post', json, async (req, res) => {
+    res.status(201).json(restTicket(await tickets.createTicket(ctx(req), ticketBody(body(req)), null, { imageRequired: false })));
+  });
+  route('/tickets/:id', 'get', async (req, res) => res.json(restTicket(await tickets.getTicket(ctx(req), req.params.id))));
+  route('/tickets/:id/add-image', 'post', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
+  route('/tickets/:id/edit', 'put', json, async (req, res) => res.json(restTicket(await tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req))))));
+  route('/tickets/:id/edit-image', 'put', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
+  route('/tickets/:id/delete', 'get', requireSameOrigin, async (req, res) => {
+    await tickets.deleteTicket(ctx(req), req.params.id);
+    res.json({ message: 'Ticket deleted successfully' });
+  });
+
+  route('/customers', 'get', async (req, res) => res.json((await customers.listCustomers(ctx(req))).map(restCustomer)));
+  route('/customers/create', 'post', json, async (req, res) => res.status(201).json(restCustomer(await customers.createCustomer(ctx(req), body(req) as { name: unknown; email: unknown }))));
+  route('/customers/validate/:email/:name', 'get', async (req, res) => {
+    const available = await customers.isCustomerEmailAvailable(ctx(req), req.params.email, req.params.name);
+    if (available) res.json({ message: 'ok' });
+    else res.status(409).json({ errors: { unique: [rules.MESSAGES.customerUnique] } });
+  });
+  route('/customers/edit/:id', 'put', json, async (req, res) => res.json(restCustomer(await customers.updateCustomer(ctx(req), req.params.id, body(req) as { name: unknown; email: unknown }))));
+  route('/customers/:id', 'get', async (req, res) => res.json(restCustomer(await customers.getCustomer(ctx(req), req.params.id))));
+  route('/customers/:id/delete', 'get', requireSameOrigin, async (req, res) => {
+    await customers.deleteCustomer(ctx(req), req.params.id);
+    res.json({ message: 'Customer deleted successfully' });
+  });
+
+  route('/macro', 'get', async (req, res) => res.json((await macros.listMacros(ctx(req))).map(restMacro)));
+  route('/macro/create', 'post', json, async (req, res) => res.status(201).json(restMacro(await macros.createMacro(ctx(req), body(req) as { name: unknown; description: unknown }))));
+  route('/macro/edit/:id', 'put', json, async (req, res) => res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, body(req) as { name: unknown; description: unknown }))));
+  route('/macro/:id', 'get', async (req, res) => res.json(restMacro(await macros.getMacro(ctx(req), req.params.id))));
+  route('/macro/:id/delete', 'get', requireSameOrigin, async (req, res) => {
+    await macros.deleteMacro(ctx(req), req.params.id);
+    res.json({ message: 'Macro deleted successfully' });
+  });
+
+  route('/messages', 'get', async (req, res) => res.json((await messages.listMessages(ctx(req))).map(restMessage)));
+  route('/messages/create/too/:receiverId', 'post', json, async (req, res) => res.status(201).json(restMessage(await messages.sendMessage(ctx(req), req.params.receiverId, body(req).message))));
+  route('/messages/edit/:id', 'put', json, async (req, res) => res.json(restMessage(await messages.editMessage(ctx(req), req.params.id, body(req).message))));
+  route('/messages/:id/delete', 'get', requireSameOrigin, async (req, res) => {
+    await messages.deleteMessage(ctx(req), req.params.id);
+    res.json({ message: 'Message successfully deleted' });
+  });
+
+  api.use((_req, res) => void res.status(404).json({ errors: { message: 'Not found' } }));
+  api.use(apiErrorHandler(log));
+  return api;
+}

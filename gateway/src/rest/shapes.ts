@@ -1,0 +1,24 @@
+/** The snake_case wire shapes of REST-CONTRACT.md, mapped from the service records. */
+import { imageUrl, type CustomerRecord, type MacroRecord, type MessageRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from '@fulcrum/schema';
+
+export const restUser = (u: UserRecord) => ({ id: u.id, username: u.username, email: u.email });
+
+export const restImage = (i: TicketImageRecord) => ({ id: i.id, ticket_id: i.ticketId, image: imageUrl(i.id) });
+
+export const restTicket = (t: TicketRecord) => ({
+  id: t.id,
+  title: t.title,
+  type: t.type,
+  priority: t.priority,
+  assignee: t.assigneeId,
+  requester: t.requesterId,
+  apply_macro: t.macroId,
+  description: t.description,
+  tickets_images: t.image ? [restImage(t.image)] : [],
+});
+
+export const restCustomer = (c: CustomerRecord) => ({ id: c.id, user_id: c.ownerId, name: c.name, email: c.email });
+
+export const restMacro = (m: MacroRecord) => ({ id: m.id, user_id: m.ownerId, name: m.name, description: m.description });
+
+export const restMessage = (m: MessageRecord) => ({ id: m.id, sender_id: m.senderId, receiver_id: m.receiverId, message: m.text });

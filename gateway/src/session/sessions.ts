@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request, RequestHandler } from 'express';
+import session from 'express-session';
+import { parse as parseCookie } from 'cookie';
+import signature from 'cookie-signature';
+import type { Orm, SessionPort } from '@fulcrum/schema';
+import { OrmSessionStore } from './ormSessionStore.js';
+
+declare module 'express-session' {
+  interface SessionData {
+    userId?: number;
+    /** When the agent signed in (ms), for the absolute timeout. */
+    signedInAt?: number;
+  }
+}
+
+export const SESSION_COOKIE = 'fulcrum.sid';
+/** Idle timeout: a session unused this long ends (rolling cookie). */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** Absolute timeout: a session ends this long after sign-in, however busy. */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A random secret, kept in DATA_DIR so restarts keep sessions; several gateways must share SESSION_SECRET. */
+export function loadSessionSecret(dataDir: string, explicit?: string): string {
+  if (explicit) return explicit;
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export interface Sessions {
+  middleware: RequestHandler;
+  store: OrmSessionStore;
+  /** The signed-in user id behind a raw Cookie header (websocket handshakes), with the session id. */
+  fromCookieHeader(cookieHeader: string | undefined): Promise<{ sid: string; userId: number } | null>;
+}
+
+function isExpiredAbsolutely(data: session.SessionData | null | undefined): boolean {
+  return !!data?.signedInAt && Date.now() - data.signedInAt > SESSION_ABSOLUTE_MS;
+}
+
+export function createSessions(orm: Orm, secret: string, secureCookies: boolean): Sessions {
+  const store = new OrmSessionStore(orm, SESSION_IDLE_MS);
+  const base = session({
+    name: SESSION_COOKIE,
+    secret,
+    store,
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    unset: 'destroy',
+    cookie: { httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: SESSION_IDLE_MS, path: '/' },
+  });
+  const middleware: RequestHandler = (req, res, next) => {
+    base(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (isExpiredAbsolutely(req.session)) {
+        return req.session.destroy(() => next());
+      }
+      next();
+    });
+  };
+  return {
+    middleware,
+    store,
+    async fromCookieHeader(cookieHeader) {
+      const raw = cookieHeader ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
+      if (!raw || !raw.startsWith('s:')) return null;
+      const sid = signature.unsign(raw.slice(2), secret);
+      if (!sid) return null;
+      const data = await store.load(sid);
+      if (!data?.userId || isExpiredAbsolutely(data)) return null;
+      return { sid, userId: data.userId };
+    },
+  };
+}
+
+/** The service layer's view of an Express session: sign in with a fresh id, sign out server-side. */
+export function sessionPort(req: Request): SessionPort {
+  return {
+    get id() {
+      return req.session?.userId ? req.sessionID : undefined;
+    },
+    signIn: (userId) =>
+      new Promise<void>((resolve, reject) =>
+        req.session.regenerate((err) => {
+          if (err) return reject(err);
+          req.session.userId = userId;
+          req.session.signedInAt = Date.now();
+          req.session.save((saveErr) => (saveErr ? reject(saveErr) : resolve()));
+        }),
+      ),
+    signOut: () =>
+      new Promise<void>((resolve, reject) => {
+        req.res?.clearCookie(SESSION_COOKIE, { path: '/' });
+        if (!req.session) return resolve();
+        req.session.destroy((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,12 @@
+/** The schema package: entities, migrations, the service layer, the GraphQL schema and the live-event seam. */
+import 'reflect-metadata';
+export * from './entities/index.js';
+export * from './errors.js';
+export * from './database.js';
+export * from './services/index.js';
+export * from './realtime/events.js';
+export { buildFulcrumSchema } from './graphql/buildSchema.js';
+export { createLoaders, type GraphQLContext } from './graphql/context.js';
+export { seedDemo, DEMO_ACCOUNTS, isEmptyDatabase } from './seed/demoSeed.js';
+export { demoTicketImage } from './seed/demoImages.js';
+export * as rules from './validation/rules.js';
