@@ -41,7 +41,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   let redisForLimits: { disconnect(): void } | undefined;
   if (options.redisUrl) {
     const { Redis } = await import('ioredis');
-    redisForLimits = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 3 });
+    const client = new Redis(options.redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 3 });
+    await client.connect();
+    redisForLimits = client;
   }
   const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits) };
   const log = options.logErrors === false ? () => {} : defaultLog;

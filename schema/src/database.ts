@@ -48,7 +48,7 @@ export function ormOptions(options: DatabaseOptions): Options {
     entities: ENTITIES,
     discovery: { requireEntitiesArray: true },
     extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, tableName: 'mikro_orm_migrations', transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList: MIGRATIONS, tableName: 'mikro_orm_migrations', transactional: true, allOrNothing: true, snapshot: false, silent: true },
     debug: options.debug ?? false,
     allowGlobalContext: false,
     forceUtcTimezone: true,

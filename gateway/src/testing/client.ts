@@ -1,0 +1,107 @@
+/** A tiny HTTP client with one cookie jar, for tests and benchmarks: REST calls, GraphQL, multipart uploads. */
+export interface GqlResult<T = Record<string, any>> {
+  status: number;
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string; field?: string; fields?: Record<string, string[]>; retryAfter?: number } }[];
+  headers: Headers;
+}
+
+export interface RestResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class TestClient {
+  private cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  setCookieHeader(header: string): void {
+    this.cookies.clear();
+    for (const part of header.split(/;\s*/)) {
+      const [k, ...v] = part.split('=');
+      if (k) this.cookies.set(k, v.join('='));
+    }
+  }
+
+  private remember(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const [name, ...value] = pair.split('=');
+      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1]).getTime() < Date.now());
+      if (expired || value.join('=') === '') this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value.join('='));
+    }
+  }
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size && !headers.has('cookie')) headers.set('cookie', this.cookieHeader);
+    const res = await fetch(this.baseUrl + path, { ...init, headers, redirect: 'manual' });
+    this.remember(res);
+    return res;
+  }
+
+  async rest<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResult<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const res = await this.fetch(path, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text so a test can assert on it */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get = <T = any>(path: string, headers?: Record<string, string>) => this.rest<T>('GET', path, undefined, headers);
+  post = <T = any>(path: string, body?: unknown) => this.rest<T>('POST', path, body);
+  put = <T = any>(path: string, body?: unknown) => this.rest<T>('PUT', path, body);
+
+  async upload<T = any>(method: 'POST' | 'PUT', path: string, file: { data: Buffer; name?: string; type?: string } | null, field = 'image'): Promise<RestResult<T>> {
+    const form = new FormData();
+    if (file) form.append(field, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
+    const res = await this.fetch(path, { method, body: form });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* keep text */
+    }
+    return { status: res.status, body: body as T, headers: res.headers };
+  }
+
+  async gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}): Promise<GqlResult<T>> {
+    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const json = (await res.json()) as Omit<GqlResult<T>, 'status' | 'headers'>;
+    return { status: res.status, headers: res.headers, ...json };
+  }
+
+  /** A GraphQL multipart request (graphql-multipart-request-spec) with one file in `variables.<fileVariable>`. */
+  async gqlUpload<T = Record<string, any>>(query: string, variables: Record<string, unknown>, fileVariable: string, file: { data: Buffer; name?: string; type?: string }): Promise<GqlResult<T>> {
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: null } }));
+    form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}`] }));
+    form.append('0', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
+    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'apollo-require-preflight': 'true' }, body: form });
+    const json = (await res.json()) as Omit<GqlResult<T>, 'status' | 'headers'>;
+    return { status: res.status, headers: res.headers, ...json };
+  }
+
+  async login(email: string, password: string): Promise<this> {
+    const res = await this.post('/api/auth/login', { email, password });
+    if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return this;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Starts a real gateway on 127.0.0.1 (random port) on a fresh temp DATA_DIR, with the demo seed. With
+ * FULCRUM_TEST_DATABASE=postgres (and FULCRUM_TEST_REDIS=1) the same suite runs on a fresh PostgreSQL database
+ * and Redis pub/sub instead: see scripts/test.sh.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DEMO_ACCOUNTS } from '@fulcrum/schema';
+import { startGateway, type Gateway } from '../app.js';
+import type { GatewayOptions } from '../config.js';
+import { TestClient } from './client.js';
+
+export const PG_ADMIN_URL = process.env.FULCRUM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.FULCRUM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function testDatabaseMode(): 'sqlite' | 'postgres' {
+  return process.env.FULCRUM_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** Creates an empty PostgreSQL database for one test gateway; returns its URL and a dropper. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const name = `fulcrum_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestGateway extends Gateway {
+  dataDir: string;
+  options: GatewayOptions;
+  client(): TestClient;
+  /** A client signed in as demo account 0 (Demo), 1 (Marnie) or 2 (Bobbie). */
+  as(index: 0 | 1 | 2): Promise<TestClient>;
+  /** Stops the gateway and starts a new one on the same data (restart). */
+  restart(): Promise<TestGateway>;
+  /** Stops and deletes the data. */
+  destroy(): Promise<void>;
+}
+
+/** Generous limits so a test suite's many logins from 127.0.0.1 are not throttled; limit tests pass their own. */
+export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, windowSeconds: 60 };
+
+export async function startTestGateway(overrides: GatewayOptions = {}): Promise<TestGateway> {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'fulcrum-test-'));
+  let pgDb: { url: string; drop(): Promise<void> } | undefined;
+  const mode = testDatabaseMode();
+  if (mode === 'postgres' && !overrides.databaseUrl) pgDb = await createPostgresDatabase();
+  const options: GatewayOptions = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    demo: true,
+    logErrors: process.env.FULCRUM_TEST_LOG === '1',
+    authLimits: TEST_AUTH_LIMITS,
+    databaseUrl: pgDb?.url,
+    redisUrl: process.env.FULCRUM_TEST_REDIS === '1' ? REDIS_URL : undefined,
+    ...overrides,
+  };
+  return wrap(await startGateway(options), options, dataDir, pgDb);
+}
+
+function wrap(gateway: Gateway, options: GatewayOptions, dataDir: string, pgDb?: { drop(): Promise<void> }): TestGateway {
+  const self: TestGateway = {
+    ...gateway,
+    dataDir,
+    options,
+    client: () => new TestClient(gateway.url),
+    as: (index) => new TestClient(gateway.url).login(DEMO_ACCOUNTS[index].email, DEMO_ACCOUNTS[index].password),
+    async restart() {
+      await gateway.close();
+      return wrap(await startGateway({ ...options, port: gateway.port }), options, dataDir, pgDb);
+    },
+    async destroy() {
+      await gateway.close();
+      await pgDb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return self;
+}

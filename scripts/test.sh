@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The one test command (README, `npm test`, .ci/run): every test of the product, in this order:
+#   1. type check;  2. committed schema.graphql and generated web types are up to date;
+#   3. server suite on the embedded default (SQLite file, in-process pub/sub);
+#   4. server suite again on the scale-out path (PostgreSQL + Redis), which must be reachable;
+#   5. web build, then browser tests in headless Chromium (installed here if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "1/5 type check"
+npx tsc --noEmit -p tsconfig.json
+
+step "2/5 schema.graphql and generated web types are current"
+npx tsx scripts/checkGenerated.ts
+
+step "3/5 server tests on SQLite"
+npx vitest run
+
+step "4/5 server tests on PostgreSQL + Redis"
+node scripts/requireServices.mjs
+FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1 npx vitest run
+
+step "5/5 browser tests"
+bash scripts/ensureChromium.sh
+npm run build --workspace web
+npx vitest run --config e2e/vitest.config.ts
