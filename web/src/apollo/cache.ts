@@ -1,0 +1,44 @@
+import { InMemoryCache } from '@apollo/client';
+
+/**
+ * The normalized cache. Entities are keyed by `__typename:id` (the default), so an edit returned by a
+ * mutation updates every screen that shows it. List fields are changed by the mutations themselves
+ * (see the `update` functions next to each mutation), never by a blanket refetch.
+ */
+export function createCache(): InMemoryCache {
+  return new InMemoryCache({
+    typePolicies: {
+      Query: {
+        fields: {
+          // One cursor-paginated list per agent: `first`/`after` only select a page of it.
+          tickets: {
+            keyArgs: false,
+            merge(existing, incoming, { args }) {
+              if (!existing || !args?.after) return incoming;
+              return {
+                ...incoming,
+                nodes: [...existing.nodes, ...incoming.nodes],
+              };
+            },
+          },
+          // Reading a single entity first looks in the cache, so a ticket opened from the dashboard shows at once.
+          ticket: {
+            read(existing, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Ticket', id: args?.id });
+            },
+          },
+          customer: {
+            read(existing, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Customer', id: args?.id });
+            },
+          },
+          macro: {
+            read(existing, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Macro', id: args?.id });
+            },
+          },
+        },
+      },
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import { useApolloClient, useMutation } from '@apollo/client/react';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { graphql } from './gql';
+import { ROOT_QUERY, type SessionUser } from './session';
+import { DEMO_USER } from './demoAccounts';
+
+export const LOGIN_MUTATION = graphql(`
+  mutation Login($email: String!, $password: String!) {
+    login(email: $email, password: $password) {
+      id
+      username
+      email
+    }
+  }
+`);
+
+export const SIGNUP_MUTATION = graphql(`
+  mutation Signup($input: SignupInput!) {
+    signup(input: $input) {
+      id
+      username
+      email
+    }
+  }
+`);
+
+const LOGOUT_MUTATION = graphql(`
+  mutation Logout {
+    logout
+  }
+`);
+
+/**
+ * Switching who is signed in: everything cached belongs to the previous agent, so the store is cleared
+ * and the shell's `me` is written from the mutation result (no refetch needed for the session itself).
+ */
+export function useSessionSwitch(): (user: SessionUser | null) => Promise<void> {
+  const client = useApolloClient();
+  return useCallback(
+    async (user) => {
+      await client.clearStore();
+      client.writeQuery({ query: ROOT_QUERY, data: { me: user } }); // user comes from a mutation result and carries its __typename
+    },
+    [client],
+  );
+}
+
+/** Logs in with the given credentials, switches the session and goes to `to`. Throws what the mutation threw. */
+export function useLoginAs(): (email: string, password: string, to: string) => Promise<void> {
+  const [login] = useMutation(LOGIN_MUTATION);
+  const switchSession = useSessionSwitch();
+  const navigate = useNavigate();
+  return useCallback(
+    async (email, password, to) => {
+      const { data } = await login({ variables: { email, password } });
+      if (!data) throw new Error('login returned no data');
+      await switchSession(data.login);
+      navigate(to);
+    },
+    [login, switchSession, navigate],
+  );
+}
+
+export function useDemoLogin(): () => Promise<void> {
+  const loginAs = useLoginAs();
+  return useCallback(() => loginAs(DEMO_USER.email, DEMO_USER.password, '/view/tickets/all'), [loginAs]);
+}
+
+export function useLogout(): () => Promise<void> {
+  const [logout] = useMutation(LOGOUT_MUTATION);
+  const switchSession = useSessionSwitch();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    await logout();
+    await navigate('/');
+    await switchSession(null);
+  }, [logout, switchSession, navigate]);
+}

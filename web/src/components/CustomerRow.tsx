@@ -1,0 +1,41 @@
+import { graphql, useFragment, type FragmentType } from '../gql';
+import type { CustomerValues } from '../forms/CustomerForm';
+
+export const CustomerRow_customer = graphql(`
+  fragment CustomerRow_customer on Customer {
+    id
+    ownerId
+    name
+    email
+  }
+`);
+
+interface CustomerRowProps {
+  customer: FragmentType<typeof CustomerRow_customer>;
+  onEdit: (customer: CustomerValues) => void;
+  onDelete: (customer: CustomerValues) => void;
+}
+
+export function CustomerRow(props: CustomerRowProps) {
+  const customer = useFragment(CustomerRow_customer, props.customer);
+  const values = { id: customer.id, name: customer.name, email: customer.email };
+  return (
+    <tr>
+      <td><span className="cell-label">Id #</span>{customer.id}</td>
+      <td><span className="cell-label">Assignee #</span>{customer.ownerId}</td>
+      <td><span className="cell-label">Name</span>{customer.name}</td>
+      <td><span className="cell-label">Email</span>{customer.email}</td>
+      <td>
+        <span className="cell-label">Options</span>
+        <span className="row-actions">
+          <button type="button" className="button button-small button-secondary" onClick={() => props.onEdit(values)} aria-label={`Edit ${customer.name}`}>
+            Edit
+          </button>
+          <button type="button" className="button button-small button-danger-ghost" onClick={() => props.onDelete(values)} aria-label={`Delete ${customer.name}`}>
+            Delete
+          </button>
+        </span>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,11 @@
+import { Brand } from './Brand';
+import { ProfileMenu } from './ProfileMenu';
+
+export function Header() {
+  return (
+    <header className="topbar">
+      <Brand />
+      <ProfileMenu />
+    </header>
+  );
+}

@@ -1,0 +1,104 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'react';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { CustomerRow } from '../components/CustomerRow';
+import { RequireAuth } from '../components/RequireAuth';
+import { useModals } from '../components/ModalHost';
+import { EditCustomerModal, type CustomerValues } from '../forms/CustomerForm';
+import { graphql } from '../gql';
+
+const CUSTOMERS_PAGE = graphql(`
+  query CustomersPage {
+    customers {
+      id
+      ...CustomerRow_customer
+    }
+  }
+`);
+
+const DELETE_CUSTOMER = graphql(`
+  mutation DeleteCustomer($id: Int!) {
+    deleteCustomer(id: $id)
+  }
+`);
+
+type Dialog = { kind: 'edit' | 'delete'; customer: CustomerValues } | null;
+
+function CustomersScreen() {
+  const { data } = useQuery(CUSTOMERS_PAGE);
+  const { openModal } = useModals();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
+    update(cache, { data: result }) {
+      if (!result) return;
+      const ref = cache.identify({ __typename: 'Customer', id: result.deleteCustomer });
+      cache.modify({
+        fields: {
+          customers: (existing: readonly { __ref: string }[]) => existing.filter((item) => item.__ref !== ref),
+        },
+      });
+      cache.evict({ id: ref });
+      cache.gc();
+    },
+  });
+  if (!data) return null;
+  const close = () => setDialog(null);
+
+  return (
+    <section className="page">
+      <header className="page-header page-header-row">
+        <div>
+          <p className="eyebrow">Customer directory</p>
+          <h1>({data.customers.length}) Customers</h1>
+        </div>
+        <button type="button" className="button button-primary" onClick={() => openModal('createCustomer')}>
+          Create Customer
+        </button>
+      </header>
+      <div className="card table-card">
+        <table className="data-table customer-table">
+          <thead>
+            <tr>
+              <th scope="col">Id #</th>
+              <th scope="col">Assignee #</th>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Options</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.customers.map((customer) => (
+              <CustomerRow
+                key={customer.id}
+                customer={customer}
+                onEdit={(values) => setDialog({ kind: 'edit', customer: values })}
+                onDelete={(values) => setDialog({ kind: 'delete', customer: values })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {dialog?.kind === 'edit' && <EditCustomerModal customer={dialog.customer} onClose={close} />}
+      {dialog?.kind === 'delete' && (
+        <ConfirmModal
+          title="Delete Customer"
+          question="Are you sure you would like to delete this customer?"
+          confirmLabel="Delete Customer"
+          onClose={close}
+          onConfirm={async () => {
+            await deleteCustomer({ variables: { id: dialog.customer.id } });
+            close();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+export default function Customers() {
+  return (
+    <RequireAuth>
+      <CustomersScreen />
+    </RequireAuth>
+  );
+}

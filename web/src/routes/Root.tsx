@@ -1,0 +1,35 @@
+import { useQuery } from '@apollo/client/react';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Header } from '../components/Header';
+import { ModalHost } from '../components/ModalHost';
+import { NavBar } from '../components/NavBar';
+import { ROOT_QUERY, SessionContext } from '../session';
+
+/** The root shell: loads the session first, then shows the header, the navigation bar and the page. */
+export default function Root() {
+  const { data, error } = useQuery(ROOT_QUERY);
+  if (!data) {
+    if (error) {
+      return (
+        <div className="page page-narrow">
+          <p className="form-error" role="alert">Something went wrong. Please try again</p>
+        </div>
+      );
+    }
+    return null;
+  }
+  return (
+    <SessionContext.Provider value={data.me ?? null}>
+      <ModalHost>
+        <div className="app">
+          <Header />
+          <NavBar />
+          <main className="main">
+            <Outlet />
+          </main>
+        </div>
+      </ModalHost>
+      <ScrollRestoration />
+    </SessionContext.Provider>
+  );
+}
