@@ -2,7 +2,6 @@ import { useApolloClient, useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { graphql } from './gql';
-import { ROOT_QUERY, type SessionUser } from './session';
 import { DEMO_USER } from './demoAccounts';
 
 export const LOGIN_MUTATION = graphql(`
@@ -32,18 +31,15 @@ const LOGOUT_MUTATION = graphql(`
 `);
 
 /**
- * Switching who is signed in: everything cached belongs to the previous agent, so the store is cleared
- * and the shell's `me` is written from the mutation result (no refetch needed for the session itself).
+ * Switching who is signed in: everything cached belongs to the previous agent, so the store is reset and
+ * the active queries (the shell's `me` first of all) are fetched again as the new agent.
  */
-export function useSessionSwitch(): (user: SessionUser | null) => Promise<void> {
+export function useSessionSwitch(): () => Promise<void> {
   const client = useApolloClient();
-  return useCallback(
-    async (user) => {
-      await client.clearStore();
-      client.writeQuery({ query: ROOT_QUERY, data: { me: user } }); // user comes from a mutation result and carries its __typename
-    },
-    [client],
-  );
+  return useCallback(async () => {
+    // A screen that is unmounting may fail its refetch (e.g. signed out); the session itself is what matters.
+    await client.resetStore().catch((error: unknown) => console.warn('resetStore', error));
+  }, [client]);
 }
 
 /** Logs in with the given credentials, switches the session and goes to `to`. Throws what the mutation threw. */
@@ -55,7 +51,7 @@ export function useLoginAs(): (email: string, password: string, to: string) => P
     async (email, password, to) => {
       const { data } = await login({ variables: { email, password } });
       if (!data) throw new Error('login returned no data');
-      await switchSession(data.login);
+      await switchSession();
       navigate(to);
     },
     [login, switchSession, navigate],
@@ -74,6 +70,6 @@ export function useLogout(): () => Promise<void> {
   return useCallback(async () => {
     await logout();
     await navigate('/');
-    await switchSession(null);
+    await switchSession();
   }, [logout, switchSession, navigate]);
 }

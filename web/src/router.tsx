@@ -12,6 +12,8 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <Root />,
     errorElement: <RouteError />,
+    // The shell renders nothing until the session has loaded, so there is nothing to show while route code loads.
+    HydrateFallback: () => null,
     children: [
       { index: true, ...screen(() => import('./routes/Landing')) },
       { path: 'login', ...screen(() => import('./routes/LoginPage')) },

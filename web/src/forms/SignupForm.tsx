@@ -39,7 +39,7 @@ export function SignupForm({ variant, to, onDone }: SignupFormProps) {
     const ok = await form.run(async () => {
       const { data } = await signup({ variables: { input: { email, username, password } } });
       if (!data) throw new Error('signup returned no data');
-      await switchSession(data.signup);
+      await switchSession();
       navigate(to);
     });
     if (ok) onDone?.();
