@@ -1,0 +1,73 @@
+/**
+ * No N+1 on the dashboard: the SQL statements one dashboard request costs (session included) are counted on the
+ * gateway's own knex client, and must not grow with the page size. Runs on SQLite and on PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import type { TestClient } from '../testing/client.js';
+
+const DASHBOARD = `query Dashboard($first: Int!, $after: String) {
+  tickets(first: $first, after: $after) {
+    totalCount
+    nodes { id title type priority requester { id name } macro { id name } assignee { id username } image { id url } }
+    pageInfo { endCursor hasNextPage }
+  }
+}`;
+
+let gw: TestGateway;
+let demo: TestClient;
+const statements: string[] = [];
+
+beforeAll(async () => {
+  gw = await startTestGateway();
+  const knex = gw.orm.em.fork().getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
+  knex.on('query', (q) => statements.push(q.sql));
+  // 60 more tickets for the demo agent, spread over every customer and macro (distinct relations per row).
+  const em = gw.orm.em.fork();
+  const connection = em.getConnection();
+  const knexBuilder = connection.getKnex();
+  const customerIds = ((await connection.execute(knexBuilder.from('customers').select('id') as never)) as { id: number }[]).map((r) => Number(r.id));
+  const macroIds = ((await connection.execute(knexBuilder.from('macros').select('id') as never)) as { id: number }[]).map((r) => Number(r.id));
+  const now = new Date();
+  const rows = Array.from({ length: 60 }, (_, i) => ({
+    title: `Count ${i}`, type: 'Task', priority: 'Low', assignee_id: 1, requester_id: customerIds[i % customerIds.length], macro_id: macroIds[i % macroIds.length],
+    description: 'statement count row', created_at: now, updated_at: now,
+  }));
+  await connection.execute(knexBuilder.insert(rows).into('tickets') as never);
+  demo = await gw.as(0);
+});
+
+afterAll(async () => {
+  await gw?.destroy();
+});
+
+async function countDashboard(first: number, after?: string) {
+  await demo.gql(DASHBOARD, { first }); // warm: nothing first-time-only is counted
+  statements.length = 0;
+  const res = await demo.gql(DASHBOARD, { first, after });
+  const count = statements.length;
+  expect(res.errors).toBeUndefined();
+  return { count, page: res.data!.tickets, sql: [...statements] };
+}
+
+describe('dashboard query SQL statements', () => {
+  it('is a constant, small number whatever the page size', async () => {
+    const small = await countDashboard(5);
+    const large = await countDashboard(50);
+    const capped = await countDashboard(100);
+    if (process.env.FULCRUM_TEST_LOG === '1') console.log(small.sql);
+    expect(small.page.nodes).toHaveLength(5);
+    expect(large.page.nodes).toHaveLength(50);
+    expect(new Set(large.page.nodes.map((n: { requester: { id: number } }) => n.requester.id)).size).toBeGreaterThan(1);
+    expect(large.page.nodes.every((n: { requester: { name: string }; macro: { name: string } }) => n.requester.name && n.macro.name)).toBe(true);
+    expect(large.count, large.sql.join('\n')).toBe(small.count);
+    expect(capped.count).toBe(small.count);
+    // Session read and touch, plus one statement for the page, its relations and its total.
+    expect(small.count).toBeGreaterThanOrEqual(1);
+    expect(small.count, small.sql.join('\n')).toBeLessThanOrEqual(3);
+    // The next page (cursor) costs the same.
+    const next = await countDashboard(50, small.page.pageInfo.endCursor);
+    expect(next.count).toBe(small.count);
+    expect(next.page.totalCount).toBe(small.page.totalCount);
+  });
+});
