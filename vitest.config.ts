@@ -1,7 +1,15 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
 
 /** Server tests: schema/ and gateway/ (browser tests have their own config in e2e/). */
 export default defineConfig({
+  resolve: {
+    // graphql 16 has no "exports": Node loads index.js (CommonJS) while Vite would pick "module" (index.mjs).
+    // Two copies of graphql break schema checks ("from another module or realm"), so tests use Node's copy.
+    alias: { graphql: require.resolve('graphql') },
+  },
   test: {
     include: ['schema/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'scripts/**/*.test.ts'],
     pool: 'forks',

@@ -1,0 +1,97 @@
+/** Live events over graphql-ws: delivered to the right agents only, for REST and GraphQL writes alike. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from 'graphql-ws';
+import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import type { TestClient } from '../testing/client.js';
+import { CUSTOMER_EVENTS, MACRO_EVENTS, MESSAGE_EVENTS, TICKET_EVENTS, collect, connected, wsClient } from '../testing/wsClient.js';
+
+let gw: TestGateway;
+let demo: TestClient;
+let marnie: TestClient;
+let bobbie: TestClient;
+const sockets: Client[] = [];
+const socketFor = (c: TestClient) => {
+  const s = wsClient(gw.url, c.cookieHeader);
+  sockets.push(s);
+  return s;
+};
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+beforeAll(async () => {
+  gw = await startTestGateway();
+  [demo, marnie, bobbie] = await Promise.all([gw.as(0), gw.as(1), gw.as(2)]);
+});
+afterAll(async () => {
+  await Promise.all(sockets.map((s) => s.dispose()));
+  await gw.destroy();
+});
+
+describe('message events', () => {
+  it('reach sender and receiver (REST and GraphQL writes), and nobody else', async () => {
+    const toMarnie = collect(socketFor(marnie), MESSAGE_EVENTS);
+    const toDemo = collect(socketFor(demo), MESSAGE_EVENTS);
+    const toBobbie = collect(socketFor(bobbie), MESSAGE_EVENTS);
+    await settle();
+    const viaRest = (await demo.post('/api/messages/create/too/2', { message: 'Over REST' })).body;
+    await toMarnie.waitFor(1);
+    expect(toMarnie.events[0]).toEqual({ messageEvents: { kind: 'CREATED', id: viaRest.id, senderId: 1, receiverId: 2, message: { id: viaRest.id, text: 'Over REST' } } });
+    await demo.gql(`mutation { editMessage(id: ${viaRest.id}, text: "Edited over GraphQL") { id } }`);
+    await demo.get(`/api/messages/${viaRest.id}/delete`);
+    await toMarnie.waitFor(3);
+    await toDemo.waitFor(3);
+    expect(toMarnie.events.map((e) => e.messageEvents.kind)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
+    expect(toMarnie.events[1].messageEvents.message.text).toBe('Edited over GraphQL');
+    expect(toMarnie.events[2].messageEvents.message).toBeNull();
+    await settle();
+    expect(toBobbie.events).toEqual([]);
+  });
+});
+
+describe('list events', () => {
+  it('tickets go to their agent only; customers to everyone; macros to their owner', async () => {
+    const demoTickets = collect(socketFor(demo), TICKET_EVENTS);
+    const marnieTickets = collect(socketFor(marnie), TICKET_EVENTS);
+    const marnieCustomers = collect(socketFor(marnie), CUSTOMER_EVENTS);
+    const marnieMacros = collect(socketFor(marnie), MACRO_EVENTS);
+    const demoMacros = collect(socketFor(demo), MACRO_EVENTS);
+    await settle();
+    const ticket = (await demo.post('/api/tickets/create', { title: 'Live', requester: 1, description: 'Seen live' })).body;
+    await demoTickets.waitFor(1);
+    expect(demoTickets.events[0]).toEqual({ ticketEvents: { kind: 'CREATED', id: ticket.id, ticket: { id: ticket.id, title: 'Live' } } });
+    await demo.gql(`mutation { deleteTicket(id: ${ticket.id}) }`);
+    await demoTickets.waitFor(2);
+    expect(demoTickets.events[1]).toEqual({ ticketEvents: { kind: 'DELETED', id: ticket.id, ticket: null } });
+
+    const customer = (await demo.gql('mutation { createCustomer(input: { name: "Live Customer", email: "live@example.com" }) { id } }')).data!.createCustomer;
+    await marnieCustomers.waitFor(1);
+    expect(marnieCustomers.events[0]).toEqual({ customerEvents: { kind: 'CREATED', id: customer.id, customer: { id: customer.id, name: 'Live Customer' } } });
+
+    const macro = (await demo.post('/api/macro/create', { name: 'Live macro', description: 'x' })).body;
+    await demoMacros.waitFor(1);
+    expect(demoMacros.events[0].macroEvents).toMatchObject({ kind: 'CREATED', id: macro.id });
+    await settle();
+    expect(marnieTickets.events).toEqual([]);
+    expect(marnieMacros.events).toEqual([]);
+  });
+});
+
+describe('connection', () => {
+  it('refuses a socket without a session (4403)', async () => {
+    const anonymous = wsClient(gw.url, '');
+    sockets.push(anonymous);
+    const closed = new Promise<{ code: number }>((resolve) => anonymous.on('closed', (e) => resolve(e as { code: number })));
+    collect(anonymous, MESSAGE_EVENTS);
+    expect((await closed).code).toBe(4403);
+  });
+
+  it('closes the sockets of a session that logged out', async () => {
+    const c = await gw.as(2);
+    const socket = socketFor(c);
+    const events = collect(socket, MESSAGE_EVENTS);
+    await connected(socket);
+    const closed = new Promise<{ code: number }>((resolve) => socket.on('closed', (e) => resolve(e as { code: number })));
+    await c.get('/api/auth/logout');
+    expect((await closed).code).toBe(4401);
+    expect(events.events).toEqual([]);
+  });
+});
