@@ -8,13 +8,14 @@ import {
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
-import { createArmor } from './graphql/armor.js';
+import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createImageRouter } from './http/images.js';
 import { securityHeaders } from './http/security.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
 import { createRestRouter } from './rest/router.js';
+import { refuseCrossSiteWrites } from './rest/sameOrigin.js';
 import { createSessions, loadSessionSecret } from './session/sessions.js';
 
 export interface Gateway {
@@ -59,11 +60,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 
   const httpServer = createServer(app);
   const schema = await buildFulcrumSchema();
-  const live = createLiveServer(httpServer, schema, deps, sessions, createArmor(!introspection).validationRules);
+  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection));
   const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose() });
   await apollo.start();
 
-  app.use('/api', createRestRouter(deps, log));
+  app.use('/api', refuseCrossSiteWrites, createRestRouter(deps, log));
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),

@@ -1,4 +1,5 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 
 /**
  * Query limits (graphql-armor): depth, aliases, directives, tokens and cost. Sized so every query the web app
@@ -15,4 +16,13 @@ export function createArmor(blockFieldSuggestion: boolean) {
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
     blockFieldSuggestion: { enabled: blockFieldSuggestion },
   }).protect();
+}
+
+/**
+ * The validation rules of the websocket transport, which has no Apollo Server in front of it: the same armor
+ * limits, and, when introspection is off, graphql-js's own rule that refuses __schema and __type (Apollo adds
+ * that rule on HTTP by itself).
+ */
+export function websocketValidationRules(introspection: boolean): ValidationRule[] {
+  return [...createArmor(!introspection).validationRules, ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
 }

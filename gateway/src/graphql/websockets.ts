@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { validate, specifiedRules, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, validate, specifiedRules, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { forkEm, type ServiceDeps } from '@fulcrum/schema';
 import { graphqlContextFor } from '../http/serviceContext.js';
 import type { Sessions } from '../session/sessions.js';
@@ -29,6 +29,19 @@ function originAllowed(origin: string | undefined, host: string | undefined): bo
 }
 
 /**
+ * Websockets carry subscriptions only. Queries and mutations go over HTTP, where CSRF prevention, the session
+ * port (login, logout) and the HTTP status codes live; over a socket a login would check a password without
+ * being able to sign anyone in.
+ */
+const SubscriptionsOnly: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation !== 'subscription') {
+      context.reportError(new GraphQLError('Only subscriptions are served over websockets; send queries and mutations over HTTP.', { nodes: [node] }));
+    }
+  },
+});
+
+/**
  * graphql-ws on /graphql, beside Apollo on the same port. A socket is authenticated from the session cookie at
  * connection (no session: closed with 4403); every operation gets its own em.fork(); logout closes the
  * session's sockets on every gateway (sessionEnded travels over the event bus).
@@ -41,7 +54,7 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
     verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) => originAllowed(origin, req.headers.host as string | undefined),
   });
   const bySession = new Map<string, Set<WebSocket>>();
-  const rules = [...specifiedRules, ...extraRules];
+  const rules = [...specifiedRules, SubscriptionsOnly, ...extraRules];
 
   const server = useServer<Record<string, unknown>, { user?: SocketUser }>(
     {

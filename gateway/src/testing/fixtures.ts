@@ -3,11 +3,14 @@ import { demoTicketImage } from '@fulcrum/schema';
 /** A real PNG (drawn by the seed's generator). */
 export const PNG = demoTicketImage(7, 40, 30);
 
-/** A real 1x1 JPEG (baseline, white). */
-export const JPEG = Buffer.from(
-  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
-  'base64',
-);
+/** A real 1x1 JPEG (baseline, white), ending with its EOI marker (a JPEG without one is truncated and refused). */
+export const JPEG = Buffer.concat([
+  Buffer.from(
+    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'base64',
+  ),
+  Buffer.from([0xff, 0xd9]),
+]);
 
 /** HTML dressed up as a PNG by its name and declared type. */
 export const HTML_AS_PNG = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');

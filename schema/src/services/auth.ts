@@ -59,15 +59,13 @@ export async function login(ctx: ServiceContext, args: LoginArgs): Promise<UserR
   const fields = validateLogin(args);
   if (hasErrors(fields)) throw authError(fields);
   const email = String(args.email).trim().toLowerCase();
-  await ctx.deps.limiter.assertLoginAllowed(email, ctx.clientIp);
+  // Counted before the password is checked, so parallel guesses cannot slip past the limit.
+  await ctx.deps.limiter.consumeLoginAttempt(email, ctx.clientIp);
 
   const user = await ctx.em.findOne(User, { email }, { populate: ['passwordHash'] });
   dummyHash ??= hashPassword('not-a-real-password');
   const ok = user ? await argon2.verify(user.passwordHash, String(args.password)) : (await argon2.verify(await dummyHash, String(args.password)), false);
-  if (!user || !ok) {
-    await ctx.deps.limiter.recordLoginFailure(email, ctx.clientIp);
-    throw authError({ password: [MESSAGES.loginFailed] });
-  }
+  if (!user || !ok) throw authError({ password: [MESSAGES.loginFailed] });
   await ctx.deps.limiter.recordLoginSuccess(email, ctx.clientIp);
   await ctx.session?.signIn(user.id);
   return toUserRecord(user);

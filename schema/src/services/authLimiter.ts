@@ -2,14 +2,18 @@
  * Brute-force protection for login and signup, in the service layer so REST, GraphQL and aliased GraphQL
  * mutations all count against the same budget. rate-limiter-flexible keeps the counters in memory, or in
  * Redis when REDIS_URL is set so every gateway shares them.
+ *
+ * A login attempt takes its point *before* the password is checked (an atomic consume), and a success gives it
+ * back. Checking first and counting the failure after the (slow, argon2) verification would let 200 parallel
+ * requests all pass the check before the first failure is counted.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 
 export interface AuthLimits {
-  /** Failed logins allowed per account and client address in `windowSeconds`. */
+  /** Login attempts that may fail per account and client address in `windowSeconds`. */
   loginFailuresPerAccount: number;
-  /** Failed logins allowed per client address (any account) in `windowSeconds`. */
+  /** Login attempts that may fail per client address (any account) in `windowSeconds`. */
   loginFailuresPerIp: number;
   /** Signups allowed per client address in `windowSeconds`. */
   signupsPerIp: number;
@@ -24,9 +28,12 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
 };
 
 export interface AuthLimiter {
-  /** Throws RATE_LIMITED when this account or address has failed too often. */
-  assertLoginAllowed(email: string, ip: string): Promise<void>;
-  recordLoginFailure(email: string, ip: string): Promise<void>;
+  /**
+   * Takes one attempt from this account+address and this address, atomically; throws RATE_LIMITED when either
+   * budget is spent. Call before verifying the password.
+   */
+  consumeLoginAttempt(email: string, ip: string): Promise<void>;
+  /** The attempt succeeded: the account+address counter is cleared and the address gets its point back. */
   recordLoginSuccess(email: string, ip: string): Promise<void>;
   /** Counts a signup attempt; throws RATE_LIMITED past the limit. */
   consumeSignup(ip: string): Promise<void>;
@@ -35,6 +42,15 @@ export interface AuthLimiter {
 function limited(res: RateLimiterRes | null): AppError {
   const retryAfter = Math.max(1, Math.ceil((res?.msBeforeNext ?? 1000) / 1000));
   return new AppError('RATE_LIMITED', `Too many attempts. Try again in ${retryAfter} seconds.`, { retryAfter });
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key, 1);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw limited(error);
+    throw error;
+  }
 }
 
 export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redis?: unknown): AuthLimiter {
@@ -48,27 +64,16 @@ export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redi
   const accountKey = (email: string, ip: string) => `${email.toLowerCase()}|${ip}`;
 
   return {
-    async assertLoginAllowed(email, ip) {
-      const [account, address] = await Promise.all([perAccount.get(accountKey(email, ip)), perIp.get(ip)]);
-      if (account && account.consumedPoints >= limits.loginFailuresPerAccount) throw limited(account);
-      if (address && address.consumedPoints >= limits.loginFailuresPerIp) throw limited(address);
-    },
-    async recordLoginFailure(email, ip) {
-      await Promise.all([
-        perAccount.penalty(accountKey(email, ip), 1),
-        perIp.penalty(ip, 1),
-      ]);
+    async consumeLoginAttempt(email, ip) {
+      // The address first: a spent address budget must not also burn the account's points.
+      await consume(perIp, ip);
+      await consume(perAccount, accountKey(email, ip));
     },
     async recordLoginSuccess(email, ip) {
-      await perAccount.delete(accountKey(email, ip));
+      await Promise.all([perAccount.delete(accountKey(email, ip)), perIp.reward(ip, 1)]);
     },
     async consumeSignup(ip) {
-      try {
-        await signups.consume(ip, 1);
-      } catch (error) {
-        if (error instanceof RateLimiterRes) throw limited(error);
-        throw error;
-      }
+      await consume(signups, ip);
     },
   };
 }
