@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, openPage, type E2EBrowser } from './browser';
+import { baseURL, demoLogin, gone, loadedImageWidth, makePng, shown, unique } from './helpers';
+
+let chromium: E2EBrowser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  chromium = await launchBrowser();
+  ({ context, page, errors } = await openPage(chromium.browser, baseURL()));
+  await demoLogin(page);
+});
+afterAll(async () => {
+  await context?.close();
+  await chromium?.close();
+});
+
+async function openTicketCount(): Promise<number> {
+  const text = await page.getByRole('heading', { name: /^\(\d+\) Open Tickets$/ }).innerText();
+  return Number(/\((\d+)\)/.exec(text)![1]);
+}
+
+function rowFor(title: string) {
+  return page.locator('tr.ticket-row', { hasText: title });
+}
+
+describe('tickets', () => {
+  const title = unique('Printer on fire');
+  let ticketId = 0;
+  let imageUrl = '';
+
+  it('shows every ticket validation message for a bad create, and "Loading..." only after a valid submit', async () => {
+    await page.goto('/create/ticket');
+    await page.getByRole('heading', { name: 'Create Ticket', level: 1 }).waitFor();
+    await page.getByLabel('Description').fill('ab');
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    await shown(page.getByText('Title must be between 1 and 40 characters.'));
+    await shown(page.getByText('Requester is required.'));
+    await shown(page.getByText('Description must be between 3 and 2000 characters.'));
+    await shown(page.getByText('Image is Required'));
+    expect(await page.getByRole('button', { name: 'Loading...' }).count()).toBe(0);
+    expect(page.url()).toMatch(/\/create\/ticket$/);
+
+    await page.getByLabel('Title').fill('x'.repeat(41));
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    await shown(page.getByText('Title must be between 1 and 40 characters.'));
+  });
+
+  it('offers the fixed assignee, the defaults and "No Macro" as the first macro option', async () => {
+    await page.goto('/create/ticket');
+    const assignee = page.getByLabel('Assignee');
+    await shown(assignee);
+    expect(await assignee.locator('option').allInnerTexts()).toEqual(['Demo']);
+    expect(await page.getByLabel('Type').inputValue()).toBe('Question');
+    expect(await page.getByLabel('Priority').inputValue()).toBe('Low');
+    expect(await page.getByLabel('Type').locator('option').allInnerTexts()).toEqual(['Question', 'Incident', 'Problem', 'Task']);
+    expect(await page.getByLabel('Priority').locator('option').allInnerTexts()).toEqual(['Low', 'Medium', 'High', 'Urgent']);
+    const macro = page.getByLabel('Apply Macro');
+    expect(await macro.inputValue()).toBe('1');
+    expect(await macro.locator('option').first().innerText()).toBe('No Macro');
+    expect(await page.getByLabel('Image').getAttribute('accept')).toBe('image/*');
+  });
+
+  it('creates a ticket with an image and shows it on the dashboard', async () => {
+    await page.goto('/view/tickets/all');
+    const before = await openTicketCount();
+    await page.goto('/create/ticket');
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Type').selectOption('Incident');
+    await page.getByLabel('Priority').selectOption('Urgent');
+    await page.getByLabel('Requester').selectOption({ index: 1 });
+    const requesterName = (await page.getByLabel('Requester').locator('option:checked').innerText()).replace(/ \(.*\)$/, '');
+    await page.getByLabel('Description').fill('Smoke everywhere, please advise.');
+    await page.getByLabel('Image').setInputFiles({ name: 'fire.png', mimeType: 'image/png', buffer: makePng(40, 30, [230, 80, 20]) });
+    await shown(page.locator('.image-preview img'));
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    await shown(page.getByRole('button', { name: 'Loading...' }));
+    await page.waitForURL('**/view/tickets/all');
+
+    const row = rowFor(title);
+    await shown(row);
+    expect(await openTicketCount()).toBe(before + 1);
+    expect(await row.innerText()).toContain(requesterName);
+    expect(await row.innerText()).toContain('Incident');
+    expect(await row.innerText()).toContain('Urgent');
+    expect(await loadedImageWidth(page, `tr.ticket-row:has-text("${title}") img.ticket-thumb`)).toBe(40);
+    // Newest first: the new ticket is the first row.
+    expect(await page.locator('tr.ticket-row').first().innerText()).toContain(title);
+    ticketId = Number((await row.locator('.ticket-id').innerText()).replace('#', ''));
+    imageUrl = (await row.locator('img.ticket-thumb').getAttribute('src'))!;
+    expect(imageUrl).toMatch(/^\/images\//);
+  });
+
+  it('opens the read-only detail from the dashboard row', async () => {
+    await rowFor(title).locator('td').nth(2).click();
+    await page.waitForURL(`**/view/ticket/${ticketId}`);
+    await shown(page.getByRole('heading', { name: title }));
+    await shown(page.getByText('Smoke everywhere, please advise.'));
+    await shown(page.getByRole('link', { name: 'Edit' }));
+    await shown(page.getByRole('button', { name: 'Delete' }));
+    expect(await loadedImageWidth(page, '.ticket-detail-image img')).toBe(40);
+  });
+
+  it('edits the ticket without a new image and keeps the old one', async () => {
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL(`**/edit/ticket/${ticketId}`);
+    expect(await page.getByLabel('Title').inputValue()).toBe(title);
+    expect(await page.getByLabel('Priority').inputValue()).toBe('Urgent');
+    await page.getByLabel('Priority').selectOption('High');
+    await page.getByLabel('Description').fill('Smoke is gone; the paper tray still jams.');
+    await page.getByRole('button', { name: 'Save Ticket' }).click();
+    await page.waitForURL(`**/view/ticket/${ticketId}`);
+    await shown(page.getByText('Smoke is gone; the paper tray still jams.'));
+    expect(await page.locator('.ticket-detail-image img').getAttribute('src')).toBe(imageUrl);
+    expect(await loadedImageWidth(page, '.ticket-detail-image img')).toBe(40);
+
+    // The dashboard (cached list) shows the edit without a reload.
+    await page.getByRole('link', { name: 'Dashboard' }).first().click().catch(async () => page.goto('/view/tickets/all'));
+    await page.waitForURL('**/view/tickets/all');
+    const row = rowFor(title);
+    await shown(row);
+    expect(await row.innerText()).toContain('High');
+    expect(await row.locator('img.ticket-thumb').getAttribute('src')).toBe(imageUrl);
+  });
+
+  it('replaces the image when a new one is chosen on edit', async () => {
+    await page.goto(`/edit/ticket/${ticketId}`);
+    await page.getByLabel('Image').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: makePng(24, 24, [20, 120, 220]) });
+    await page.getByRole('button', { name: 'Save Ticket' }).click();
+    await page.waitForURL(`**/view/ticket/${ticketId}`);
+    await page.waitForFunction(() => (document.querySelector('.ticket-detail-image img') as HTMLImageElement | null)?.naturalWidth === 24);
+  });
+
+  it('deletes the ticket through the confirm modal and goes to the dashboard', async () => {
+    await page.goto('/view/tickets/all');
+    const before = await openTicketCount();
+    await page.goto(`/view/ticket/${ticketId}`);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await shown(dialog.getByText('Are you sure you would like to delete this ticket?'));
+    // "No" closes without deleting.
+    await dialog.getByRole('button', { name: 'No', exact: true }).click();
+    await gone(page.getByRole('dialog'));
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Ticket' }).click();
+    await page.waitForURL('**/view/tickets/all');
+    await shown(page.getByRole('heading', { name: `(${before - 1}) Open Tickets` }));
+    expect(await rowFor(title).count()).toBe(0);
+    // And it is really gone on the server.
+    await page.reload();
+    await shown(page.getByRole('heading', { name: `(${before - 1}) Open Tickets` }));
+    expect(await rowFor(title).count()).toBe(0);
+    await page.goto(`/view/ticket/${ticketId}`);
+    await shown(page.getByRole('heading', { name: 'Not found' }));
+  });
+
+  it('threw no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
