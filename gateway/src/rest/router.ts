@@ -21,6 +21,12 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
   const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) =>
     api.route(path)[method](...(handlers as RequestHandler[])).all(methodNotAllowed);
+  /** The legacy client deletes with GET: refused cross-site, answered with the contract's message. */
+  const deleteRoute = (path: string, remove: (ctx: ServiceContext, id: string) => Promise<unknown>, message: string) =>
+    route(path, 'get', requireSameOrigin, async (req, res) => {
+      await remove(ctx(req), String(req.params.id));
+      res.json({ message });
+    });
 
   // Auth (public)
   route('/auth', 'get', async (req, res) => res.json(restUser(await users.currentUser(ctx(req)))));
@@ -43,10 +49,7 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   route('/tickets/:id/add-image', 'post', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
   route('/tickets/:id/edit', 'put', json, async (req, res) => res.json(restTicket(await tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req))))));
   route('/tickets/:id/edit-image', 'put', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
-  route('/tickets/:id/delete', 'get', requireSameOrigin, async (req, res) => {
-    await tickets.deleteTicket(ctx(req), req.params.id);
-    res.json({ message: 'Ticket deleted successfully' });
-  });
+  deleteRoute('/tickets/:id/delete', tickets.deleteTicket, 'Ticket deleted successfully');
 
   route('/customers', 'get', async (req, res) => res.json((await customers.listCustomers(ctx(req))).map(restCustomer)));
   route('/customers/create', 'post', json, async (req, res) => res.status(201).json(restCustomer(await customers.createCustomer(ctx(req), body(req) as { name: unknown; email: unknown }))));
@@ -57,27 +60,18 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   });
   route('/customers/edit/:id', 'put', json, async (req, res) => res.json(restCustomer(await customers.updateCustomer(ctx(req), req.params.id, body(req) as { name: unknown; email: unknown }))));
   route('/customers/:id', 'get', async (req, res) => res.json(restCustomer(await customers.getCustomer(ctx(req), req.params.id))));
-  route('/customers/:id/delete', 'get', requireSameOrigin, async (req, res) => {
-    await customers.deleteCustomer(ctx(req), req.params.id);
-    res.json({ message: 'Customer deleted successfully' });
-  });
+  deleteRoute('/customers/:id/delete', customers.deleteCustomer, 'Customer deleted successfully');
 
   route('/macro', 'get', async (req, res) => res.json((await macros.listMacros(ctx(req))).map(restMacro)));
   route('/macro/create', 'post', json, async (req, res) => res.status(201).json(restMacro(await macros.createMacro(ctx(req), body(req) as { name: unknown; description: unknown }))));
   route('/macro/edit/:id', 'put', json, async (req, res) => res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, body(req) as { name: unknown; description: unknown }))));
   route('/macro/:id', 'get', async (req, res) => res.json(restMacro(await macros.getMacro(ctx(req), req.params.id))));
-  route('/macro/:id/delete', 'get', requireSameOrigin, async (req, res) => {
-    await macros.deleteMacro(ctx(req), req.params.id);
-    res.json({ message: 'Macro deleted successfully' });
-  });
+  deleteRoute('/macro/:id/delete', macros.deleteMacro, 'Macro deleted successfully');
 
   route('/messages', 'get', async (req, res) => res.json((await messages.listMessages(ctx(req))).map(restMessage)));
   route('/messages/create/too/:receiverId', 'post', json, async (req, res) => res.status(201).json(restMessage(await messages.sendMessage(ctx(req), req.params.receiverId, body(req).message))));
   route('/messages/edit/:id', 'put', json, async (req, res) => res.json(restMessage(await messages.editMessage(ctx(req), req.params.id, body(req).message))));
-  route('/messages/:id/delete', 'get', requireSameOrigin, async (req, res) => {
-    await messages.deleteMessage(ctx(req), req.params.id);
-    res.json({ message: 'Message successfully deleted' });
-  });
+  deleteRoute('/messages/:id/delete', messages.deleteMessage, 'Message successfully deleted');
 
   api.use((_req, res) => void res.status(404).json({ errors: { message: 'Not found' } }));
   api.use(apiErrorHandler(log));
