@@ -67,7 +67,8 @@ describe('tickets', () => {
   it('creates a ticket with an image and shows it on the dashboard', async () => {
     await page.goto('/view/tickets/all');
     const before = await openTicketCount();
-    await page.goto('/create/ticket');
+    // In-app navigation: back on the dashboard, the cached list must already hold the new ticket.
+    await page.locator('main').getByRole('link', { name: 'Create Ticket' }).click();
     await page.getByLabel('Title').fill(title);
     await page.getByLabel('Type').selectOption('Incident');
     await page.getByLabel('Priority').selectOption('Urgent');
@@ -137,7 +138,8 @@ describe('tickets', () => {
   it('deletes the ticket through the confirm modal and goes to the dashboard', async () => {
     await page.goto('/view/tickets/all');
     const before = await openTicketCount();
-    await page.goto(`/view/ticket/${ticketId}`);
+    await rowFor(title).locator('.ticket-subject').click();
+    await page.waitForURL(`**/view/ticket/${ticketId}`);
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
     await shown(dialog.getByText('Are you sure you would like to delete this ticket?'));
