@@ -34,6 +34,11 @@ describe('customers', () => {
     const headers = (await page.locator('thead th').allInnerTexts()).map((text) => text.toLowerCase());
     expect(headers).toEqual(['id #', 'assignee #', 'name', 'email', 'options']);
     expect(await page.locator('tbody tr').count()).toBe(await customerCount());
+    // Shared directory: another agent's customer cannot be changed from here.
+    const othersRow = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: /^Assignee #\s*2$/i }) }).first();
+    await shown(othersRow);
+    expect(await othersRow.getByRole('button', { name: /^Edit / }).isDisabled()).toBe(true);
+    expect(await othersRow.getByRole('button', { name: /^Delete / }).isDisabled()).toBe(true);
   });
 
   it('keeps Create disabled with the hint until both fields are filled, then validates', async () => {

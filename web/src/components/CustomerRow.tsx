@@ -1,5 +1,6 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { CustomerValues } from '../forms/CustomerForm';
+import { useSignedInUser } from '../session';
 
 export const CustomerRow_customer = graphql(`
   fragment CustomerRow_customer on Customer {
@@ -18,7 +19,11 @@ interface CustomerRowProps {
 
 export function CustomerRow(props: CustomerRowProps) {
   const customer = useFragment(CustomerRow_customer, props.customer);
+  const me = useSignedInUser();
   const values = { id: customer.id, name: customer.name, email: customer.email };
+  // The directory is shared, but only the owner may change a customer.
+  const mine = customer.ownerId === me.id;
+  const notYours = mine ? undefined : 'Only the owning agent can change this customer';
   return (
     <tr>
       <td><span className="cell-label">Id #</span>{customer.id}</td>
@@ -28,10 +33,10 @@ export function CustomerRow(props: CustomerRowProps) {
       <td>
         <span className="cell-label">Options</span>
         <span className="row-actions">
-          <button type="button" className="button button-small button-secondary" onClick={() => props.onEdit(values)} aria-label={`Edit ${customer.name}`}>
+          <button type="button" className="button button-small button-secondary" onClick={() => props.onEdit(values)} aria-label={`Edit ${customer.name}`} disabled={!mine} title={notYours}>
             Edit
           </button>
-          <button type="button" className="button button-small button-danger-ghost" onClick={() => props.onDelete(values)} aria-label={`Delete ${customer.name}`}>
+          <button type="button" className="button button-small button-danger-ghost" onClick={() => props.onDelete(values)} aria-label={`Delete ${customer.name}`} disabled={!mine} title={notYours}>
             Delete
           </button>
         </span>
