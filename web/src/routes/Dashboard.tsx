@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth';
 import { TicketRow } from '../components/TicketRow';
@@ -24,8 +24,11 @@ const DASHBOARD_PAGE = graphql(`
 `);
 
 function DashboardScreen() {
-  const { data, fetchMore } = useQuery(DASHBOARD_PAGE, { variables: { first: PAGE_SIZE } });
+  const { data, error, fetchMore } = useQuery(DASHBOARD_PAGE, { variables: { first: PAGE_SIZE } });
   const [loadingMore, setLoadingMore] = useState(false);
+  useEffect(() => {
+    if (error) console.error('Failed to fetch tickets', error);
+  }, [error]);
   if (!data) return null;
   const { totalCount, nodes, pageInfo } = data.tickets;
 

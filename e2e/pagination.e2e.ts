@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, openPage, type E2EBrowser } from './browser';
+import { baseURL, gone, gql, makePng, shown } from './helpers';
+
+let chromium: E2EBrowser;
+let context: BrowserContext;
+let page: Page;
+
+const TOTAL = 53;
+const PAGE_SIZE = 50;
+
+/** createTicket as a GraphQL multipart request (the same shape apollo-upload-client sends). */
+async function createTicketViaApi(page: Page, title: string, requesterId: number): Promise<void> {
+  const operations = JSON.stringify({
+    query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
+    variables: { input: { title, requesterId, description: 'Made for the pagination test.' }, image: null },
+  });
+  // A FormData keeps the field order the spec requires (an object would put the key "0" first).
+  const form = new FormData();
+  form.append('operations', operations);
+  form.append('map', JSON.stringify({ 0: ['variables.image'] }));
+  form.append('0', new Blob([makePng(4, 4, [120, 120, 240])], { type: 'image/png' }), 'tiny.png');
+  const response = await page.request.post('/graphql', { headers: { 'Apollo-Require-Preflight': 'true' }, multipart: form });
+  const body = await response.json();
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+}
+
+beforeAll(async () => {
+  chromium = await launchBrowser();
+  ({ context, page } = await openPage(chromium.browser, baseURL()));
+  // A fresh agent (no seeded tickets) with exactly TOTAL tickets, set up through the API.
+  const stamp = Date.now().toString(36);
+  await page.goto('/');
+  await gql(page, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
+    input: { email: `pages.${stamp}@example.com`, username: `pages${stamp}`, password: 'secret123' },
+  });
+  const { createCustomer } = await gql<{ createCustomer: { id: number } }>(
+    page,
+    'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }',
+    { input: { name: 'Paige Nation', email: `paige.${stamp}@example.com` } },
+  );
+  for (let i = 1; i <= TOTAL; i++) await createTicketViaApi(page, `Paged ticket ${i}`, createCustomer.id);
+});
+afterAll(async () => {
+  await context?.close();
+  await chromium?.close();
+});
+
+describe('dashboard pagination', () => {
+  it('counts every ticket, shows the first page, and appends the next page with "Load more"', async () => {
+    await page.goto('/view/tickets/all');
+    await shown(page.getByRole('heading', { name: `(${TOTAL}) Open Tickets` }));
+    expect(await page.locator('tr.ticket-row').count()).toBe(PAGE_SIZE);
+    expect(await page.locator('tr.ticket-row').first().innerText()).toContain(`Paged ticket ${TOTAL}`);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await gone(page.getByRole('button', { name: 'Load more' }));
+    expect(await page.locator('tr.ticket-row').count()).toBe(TOTAL);
+    const titles = await page.locator('.ticket-subject').allInnerTexts();
+    expect(new Set(titles).size).toBe(TOTAL); // no page twice
+    expect(titles.at(-1)).toBe('Paged ticket 1');
+    await shown(page.getByRole('heading', { name: `(${TOTAL}) Open Tickets` }));
+  });
+});
