@@ -20,7 +20,7 @@ async function createTicketViaApi(page: Page, title: string, requesterId: number
   const form = new FormData();
   form.append('operations', operations);
   form.append('map', JSON.stringify({ 0: ['variables.image'] }));
-  form.append('0', new Blob([makePng(4, 4, [120, 120, 240])], { type: 'image/png' }), 'tiny.png');
+  form.append('0', new Blob([new Uint8Array(makePng(4, 4, [120, 120, 240]))], { type: 'image/png' }), 'tiny.png');
   const response = await page.request.post('/graphql', { headers: { 'Apollo-Require-Preflight': 'true' }, multipart: form });
   const body = await response.json();
   if (body.errors) throw new Error(JSON.stringify(body.errors));
