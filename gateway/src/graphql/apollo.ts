@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginUsageReportingDisabled, ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '@fulcrum/schema';
-import { createArmor } from './armor.js';
+import { createArmor, PARSE_OPTIONS } from './armor.js';
 import { createFormatError } from './errors.js';
 
 /** Rate-limited answers carry HTTP 429 and Retry-After on GraphQL too, like REST. */
@@ -41,6 +41,7 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     validationRules: armor.validationRules,
+    parseOptions: PARSE_OPTIONS,
     formatError: createFormatError(options.log),
     plugins: [
       ...armor.plugins,

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, validate, specifiedRules, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, parse, validate, specifiedRules, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { forkEm, type ServiceDeps } from '@fulcrum/schema';
 import { graphqlContextFor } from '../http/serviceContext.js';
 import type { Sessions } from '../session/sessions.js';
+import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 
 /** Largest websocket frame accepted: subscription documents are small. */
 export const WS_MAX_PAYLOAD = 64 * 1024;
@@ -46,7 +47,12 @@ const SubscriptionsOnly: ValidationRule = (context) => ({
  * connection (no session: closed with 4403); every operation gets its own em.fork(); logout closes the
  * session's sockets on every gateway (sessionEnded travels over the event bus).
  */
-export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps: ServiceDeps, sessions: Sessions, extraRules: readonly ValidationRule[]): LiveServer {
+export interface LiveServerOptions {
+  /** Remove "Did you mean ...?" hints from every error (production, with introspection off). */
+  blockFieldSuggestions?: boolean;
+}
+
+export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps: ServiceDeps, sessions: Sessions, extraRules: readonly ValidationRule[], options: LiveServerOptions = {}): LiveServer {
   const wss = new WebSocketServer({
     server: httpServer,
     path: '/graphql',
@@ -61,6 +67,19 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
       schema,
       connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
       validate: (s, document) => validate(s, document, rules),
+      // The token limit first (graphql-ws's own parse has none): a refused document is an error message, not a 4500 close.
+      onSubscribe: (_ctx, _id, payload) => {
+        try {
+          parse(payload.query, PARSE_OPTIONS);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax Error')];
+        }
+        return undefined;
+      },
+      onError: (_ctx, _id, _payload, errors) =>
+        options.blockFieldSuggestions ? errors.map((e) => ({ ...e.toJSON(), message: stripSuggestions(e.message) })) : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        options.blockFieldSuggestions && result.errors ? { ...result, errors: result.errors.map((e) => ({ ...e.toJSON(), message: stripSuggestions(e.message) })) } : undefined,
       onConnect: async (ctx) => {
         const user = await sessions.fromCookieHeader(ctx.extra.request.headers.cookie);
         if (!user) return false;
