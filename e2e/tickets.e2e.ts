@@ -77,9 +77,18 @@ describe('tickets', () => {
     await page.getByLabel('Description').fill('Smoke everywhere, please advise.');
     await page.getByLabel('Image').setInputFiles({ name: 'fire.png', mimeType: 'image/png', buffer: makePng(40, 30, [230, 80, 20]) });
     await shown(page.locator('.image-preview img'));
+    // Hold the request back a moment so the "Loading..." state is observable however fast the server is.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql', async (route) => {
+      if (route.request().postDataBuffer()?.includes('CreateTicket')) await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Create Ticket' }).click();
     await shown(page.getByRole('button', { name: 'Loading...' }));
+    release();
     await page.waitForURL('**/view/tickets/all');
+    await page.unroute('**/graphql');
 
     const row = rowFor(title);
     await shown(row);
