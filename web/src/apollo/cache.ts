@@ -8,6 +8,8 @@ import { InMemoryCache } from '@apollo/client';
 export function createCache(): InMemoryCache {
   return new InMemoryCache({
     typePolicies: {
+      // A delete's answer is not an entity: keep it inside the mutation result, not as DeletedMacro:{id}.
+      DeletedMacro: { keyFields: false },
       Query: {
         fields: {
           // One cursor-paginated list per agent: `first`/`after` only select a page of it.
