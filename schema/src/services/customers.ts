@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Customer, Ticket, User } from '../entities/index.js';
-import { MESSAGES, hasErrors, validateCustomer, type CustomerFields } from '../validation/rules.js';
+import { MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import type { CustomerRecord } from './records.js';
 
@@ -59,6 +59,8 @@ export async function customersByIds(ctx: ServiceContext, ids: readonly number[]
 export async function isCustomerEmailAvailable(ctx: ServiceContext, email: unknown, _name?: unknown): Promise<boolean> {
   requireViewer(ctx);
   if (typeof email !== 'string') return false;
+  // No stored email can hold NUL (the rules refuse it), and the database would choke on the lookup.
+  if (hasNul(email)) return true;
   const count = await ctx.em.count(Customer, { email: email.trim().toLowerCase() });
   return count === 0;
 }

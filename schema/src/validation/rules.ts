@@ -65,14 +65,22 @@ export const NO_MACRO_NAME = 'No Macro';
 /** Field name -> list of messages; the shape both REST bodies and GraphQL extensions carry. */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * No text of this product may hold U+0000: PostgreSQL cannot store it in a text column, and SQLite stops
+ * reading a statement at it; either way the request would end in a 500 (found by the fuzzing tests).
+ */
+export function hasNul(value: string): boolean {
+  return value.includes('\u0000');
+}
+
 /** Length in user-perceived characters would be kinder, but the spec counts code units like the legacy client. */
 function lengthBetween(value: unknown, min: number, max: number): boolean {
-  return typeof value === 'string' && value.length >= min && value.length <= max;
+  return typeof value === 'string' && value.length >= min && value.length <= max && !hasNul(value);
 }
 
 /** The spec's email rule is "must contain @"; we also bound the length and refuse whitespace-only sides. */
 export function isEmail(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= LIMITS.email.max && /^[^\s@]+@[^\s@]+$/.test(value.trim());
+  return typeof value === 'string' && value.length <= LIMITS.email.max && !hasNul(value) && /^[^\s@]+@[^\s@]+$/.test(value.trim());
 }
 
 type Check = [field: string, ok: boolean, message: string];
