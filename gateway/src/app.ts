@@ -4,7 +4,7 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, createAuthLimiter, createEventBus, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+  buildFulcrumSchema, createAuthLimiter, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
@@ -36,9 +36,10 @@ const defaultLog = (error: unknown, where: string) => console.error(`[fulcrum] $
  */
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const dataDir = options.dataDir ?? './data';
-  const orm = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
-  if (options.demo ?? true) await seedDemo(orm);
-  const events = await createEventBus({ redisUrl: options.redisUrl });
+  // The demo seed runs under the startup lock with the migrations: gateways starting together seed once.
+  const orm = await openDatabase({ dataDir, databaseUrl: options.databaseUrl, initialize: (options.demo ?? true) ? seedDemo : undefined });
+  // Redis channels are namespaced by the database, so installations sharing one Redis stay apart.
+  const events = await createEventBus({ redisUrl: options.redisUrl, namespace: options.redisUrl ? await databaseIdentity(orm) : undefined });
   let redisForLimits: { disconnect(): void } | undefined;
   if (options.redisUrl) {
     const { Redis } = await import('ioredis');

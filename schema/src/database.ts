@@ -21,6 +21,11 @@ export interface DatabaseOptions {
   /** postgres://user@host:port/db switches to PostgreSQL. */
   databaseUrl?: string;
   debug?: boolean;
+  /**
+   * Runs once the schema is current, under the same startup lock as the migrations (the demo seed): with
+   * several gateways starting at once on one PostgreSQL database, exactly one of them migrates and seeds.
+   */
+  initialize?: (orm: Orm) => Promise<void>;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -75,11 +80,74 @@ export function ormOptions(options: DatabaseOptions): Options {
   };
 }
 
-/** Opens the database and brings its schema to the latest committed migration. */
+/**
+ * Key of the PostgreSQL advisory lock that serialises startup (migrations, then `initialize`) between gateways.
+ * Session-level and held on its own connection, so a gateway that dies mid-migration releases it with its
+ * connection (the migration itself is one transaction and rolls back).
+ */
+export const STARTUP_LOCK_KEY = 0x46756c6372756dn; // "Fulcrum"
+
+type PgConnection = { query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+
+/**
+ * Runs `fn` while holding the startup lock. On PostgreSQL that is pg_advisory_lock on a dedicated pool
+ * connection: a second gateway starting at the same time waits, then finds no pending migration. Without it,
+ * two gateways on an empty database both try to create the tables and one fails to start (and both would seed
+ * the demo data). SQLite has one gateway per file (see docs/deployment.md), so there is nothing to serialise.
+ */
+export async function withStartupLock<T>(orm: Orm, fn: () => Promise<T>): Promise<T> {
+  if (!(orm.config.getDriver() instanceof PostgreSqlDriver)) return fn();
+  const knex = (orm.em as Em).getConnection().getKnex();
+  const connection = (await knex.client.acquireConnection()) as PgConnection;
+  try {
+    const key = STARTUP_LOCK_KEY.toString();
+    const { rows } = await connection.query('select pg_try_advisory_lock($1::bigint) as ok', [key]);
+    if (!rows[0]?.ok) {
+      console.log('[fulcrum] another gateway is migrating this database; waiting for it to finish');
+      await connection.query('select pg_advisory_lock($1::bigint)', [key]);
+    }
+    try {
+      return await fn();
+    } finally {
+      await connection.query('select pg_advisory_unlock($1::bigint)', [key]);
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * Opens the database and brings its schema to the latest committed migration (all pending migrations in one
+ * transaction), then runs `initialize`; both under the startup lock. A failure closes the connections.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
   const orm = await MikroORM.init(ormOptions(options));
-  await orm.getMigrator().up();
+  try {
+    await withStartupLock(orm, async () => {
+      await orm.getMigrator().up();
+      await options.initialize?.(orm);
+    });
+  } catch (error) {
+    await orm.close(true).catch(() => {});
+    throw error;
+  }
   return orm;
+}
+
+/**
+ * A stable name for "this database", whichever host name or URL a gateway reaches it by: the database name and
+ * the moment its first migration ran (recorded by the migrator, so unique per installation). The event bus uses
+ * it to keep the Redis channels of different installations (or test databases) sharing one Redis apart.
+ */
+export async function databaseIdentity(orm: Orm): Promise<string> {
+  const em = orm.em.fork() as Em;
+  const kind = orm.config.getDriver() instanceof PostgreSqlDriver ? 'postgresql' : 'sqlite';
+  const [first] = await em.getConnection().execute<{ executed_at: unknown }[]>('select executed_at from mikro_orm_migrations order by id limit 1');
+  const installedAt = first?.executed_at instanceof Date ? first.executed_at.toISOString() : String(first?.executed_at ?? '');
+  const name = kind === 'postgresql'
+    ? String((await em.getConnection().execute<{ name: string }[]>('select current_database() as name'))[0]?.name)
+    : String(orm.config.get('dbName'));
+  return `${kind}:${name}:${installedAt}`;
 }
 
 export function forkEm(orm: Orm): Em {

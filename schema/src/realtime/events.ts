@@ -4,6 +4,7 @@
  * Topics are per agent (message:<userId>, ticket:<userId>, macro:<userId>), so an event reaches only the sockets
  * of agents allowed to see it; customers are a shared directory and go to everyone.
  */
+import { createHash } from 'node:crypto';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { MessageRecord, TicketRecord, CustomerRecord, MacroRecord } from '../services/records.js';
 
@@ -35,24 +36,103 @@ export type EventBus = ReturnType<typeof createPubSub<EventTopics>>;
 export interface EventBusOptions {
   /** redis://host:port switches the bus to Redis pub/sub. */
   redisUrl?: string;
+  /**
+   * Which installation the events belong to (see databaseIdentity): Redis channel names carry a hash of it, so
+   * installations or test databases that share one Redis never see each other's events. Gateways on the same
+   * database get the same namespace whatever URL they reach it by.
+   */
+  namespace?: string;
+  /** Where publish failures go (Redis unreachable): logged, never thrown into the request that committed. */
+  onError?: (error: unknown, where: string) => void;
 }
 
 export interface EventBusHandle {
   bus: EventBus;
+  /** The Redis channel prefix in use ('' in memory). */
+  channelPrefix: string;
   close(): Promise<void>;
 }
 
+/** `fulcrum:<12 hex of sha256(namespace)>:`; the hash keeps database names and URLs out of Redis. */
+export function channelPrefixFor(namespace: string | undefined): string {
+  return `fulcrum:${createHash('sha256').update(namespace ?? 'default').digest('hex').slice(0, 12)}:`;
+}
+
+type Listener = (event: CustomEvent) => void;
+type RedisClient = import('ioredis').Redis;
+
+/**
+ * The EventTarget that createPubSub publishes to and listens on, over Redis pub/sub. Like
+ * @graphql-yoga/redis-event-target (which it replaces), one SUBSCRIBE per topic in use and one local fan-out, plus
+ * a channel prefix per installation and publish errors that are reported instead of left unhandled. ioredis
+ * re-subscribes by itself after a reconnect.
+ */
+function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClient, prefix: string, onError: (error: unknown, where: string) => void): EventTarget {
+  const listeners = new Map<string, Set<Listener>>();
+  subscribeClient.on('message', (channel: string, message: string) => {
+    if (!channel.startsWith(prefix)) return;
+    const topic = channel.slice(prefix.length);
+    const callbacks = listeners.get(topic);
+    if (!callbacks) return;
+    let detail: unknown;
+    try {
+      detail = message === '' ? null : JSON.parse(message);
+    } catch (error) {
+      return onError(error, `event bus: unreadable message on ${topic}`);
+    }
+    const event = new CustomEvent(topic, { detail });
+    for (const callback of callbacks) callback(event);
+  });
+  const callbackOf = (listener: EventListenerOrEventListenerObject): Listener =>
+    ('handleEvent' in listener ? listener.handleEvent.bind(listener) : listener) as Listener;
+  const registered = new WeakMap<object, Listener>();
+  return {
+    addEventListener(topic: string, listener: EventListenerOrEventListenerObject | null) {
+      if (!listener) return;
+      const callback = registered.get(listener) ?? callbackOf(listener);
+      registered.set(listener, callback);
+      let callbacks = listeners.get(topic);
+      if (!callbacks) {
+        listeners.set(topic, (callbacks = new Set()));
+        subscribeClient.subscribe(prefix + topic).catch((error: unknown) => onError(error, `event bus: subscribe ${topic}`));
+      }
+      callbacks.add(callback);
+    },
+    removeEventListener(topic: string, listener: EventListenerOrEventListenerObject | null) {
+      if (!listener) return;
+      const callbacks = listeners.get(topic);
+      const callback = registered.get(listener);
+      if (!callbacks || !callback) return;
+      callbacks.delete(callback);
+      if (callbacks.size > 0) return;
+      listeners.delete(topic);
+      subscribeClient.unsubscribe(prefix + topic).catch((error: unknown) => onError(error, `event bus: unsubscribe ${topic}`));
+    },
+    dispatchEvent(event: Event) {
+      const detail = (event as CustomEvent).detail;
+      publishClient
+        .publish(prefix + event.type, detail === undefined ? '' : JSON.stringify(detail))
+        .catch((error: unknown) => onError(error, `event bus: publish ${event.type}`));
+      return true;
+    },
+  };
+}
+
+const defaultOnError = (error: unknown, where: string) => console.error(`[fulcrum] ${where}:`, error);
+
 export async function createEventBus(options: EventBusOptions = {}): Promise<EventBusHandle> {
   if (!options.redisUrl) {
-    return { bus: createPubSub<EventTopics>(), close: async () => {} };
+    return { bus: createPubSub<EventTopics>(), channelPrefix: '', close: async () => {} };
   }
-  const [{ Redis }, { createRedisEventTarget }] = await Promise.all([import('ioredis'), import('@graphql-yoga/redis-event-target')]);
+  const { Redis } = await import('ioredis');
   const publishClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
   await Promise.all([publishClient.ping(), subscribeClient.ping()]);
-  const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
+  const channelPrefix = channelPrefixFor(options.namespace);
+  const eventTarget = redisEventTarget(publishClient, subscribeClient, channelPrefix, options.onError ?? defaultOnError);
   return {
-    bus: createPubSub<EventTopics>({ eventTarget }),
+    bus: createPubSub<EventTopics>({ eventTarget: eventTarget as never }),
+    channelPrefix,
     close: async () => {
       subscribeClient.disconnect();
       publishClient.disconnect();
