@@ -49,6 +49,25 @@ describe('tickets', () => {
     await shown(page.getByText('Title must be between 1 and 40 characters.'));
   });
 
+  it('refuses a file that is not an image: in the browser, and on the server for a fake PNG', async () => {
+    await page.goto('/create/ticket');
+    await page.getByLabel('Title').fill('Image check');
+    await page.getByLabel('Requester').selectOption({ index: 1 });
+    await page.getByLabel('Description').fill('Checking the image rules.');
+    const imageError = page.getByText('Image must be a PNG, JPEG, GIF or WebP file.');
+    await page.getByLabel('Image').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    await shown(imageError);
+    // Claims to be a PNG, so only the server (which reads the bytes) can tell: its field error shows under Image.
+    await page.getByLabel('Image').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') });
+    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && !!r.request().postDataBuffer()?.includes('CreateTicket'));
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    const body = await (await answered).json();
+    expect(body.errors[0].extensions.fields.image).toEqual(['Image must be a PNG, JPEG, GIF or WebP file.']);
+    await shown(imageError);
+    expect(page.url()).toMatch(/\/create\/ticket$/);
+  });
+
   it('offers the fixed assignee, the defaults and "No Macro" as the first macro option', async () => {
     await page.goto('/create/ticket');
     const assignee = page.getByLabel('Assignee');

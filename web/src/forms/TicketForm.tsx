@@ -69,7 +69,7 @@ interface TicketFormProps {
 }
 
 /** Server field names -> this form's fields. */
-const SERVER_FIELDS = { applyMacro: 'macro', macroId: 'macro', requesterId: 'requester', input: 'title' };
+const SERVER_FIELDS = { applyMacro: 'macro', macroId: 'macro', requesterId: 'requester' };
 
 function imageErrors(file: File | null, required: boolean): FieldErrors {
   if (!file) return required ? { image: [MESSAGES.ticketImage] } : {};
@@ -127,7 +127,7 @@ export function TicketForm(props: TicketFormProps) {
         <Field label="Title" errors={form.errors.title}>
           {(p) => <input {...p} name="title" value={title} onChange={(e) => setTitle(e.target.value)} />}
         </Field>
-        <Field label="Assignee">
+        <Field label="Assignee" errors={form.errors.assignee}>
           {(p) => (
             <select {...p} name="assignee" value={props.assignee.id} onChange={() => {}}>
               <option value={props.assignee.id}>{props.assignee.username}</option>
