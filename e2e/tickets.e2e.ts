@@ -60,7 +60,7 @@ describe('tickets', () => {
     await shown(imageError);
     // Claims to be a PNG, so only the server (which reads the bytes) can tell: its field error shows under Image.
     await page.getByLabel('Image').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') });
-    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && !!r.request().postDataBuffer()?.includes('CreateTicket'));
+    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().method() === 'POST' && (r.request().headers()['content-type'] ?? '').includes('multipart'));
     await page.getByRole('button', { name: 'Create Ticket' }).click();
     const body = await (await answered).json();
     expect(body.errors[0].extensions.fields.image).toEqual(['Image must be a PNG, JPEG, GIF or WebP file.']);
