@@ -69,7 +69,7 @@ export class Migration20261122000000Initial extends Migration {
         t.index(['receiver_id'], 'messages_receiver_id_index');
       })
       .createTable('sessions', (t) => {
-        t.text('sid').primary();
+        t.text('sid').notNullable().primary(); // NOT NULL spelled out: SQLite lets a non-integer primary key be NULL
         t.text('data').notNullable();
         t.integer('user_id').nullable();
         t.timestamp('expires_at', { useTz: true }).notNullable();
