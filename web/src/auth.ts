@@ -38,7 +38,9 @@ export function useSessionSwitch(): () => Promise<void> {
   const client = useApolloClient();
   return useCallback(async () => {
     // A screen that is unmounting may fail its refetch (e.g. signed out); the session itself is what matters.
-    await client.resetStore().catch((error: unknown) => console.warn('resetStore', error));
+    await client.resetStore().catch((error: unknown) => {
+      if ((error as Error)?.name !== 'AbortError') console.warn('resetStore', error);
+    });
   }, [client]);
 }
 
