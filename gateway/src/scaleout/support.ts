@@ -135,7 +135,7 @@ export interface LiveSubscription {
 }
 
 /** A graphql-ws client (the library the web app uses) on /graphql of one gateway, authenticated by cookie. */
-export function openLive(gatewayUrl: string, cookie: string): Live {
+export function openLive(gatewayUrl: string, cookie: string, socketOptions: WebSocket.ClientOptions = {}): Live {
   const closes: number[] = [];
   let onConnected: () => void = () => {};
   let onFailed: (error: unknown) => void = () => {};
@@ -147,7 +147,7 @@ export function openLive(gatewayUrl: string, cookie: string): Live {
     url: `${gatewayUrl.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: class extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
-        super(url, protocols, { headers: { cookie } });
+        super(url, protocols, { ...socketOptions, headers: { ...socketOptions.headers, cookie } });
       }
     },
     lazy: false,
