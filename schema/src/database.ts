@@ -2,7 +2,7 @@
  * The database seam: the only file that knows which driver runs. SQLite (better-sqlite3) in DATA_DIR is the
  * embedded default; DATABASE_URL=postgres://... switches to PostgreSQL. Same entities, same migrations.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
@@ -48,6 +48,33 @@ function sqlitePragmas(db: { pragma: (sql: string) => unknown }): void {
   db.pragma('busy_timeout = 5000');
 }
 
+/**
+ * Connections per gateway to PostgreSQL (DATABASE_POOL_MAX, default 10). With N gateways the server needs
+ * N x this plus a few for operators below its max_connections (100 by default).
+ */
+export function postgresPoolMax(env: NodeJS.ProcessEnv = process.env): number {
+  const max = Number(env.DATABASE_POOL_MAX ?? 10);
+  return Number.isInteger(max) && max >= 2 ? max : 10;
+}
+
+/**
+ * TLS to PostgreSQL from the libpq parameters of DATABASE_URL, which MikroORM would otherwise drop (it keeps
+ * only host, port, user, password and database): sslmode=require encrypts; verify-ca and verify-full also check
+ * the server certificate (against sslrootcert, a PEM file, when given). Unset or disable: plain TCP.
+ */
+export function postgresSsl(databaseUrl: string): false | { rejectUnauthorized: boolean; ca?: string; checkServerIdentity?: () => undefined } {
+  const params = new URL(databaseUrl).searchParams;
+  const mode = params.get('sslmode') ?? (params.get('ssl') === 'true' ? 'require' : 'disable');
+  if (mode === 'disable' || mode === 'allow' || mode === 'prefer') return false;
+  const rootCert = params.get('sslrootcert');
+  const ca = rootCert ? readFileSync(rootCert, 'utf8') : undefined;
+  // As libpq: require without a root certificate only encrypts; with one it verifies like verify-ca.
+  if (mode === 'require' && !rootCert) return { rejectUnauthorized: false };
+  if (mode === 'require' || mode === 'verify-ca') return { rejectUnauthorized: true, ca, checkServerIdentity: () => undefined };
+  if (mode === 'verify-full') return { rejectUnauthorized: true, ca };
+  throw new Error(`DATABASE_URL: unknown sslmode "${mode}" (use disable, require, verify-ca or verify-full)`);
+}
+
 export function ormOptions(options: DatabaseOptions): Options {
   const common: Options = {
     entities: ENTITIES,
@@ -60,7 +87,13 @@ export function ormOptions(options: DatabaseOptions): Options {
     ensureDatabase: false,
   };
   if (options.databaseUrl) {
-    return { ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } };
+    return {
+      ...common,
+      driver: PostgreSqlDriver,
+      clientUrl: options.databaseUrl,
+      pool: { min: 1, max: postgresPoolMax() },
+      driverOptions: { connection: { ssl: postgresSsl(options.databaseUrl), application_name: 'fulcrum' } },
+    };
   }
   const dataDir = resolve(options.dataDir ?? './data');
   mkdirSync(dataDir, { recursive: true });
