@@ -45,6 +45,24 @@ export interface GatewayProcess {
  * Each process gets its own empty DATA_DIR: nothing a gateway needs may live on its local disk.
  */
 export async function spawnGateway(options: GatewayProcessOptions, timeoutMs = 45_000): Promise<GatewayProcess> {
+  try {
+    return await spawnOnce(options, timeoutMs);
+  } catch (error) {
+    // A gateway that fails to start exits with a code; one killed by a signal before it printed anything was
+    // stopped from outside (a shared, busy machine). Try once more, and say so.
+    if (!(error instanceof SignalledBeforeListening)) throw error;
+    console.warn(`[scale-out] gateway ${options.name} was killed by ${error.signal} before listening; starting it again`);
+    return spawnOnce(options, timeoutMs);
+  }
+}
+
+class SignalledBeforeListening extends Error {
+  constructor(readonly signal: string, message: string) {
+    super(message);
+  }
+}
+
+async function spawnOnce(options: GatewayProcessOptions, timeoutMs: number): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), `fulcrum-scaleout-${options.name}-`));
   const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
     cwd: REPO_ROOT,
@@ -79,7 +97,9 @@ export async function spawnGateway(options: GatewayProcessOptions, timeoutMs = 4
     child.stdout!.on('data', onData);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`gateway ${options.name} exited (${code ?? signal}) before listening:\n${output}`));
+      rmSync(dataDir, { recursive: true, force: true });
+      const message = `gateway ${options.name} exited (${code ?? signal}) before listening:\n${output}`;
+      reject(signal && !output ? new SignalledBeforeListening(signal, message) : new Error(message));
     });
   });
   const port = Number(new URL(url).port);
