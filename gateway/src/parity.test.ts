@@ -3,6 +3,7 @@
  * store the same thing. Compared on the stored rows themselves, not on the responses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forkEm } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from './testing/harness.js';
 import type { TestClient } from './testing/client.js';
 import { PNG } from './testing/fixtures.js';
@@ -18,7 +19,7 @@ afterAll(() => gw.destroy());
 
 /** A stored row without its id and timestamps. */
 async function stored(table: string, id: number): Promise<Record<string, unknown> | undefined> {
-  const em = gw.orm.em.fork();
+  const em = forkEm(gw.orm);
   const [row] = (await em.getConnection().execute(em.getKnex().from(table).where('id', id) as never)) as Record<string, unknown>[];
   if (!row) return undefined;
   const { id: _id, created_at: _c, updated_at: _u, ...rest } = row;
@@ -26,7 +27,7 @@ async function stored(table: string, id: number): Promise<Record<string, unknown
 }
 
 async function storedImage(ticketId: number) {
-  const em = gw.orm.em.fork();
+  const em = forkEm(gw.orm);
   const [row] = (await em.getConnection().execute(em.getKnex().from('ticket_images').where('ticket_id', ticketId).select('mime_type', 'byte_size', 'width', 'height', 'data') as never)) as Record<string, unknown>[];
   return row ? { ...row, data: Buffer.from(row.data as Buffer).toString('base64') } : undefined;
 }

@@ -38,6 +38,9 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
     schema: options.schema,
     introspection: options.introspection,
     csrfPrevention: true,
+    // gateway/src/main.ts owns shutdown (SIGTERM drains, then closes the database); Apollo's own signal
+    // handler would race it and hang the drain.
+    stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     validationRules: armor.validationRules,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rules } from '@fulcrum/schema';
+import { forkEm, rules } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { HTML_AS_PNG, JPEG, PNG } from '../testing/fixtures.js';
@@ -75,7 +75,7 @@ describe('GraphQL tickets', () => {
     expect(next.data!.tickets.pageInfo.hasNextPage).toBe(false);
     // Give Bobbie 120 tickets, then ask for 150 (past the cap of 100): one page of 100.
     const rows = Array.from({ length: 120 }, (_, i) => ({ title: `Bulk ${i}`, type: 'Task', priority: 'Low', assignee_id: 3, requester_id: 1, macro_id: 1, description: 'bulk row', created_at: new Date(), updated_at: new Date() }));
-    await gw.orm.em.fork().getConnection().execute(gw.orm.em.fork().getKnex().insert(rows).into('tickets') as never);
+    await forkEm(gw.orm).getConnection().execute(forkEm(gw.orm).getKnex().insert(rows).into('tickets') as never);
     const bobbie = await gw.as(2);
     const capped = (await bobbie.gql('{ tickets(first: 150) { totalCount nodes { id } pageInfo { hasNextPage } } }')).data!.tickets;
     expect(capped.nodes).toHaveLength(100);

@@ -4,12 +4,9 @@ import { hashPassword } from '../services/auth.js';
 import { checkImage } from '../services/images.js';
 import { NO_MACRO_ID, TICKET_PRIORITIES, TICKET_TYPES } from '../validation/rules.js';
 import { demoTicketImage } from './demoImages.js';
+import { DEMO_ACCOUNTS } from './demoAccounts.js';
 
-export const DEMO_ACCOUNTS = [
-  { username: 'Demo', email: 'demo@fulcrum.app', password: 'fulcrum-demo' },
-  { username: 'Marnie', email: 'marnie@fulcrum.app', password: 'fulcrum-marnie' },
-  { username: 'Bobbie', email: 'bobbie@fulcrum.app', password: 'fulcrum-bobbie' },
-] as const;
+export { DEMO_ACCOUNTS } from './demoAccounts.js';
 
 const CUSTOMERS = [
   'Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Linus Torvalds', 'Margaret Hamilton', 'Tim Berners-Lee',

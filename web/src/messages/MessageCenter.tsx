@@ -179,7 +179,7 @@ export function MessageCenter() {
                       }
                     }}
                   >
-                    Log in as {partnerAccount.name}
+                    Log in as {partnerAccount.username}
                   </button>
                 ) : (
                   <p className="muted">Your Partner's Login Is Not Saved</p>
