@@ -2,9 +2,15 @@
  * The PostgreSQL connection settings an operator sets through DATABASE_URL and DATABASE_POOL_MAX
  * (docs/deployment.md), on a real server.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, postgresPoolMax, postgresSsl } from '@fulcrum/schema';
 import { createPostgresDatabase, testDatabaseMode } from '../testing/harness.js';
+
+const run = promisify(execFile);
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('DATABASE_URL TLS parameters (libpq sslmode), which MikroORM alone would drop', () => {
   it('maps sslmode to the driver\'s TLS options', () => {
@@ -53,5 +59,23 @@ describe.skipIf(testDatabaseMode() !== 'postgres')('DATABASE_URL parameters reac
     const [row] = await orm.em.fork().getConnection().execute<{ application_name: string }[]>('select current_setting(\'application_name\') as application_name');
     expect(row.application_name).toBe('fulcrum');
     await orm.close(true);
+  });
+
+  it('deploy/migrate.ts migrates an empty database without serving, and is a no-op the second time', async () => {
+    const fresh = await createPostgresDatabase();
+    try {
+      const migrate = () =>
+        run(process.execPath, ['--import', 'tsx', 'deploy/migrate.ts'], { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: fresh.url } });
+      expect((await migrate()).stdout).toMatch(/PostgreSQL: 1 migrations applied, latest Migration\d+Initial; 0 pending/);
+      expect((await migrate()).stdout).toMatch(/; 0 pending/);
+      const { default: pg } = await import('pg');
+      const c = new pg.Client({ connectionString: fresh.url });
+      await c.connect();
+      const users = await c.query('select count(*)::int as n from users');
+      await c.end();
+      expect(users.rows[0].n).toBe(0); // no demo seed
+    } finally {
+      await fresh.drop();
+    }
   });
 });
