@@ -62,15 +62,20 @@ type Listener = (event: CustomEvent) => void;
 type RedisClient = import('ioredis').Redis;
 
 /**
- * The EventTarget that createPubSub publishes to and listens on, over Redis pub/sub. Like
- * @graphql-yoga/redis-event-target (which it replaces), one SUBSCRIBE per topic in use and one local fan-out, plus
- * a channel prefix per installation and publish errors that are reported instead of left unhandled. ioredis
- * re-subscribes by itself after a reconnect.
+ * The EventTarget that createPubSub publishes to and listens on, over Redis pub/sub; it replaces
+ * @graphql-yoga/redis-event-target. One PSUBSCRIBE to this installation's channels (`<prefix>*`), made before
+ * the gateway listens, then a local fan-out by topic. So a graphql-ws `subscribe` is live the moment the gateway
+ * has processed it (no per-topic SUBSCRIBE round trip during which an event could slip by: a reconnecting
+ * client's "subscribe, then query" catch-up has no gap), and sockets connecting and leaving cost Redis nothing.
+ * The price: every gateway receives every event of its installation and drops those without a local subscriber,
+ * which is nothing at help-desk rates. Publish errors are reported, never thrown into the request that
+ * committed. ioredis re-subscribes by itself after a reconnect.
  */
-function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClient, prefix: string, onError: (error: unknown, where: string) => void): EventTarget {
+async function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClient, prefix: string, onError: (error: unknown, where: string) => void): Promise<EventTarget> {
   const listeners = new Map<string, Set<Listener>>();
-  subscribeClient.on('message', (channel: string, message: string) => {
-    if (!channel.startsWith(prefix)) return;
+  const pattern = `${prefix}*`;
+  subscribeClient.on('pmessage', (matched: string, channel: string, message: string) => {
+    if (matched !== pattern) return;
     const topic = channel.slice(prefix.length);
     const callbacks = listeners.get(topic);
     if (!callbacks) return;
@@ -81,8 +86,9 @@ function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClie
       return onError(error, `event bus: unreadable message on ${topic}`);
     }
     const event = new CustomEvent(topic, { detail });
-    for (const callback of callbacks) callback(event);
+    for (const callback of [...callbacks]) callback(event);
   });
+  await subscribeClient.psubscribe(pattern);
   const callbackOf = (listener: EventListenerOrEventListenerObject): Listener =>
     ('handleEvent' in listener ? listener.handleEvent.bind(listener) : listener) as Listener;
   const registered = new WeakMap<object, Listener>();
@@ -92,10 +98,7 @@ function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClie
       const callback = registered.get(listener) ?? callbackOf(listener);
       registered.set(listener, callback);
       let callbacks = listeners.get(topic);
-      if (!callbacks) {
-        listeners.set(topic, (callbacks = new Set()));
-        subscribeClient.subscribe(prefix + topic).catch((error: unknown) => onError(error, `event bus: subscribe ${topic}`));
-      }
+      if (!callbacks) listeners.set(topic, (callbacks = new Set()));
       callbacks.add(callback);
     },
     removeEventListener(topic: string, listener: EventListenerOrEventListenerObject | null) {
@@ -104,9 +107,7 @@ function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClie
       const callback = registered.get(listener);
       if (!callbacks || !callback) return;
       callbacks.delete(callback);
-      if (callbacks.size > 0) return;
-      listeners.delete(topic);
-      subscribeClient.unsubscribe(prefix + topic).catch((error: unknown) => onError(error, `event bus: unsubscribe ${topic}`));
+      if (callbacks.size === 0) listeners.delete(topic);
     },
     dispatchEvent(event: Event) {
       const detail = (event as CustomEvent).detail;
@@ -129,7 +130,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   const subscribeClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
   await Promise.all([publishClient.ping(), subscribeClient.ping()]);
   const channelPrefix = channelPrefixFor(options.namespace);
-  const eventTarget = redisEventTarget(publishClient, subscribeClient, channelPrefix, options.onError ?? defaultOnError);
+  const eventTarget = await redisEventTarget(publishClient, subscribeClient, channelPrefix, options.onError ?? defaultOnError);
   return {
     bus: createPubSub<EventTopics>({ eventTarget: eventTarget as never }),
     channelPrefix,
