@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { graphql } from './gql';
 import { DEMO_USER } from './demoAccounts';
+import { beginSessionSwitch } from './live/session';
 
 export const LOGIN_MUTATION = graphql(`
   mutation Login($email: String!, $password: String!) {
@@ -32,15 +33,20 @@ const LOGOUT_MUTATION = graphql(`
 
 /**
  * Switching who is signed in: everything cached belongs to the previous agent, so the store is reset and
- * the active queries (the shell's `me` first of all) are fetched again as the new agent.
+ * the active queries (the shell's `me` first of all) are fetched again as the new agent. The live socket is
+ * closed meanwhile and opened again for the new session (see live/session.ts).
  */
 export function useSessionSwitch(): () => Promise<void> {
   const client = useApolloClient();
   return useCallback(async () => {
+    const end = beginSessionSwitch();
     // A screen that is unmounting may fail its refetch (e.g. signed out); the session itself is what matters.
-    await client.resetStore().catch((error: unknown) => {
-      if ((error as Error)?.name !== 'AbortError') console.warn('resetStore', error);
-    });
+    await client
+      .resetStore()
+      .catch((error: unknown) => {
+        if ((error as Error)?.name !== 'AbortError') console.warn('resetStore', error);
+      })
+      .finally(end);
   }, [client]);
 }
 
@@ -51,10 +57,16 @@ export function useLoginAs(): (email: string, password: string, to: string) => P
   const navigate = useNavigate();
   return useCallback(
     async (email, password, to) => {
-      const { data } = await login({ variables: { email, password } });
-      if (!data) throw new Error('login returned no data');
-      await switchSession();
-      navigate(to);
+      // From here the old session's socket is of no use (a login renews the session cookie).
+      const end = beginSessionSwitch();
+      try {
+        const { data } = await login({ variables: { email, password } });
+        if (!data) throw new Error('login returned no data');
+        await switchSession();
+        navigate(to);
+      } finally {
+        end();
+      }
     },
     [login, switchSession, navigate],
   );
@@ -70,8 +82,14 @@ export function useLogout(): () => Promise<void> {
   const switchSession = useSessionSwitch();
   const navigate = useNavigate();
   return useCallback(async () => {
-    await logout();
-    await navigate('/');
-    await switchSession();
+    // Close the socket first: the server closes it too (4401), which is then nothing to react to.
+    const end = beginSessionSwitch();
+    try {
+      await logout();
+      await navigate('/');
+      await switchSession();
+    } finally {
+      end();
+    }
   }, [logout, switchSession, navigate]);
 }

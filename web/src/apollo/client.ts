@@ -1,13 +1,14 @@
 import { ApolloClient, ApolloLink } from '@apollo/client';
 import UploadHttpLink from 'apollo-upload-client/UploadHttpLink.mjs';
+import { OperationTypeNode } from 'graphql';
+import { createLiveLink } from '../live/connection';
 import { createCache } from './cache';
 
 /**
- * The link chain. Today: one terminating link that sends JSON, or a multipart request when the variables
- * hold a File (ticket images). Apollo Server's CSRF prevention requires the preflight header on multipart.
- *
- * Live updates (a later issue) split subscriptions off to graphql-ws here:
- *   ApolloLink.split(isSubscription, new GraphQLWsLink(createClient({ url: wsUrl('/graphql') })), httpLink)
+ * The link chain. Subscriptions go over graphql-ws (web/src/live/connection.ts owns the socket: opened for a
+ * signed-in session, reconnecting with backoff); queries and mutations go over HTTP: JSON, or a multipart request
+ * when the variables hold a File (ticket images). Apollo Server's CSRF prevention requires the preflight header on
+ * multipart.
  */
 export function createLink(): ApolloLink {
   const httpLink = new UploadHttpLink({
@@ -15,7 +16,7 @@ export function createLink(): ApolloLink {
     credentials: 'same-origin',
     headers: { 'Apollo-Require-Preflight': 'true' },
   });
-  return httpLink;
+  return ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, createLiveLink(), httpLink);
 }
 
 export function createApolloClient(): ApolloClient {

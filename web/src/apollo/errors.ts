@@ -45,6 +45,14 @@ export function describeError(error: unknown): OperationFailure {
   return { code: 'NETWORK', message: MESSAGES.serverError, fields: {} };
 }
 
+/**
+ * A screen's record is gone: never there, or deleted since it was shown (a live event evicts it and the refetch
+ * says NOT_FOUND; Apollo keeps the last data next to the error, so the data alone does not tell).
+ */
+export function isGone(error: unknown, hasData: boolean): boolean {
+  return !!error && (!hasData || describeError(error).code === 'NOT_FOUND');
+}
+
 /** Renames server field names to the form's own (e.g. applyMacro -> macro). */
 export function renameFields(fields: FieldErrors, names: Record<string, string>): FieldErrors {
   const out: FieldErrors = {};

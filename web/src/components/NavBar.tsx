@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router-dom';
+import { UnreadBadge } from '../live/unread';
 import { useSession } from '../session';
 import { useModals } from './ModalHost';
 
@@ -15,7 +16,10 @@ export function NavBar() {
       <button type="button" onClick={() => openModal('createMacro')}>Create Macro</button>
       <NavLink to="/view/customers">Customers</NavLink>
       <NavLink to="/view/macros">Macros</NavLink>
-      <button type="button" onClick={() => openModal('messageCenter')}>Message Center</button>
+      <button type="button" onClick={() => openModal('messageCenter')}>
+        Message Center
+        <UnreadBadge />
+      </button>
     </nav>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogout } from '../auth';
+import { UnreadBadge } from '../live/unread';
 import { useSession } from '../session';
 import { BurgerIcon } from './Icons';
 import { useModals } from './ModalHost';
@@ -50,6 +51,8 @@ export function ProfileMenu() {
       >
         <span className="menu-label">{me ? 'Menu' : 'Sign In'}</span>
         <BurgerIcon className="menu-burger" />
+        {/* Below 1400 px the menu holds the message center link: the count shows on the button too. */}
+        {me && <UnreadBadge className="unread-badge-menu" />}
       </button>
       {open && (
         <div className="menu-dropdown" id={menuId}>
@@ -66,7 +69,10 @@ export function ProfileMenu() {
                 <Link to="/macro/create" onClick={() => setOpen(false)}>Create Macro</Link>
                 <Link to="/view/customers" onClick={() => setOpen(false)}>Customers</Link>
                 <Link to="/view/macros" onClick={() => setOpen(false)}>Macros</Link>
-                <Link to="/message/center" onClick={() => setOpen(false)}>Message Center</Link>
+                <Link to="/message/center" onClick={() => setOpen(false)}>
+                  Message Center
+                  <UnreadBadge />
+                </Link>
               </nav>
               <button type="button" className="button button-secondary menu-logout" onClick={choose(() => void logout())}>
                 Log Out

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { bothFilled, hasErrors, MESSAGES, validateCustomer } from '@fulcrum/schema/validation';
 import { describeError } from '../apollo/errors';
+import { addCustomerToList } from '../apollo/lists';
 import { Field } from '../components/Field';
 import { Modal } from '../components/Modal';
 import { graphql } from '../gql';
@@ -54,16 +55,7 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
   const client = useApolloClient();
   const [createCustomer] = useMutation(CREATE_CUSTOMER, {
     update(cache, { data }) {
-      if (!data) return;
-      const ref = cache.identify({ __typename: 'Customer', id: data.createCustomer.id });
-      cache.modify({
-        fields: {
-          customers(existing: readonly { __ref: string }[] = [], { toReference }) {
-            if (existing.some((item) => item.__ref === ref)) return existing;
-            return [toReference({ __typename: 'Customer', id: data.createCustomer.id })!, ...existing];
-          },
-        },
-      });
+      if (data) addCustomerToList(cache, data.createCustomer.id);
     },
   });
   const [updateCustomer] = useMutation(UPDATE_CUSTOMER);

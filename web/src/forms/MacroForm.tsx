@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@apollo/client/react';
 import { bothFilled, MESSAGES, validateMacro } from '@fulcrum/schema/validation';
+import { addMacroToList } from '../apollo/lists';
 import { Field } from '../components/Field';
 import { Modal } from '../components/Modal';
 import { graphql } from '../gql';
@@ -46,17 +47,7 @@ export function MacroForm({ macro, onSaved, onCancel }: MacroFormProps) {
   const form = useFormState();
   const [createMacro] = useMutation(CREATE_MACRO, {
     update(cache, { data }) {
-      if (!data) return;
-      const id = data.createMacro.id;
-      const ref = cache.identify({ __typename: 'Macro', id });
-      cache.modify({
-        fields: {
-          macros(existing: readonly { __ref: string }[] = [], { toReference }) {
-            if (existing.some((item) => item.__ref === ref)) return existing;
-            return [toReference({ __typename: 'Macro', id })!, ...existing];
-          },
-        },
-      });
+      if (data) addMacroToList(cache, data.createMacro.id);
     },
   });
   const [updateMacro] = useMutation(UPDATE_MACRO);

@@ -29,6 +29,10 @@ type Documents = {
     "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
     "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
+    "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": typeof types.LiveMessageEventsDocument,
+    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
+    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
+    "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
     "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.MessageCenterDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.SendMessageDocument,
@@ -63,6 +67,10 @@ const documents: Documents = {
     "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
     "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
+    "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": types.LiveMessageEventsDocument,
+    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
+    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
+    "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
     "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.MessageCenterDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.SendMessageDocument,
@@ -156,6 +164,22 @@ export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    i
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

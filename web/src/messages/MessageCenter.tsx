@@ -2,9 +2,11 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useLoginAs } from '../auth';
 import { describeError } from '../apollo/errors';
+import { addMessageToLists, removeMessage } from '../apollo/lists';
 import { Modal } from '../components/Modal';
 import { demoAccountFor } from '../demoAccounts';
 import { graphql } from '../gql';
+import { UnreadBadge, useViewingConversation } from '../live/unread';
 import { useSignedInUser } from '../session';
 import { MessageCard, type MessageCardMode } from './MessageCard';
 
@@ -65,35 +67,21 @@ export function MessageCenter() {
   const composeId = useId();
   const loginAs = useLoginAs();
 
+  // The same helpers apply live events (web/src/live/): whichever arrives second changes nothing.
   const [sendMessage, { loading: sending }] = useMutation(SEND_MESSAGE, {
     update(cache, { data: result }) {
-      if (!result) return;
-      const id = result.sendMessage.id;
-      cache.modify({
-        fields: {
-          messages(existing: readonly { __ref: string }[], { storeFieldName, toReference }) {
-            const ref = toReference({ __typename: 'Message', id })!;
-            if (storeFieldName !== 'messages' || existing.some((item) => item.__ref === ref.__ref)) return existing;
-            return [...existing, ref];
-          },
-        },
-      });
+      if (result) addMessageToLists(cache, result.sendMessage);
     },
   });
   const [editMessage] = useMutation(EDIT_MESSAGE);
   const [deleteMessage] = useMutation(DELETE_MESSAGE, {
     update(cache, { data: result }) {
-      if (!result) return;
-      const ref = cache.identify({ __typename: 'Message', id: result.deleteMessage });
-      cache.modify({
-        fields: {
-          messages: (existing: readonly { __ref: string }[]) => existing.filter((item) => item.__ref !== ref),
-        },
-      });
-      cache.evict({ id: ref });
-      cache.gc();
+      if (result) removeMessage(cache, result.deleteMessage);
     },
   });
+
+  // The open conversation is read: its unread count clears, and messages arriving in it do not count.
+  useViewingConversation(partnerId);
 
   // Start with the first conversation partner.
   useEffect(() => {
@@ -155,6 +143,7 @@ export function MessageCenter() {
                   {user.username}
                   {user.id === me.id && <span className="muted"> (you)</span>}
                 </span>
+                <UnreadBadge fromUserId={user.id} />
               </button>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate } from 'react-router-dom';
+import { addTicketToList } from '../apollo/lists';
 import { RequireAuth } from '../components/RequireAuth';
 import { TicketForm, type TicketValues } from '../forms/TicketForm';
 import { graphql } from '../gql';
@@ -35,18 +36,8 @@ function CreateTicketScreen() {
   const { data } = useQuery(CREATE_TICKET_PAGE);
   const [createTicket] = useMutation(CREATE_TICKET, {
     update(cache, { data: result }) {
-      if (!result) return;
-      const id = result.createTicket.id;
       // The dashboard's list (if loaded) gains the new ticket on top; its count goes up by one.
-      cache.modify({
-        fields: {
-          tickets(existing, { toReference }) {
-            const ref = toReference({ __typename: 'Ticket', id })!;
-            if (existing.nodes.some((node: { __ref: string }) => node.__ref === ref.__ref)) return existing;
-            return { ...existing, totalCount: existing.totalCount + 1, nodes: [ref, ...existing.nodes] };
-          },
-        },
-      });
+      if (result) addTicketToList(cache, result.createTicket.id);
     },
   });
 

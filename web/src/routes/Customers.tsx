@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
+import { removeCustomer } from '../apollo/lists';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { CustomerRow } from '../components/CustomerRow';
 import { RequireAuth } from '../components/RequireAuth';
@@ -30,15 +31,7 @@ function CustomersScreen() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
     update(cache, { data: result }) {
-      if (!result) return;
-      const ref = cache.identify({ __typename: 'Customer', id: result.deleteCustomer });
-      cache.modify({
-        fields: {
-          customers: (existing: readonly { __ref: string }[]) => existing.filter((item) => item.__ref !== ref),
-        },
-      });
-      cache.evict({ id: ref });
-      cache.gc();
+      if (result) removeCustomer(cache, result.deleteCustomer);
     },
   });
   if (!data) return null;

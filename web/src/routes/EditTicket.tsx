@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { isGone } from '../apollo/errors';
 import { RequireAuth } from '../components/RequireAuth';
 import { TicketForm, type TicketValues } from '../forms/TicketForm';
 import { graphql } from '../gql';
@@ -41,7 +42,7 @@ function EditTicketScreen({ id }: { id: number }) {
   const { data, error } = useQuery(EDIT_TICKET_PAGE, { variables: { id } });
   const [updateTicket] = useMutation(UPDATE_TICKET);
 
-  if (error && !data) return <NotFoundPanel what="ticket" />;
+  if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
   if (!data) return null;
 
   async function submit(input: TicketValues, image: File | null) {

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import { NO_MACRO_ID } from '@fulcrum/schema/validation';
+import { removeMacro } from '../apollo/lists';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { MacroCard } from '../components/MacroCard';
 import { RequireAuth } from '../components/RequireAuth';
@@ -34,26 +34,8 @@ function MacrosScreen() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleteMacro] = useMutation(DELETE_MACRO, {
     update(cache, { data: result }) {
-      if (!result) return;
-      const { id, movedTicketIds } = result.deleteMacro;
-      const ref = cache.identify({ __typename: 'Macro', id });
-      cache.modify({
-        fields: {
-          macros: (existing: readonly { __ref: string }[]) => existing.filter((item) => item.__ref !== ref),
-        },
-      });
       // Tickets that used the macro now use "No Macro".
-      for (const ticketId of movedTicketIds) {
-        cache.modify({
-          id: cache.identify({ __typename: 'Ticket', id: ticketId }),
-          fields: {
-            macroId: () => NO_MACRO_ID,
-            macro: (_value, { toReference }) => toReference({ __typename: 'Macro', id: NO_MACRO_ID })!,
-          },
-        });
-      }
-      cache.evict({ id: ref });
-      cache.gc();
+      if (result) removeMacro(cache, result.deleteMacro.id, result.deleteMacro.movedTicketIds);
     },
   });
   if (!data) return null;

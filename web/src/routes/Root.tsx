@@ -1,13 +1,19 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery, useReactiveVar } from '@apollo/client/react';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { Header } from '../components/Header';
 import { ModalHost } from '../components/ModalHost';
 import { NavBar } from '../components/NavBar';
+import { LiveUpdates } from '../live/LiveUpdates';
+import { sessionSwitchingVar } from '../live/session';
 import { ROOT_QUERY, SessionContext } from '../session';
 
-/** The root shell: loads the session first, then shows the header, the navigation bar and the page. */
+/**
+ * The root shell: loads the session first, then shows the header, the navigation bar and the page. A signed-in
+ * agent also gets the live connection (not while a login or logout is switching the session).
+ */
 export default function Root() {
   const { data, error } = useQuery(ROOT_QUERY);
+  const switching = useReactiveVar(sessionSwitchingVar);
   if (!data) {
     if (error) {
       return (
@@ -28,6 +34,7 @@ export default function Root() {
             <Outlet />
           </main>
         </div>
+        {data.me && !switching && <LiveUpdates key={data.me.id} me={data.me} />}
       </ModalHost>
       <ScrollRestoration />
     </SessionContext.Provider>

@@ -1,6 +1,8 @@
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { isGone } from '../apollo/errors';
+import { deletingTicket, removeTicketFromList } from '../apollo/lists';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { RequireAuth } from '../components/RequireAuth';
 import { TicketDetail } from '../components/TicketDetail';
@@ -29,21 +31,11 @@ function ViewTicketScreen({ id }: { id: number }) {
   const { data, error } = useQuery(VIEW_TICKET_PAGE, { variables: { id } });
   const [deleteTicket] = useMutation(DELETE_TICKET, {
     update(cache, { data: result }) {
-      if (!result) return;
-      const ref = cache.identify({ __typename: 'Ticket', id: result.deleteTicket });
-      cache.modify({
-        fields: {
-          tickets(existing) {
-            const nodes = existing.nodes.filter((node: { __ref: string }) => node.__ref !== ref);
-            if (nodes.length === existing.nodes.length) return existing;
-            return { ...existing, totalCount: Math.max(0, existing.totalCount - 1), nodes };
-          },
-        },
-      });
+      if (result) removeTicketFromList(cache, result.deleteTicket, { evict: false });
     },
   });
 
-  if (error && !data) return <NotFoundPanel what="ticket" />;
+  if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
   if (!data) return null;
 
   return (
@@ -65,13 +57,16 @@ function ViewTicketScreen({ id }: { id: number }) {
           question="Are you sure you would like to delete this ticket?"
           confirmLabel="Delete Ticket"
           onClose={() => setConfirming(false)}
-          onConfirm={async () => {
-            await deleteTicket({ variables: { id } });
-            // Leave first, then drop Ticket:{id}: evicting it while this screen still watches it would re-query it.
-            await navigate('/view/tickets/all');
-            client.cache.evict({ id: client.cache.identify({ __typename: 'Ticket', id }) });
-            client.cache.gc();
-          }}
+          onConfirm={() =>
+            // The live event of this delete leaves Ticket:{id} to this screen (see apollo/lists.ts).
+            deletingTicket(id, async () => {
+              await deleteTicket({ variables: { id } });
+              // Leave first, then drop Ticket:{id}: evicting it while this screen still watches it would re-query it.
+              await navigate('/view/tickets/all');
+              client.cache.evict({ id: client.cache.identify({ __typename: 'Ticket', id }) });
+              client.cache.gc();
+            })
+          }
         />
       )}
     </section>

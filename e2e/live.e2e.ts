@@ -1,0 +1,327 @@
+/**
+ * Live workspace (issue 4): what one agent does shows in the other agents' open pages (and the agent's own other
+ * tabs) over graphql-ws, without a reload; nobody else receives it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, NARROW, type E2EBrowser } from './browser';
+import { gone, gql, makePng, shown, unique } from './helpers';
+import {
+  anotherTab,
+  BOBBIE,
+  conversationButton,
+  DEMO,
+  liveConnected,
+  markDocument,
+  MARNIE,
+  messageCard,
+  openConversation,
+  recordFrames,
+  sameDocument,
+  sendMessageApi,
+  signedIn,
+  type Agent,
+} from './liveHelpers';
+
+let chromium: E2EBrowser;
+let demo: Agent;
+let marnie: Agent;
+let bobbie: Agent;
+let bobbieFrames: ReturnType<typeof recordFrames>;
+const MARNIE_ID = 2;
+
+beforeAll(async () => {
+  chromium = await launchBrowser();
+  demo = await signedIn(chromium.browser, DEMO, '/message/center');
+  marnie = await signedIn(chromium.browser, MARNIE, '/message/center');
+  bobbie = await signedIn(chromium.browser, BOBBIE, '/view/tickets/all');
+  // Everything Bobbie's next socket receives is recorded.
+  bobbieFrames = recordFrames(bobbie.page);
+  await bobbie.page.goto('/message/center');
+  await liveConnected(bobbie.page);
+});
+afterAll(async () => {
+  for (const agent of [demo, marnie, bobbie]) await agent?.context.close();
+  await chromium?.close();
+});
+
+/** Milliseconds from `start` until the locator is visible (fails after `budget` ms). */
+async function visibleWithin(locator: ReturnType<Page['locator']>, start: number, budget: number): Promise<number> {
+  await locator.waitFor({ state: 'visible', timeout: budget });
+  return Date.now() - start;
+}
+
+describe('message center between two agents', () => {
+  const hello = unique('Live hello');
+  const reply = unique('Live reply');
+  const edited = unique('Live reply, edited');
+
+  it('Demo sends; Marnie sees it in the open conversation without a reload, within a second', async () => {
+    await openConversation(demo.page, 'Marnie');
+    await openConversation(marnie.page, 'Demo');
+    await markDocument(marnie.page);
+    await demo.page.getByLabel('Message to Marnie').fill(hello);
+    const start = Date.now();
+    await demo.page.getByRole('button', { name: 'Send' }).click();
+    const elapsed = await visibleWithin(messageCard(marnie.page, hello), start, 1_000);
+    expect(elapsed).toBeLessThan(1_000);
+    expect(await sameDocument(marnie.page)).toBe(true);
+    // Received, not sent: no Edit/Delete on Marnie's side.
+    expect(await messageCard(marnie.page, hello).getByRole('button').count()).toBe(0);
+    // The sender's tab holds it once (its mutation and its own event both add it).
+    await demo.page.waitForTimeout(300);
+    expect(await messageCard(demo.page, hello).count()).toBe(1);
+  });
+
+  it('Marnie replies, edits and deletes her message; Demo sees each change without a reload', async () => {
+    await markDocument(demo.page);
+    await marnie.page.getByLabel('Message to Demo').fill(reply);
+    await marnie.page.getByRole('button', { name: 'Send' }).click();
+    await shown(messageCard(demo.page, reply));
+
+    const card = messageCard(marnie.page, reply);
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await marnie.page.getByLabel('Edit message').fill(edited);
+    await marnie.page.getByRole('button', { name: 'Save' }).click();
+    await shown(messageCard(demo.page, edited));
+    expect(await messageCard(demo.page, reply).count()).toBe(0);
+    await shown(messageCard(demo.page, edited).locator('time', { hasText: 'edited' }));
+
+    const editedCard = messageCard(marnie.page, edited);
+    await editedCard.getByRole('button', { name: 'Delete' }).click();
+    await editedCard.getByRole('button', { name: 'Yes Delete?' }).click();
+    await gone(messageCard(demo.page, edited));
+    expect(await sameDocument(demo.page)).toBe(true);
+  });
+
+  it('a message sent through the REST facade arrives too', async () => {
+    const text = unique('Over REST');
+    const response = await demo.page.request.post(`/api/messages/create/too/${MARNIE_ID}`, { data: { message: text } });
+    expect(response.ok()).toBe(true);
+    await shown(messageCard(marnie.page, text));
+    await shown(messageCard(demo.page, text));
+  });
+
+  it("Bobbie, a third agent, receives nothing of Demo and Marnie's conversation", async () => {
+    await openConversation(bobbie.page, 'Demo');
+    expect(await messageCard(bobbie.page, hello).count()).toBe(0);
+    await openConversation(bobbie.page, 'Marnie');
+    expect(await messageCard(bobbie.page, hello).count()).toBe(0);
+    // Not on screen, and not on the wire either: no frame of Bobbie's socket names these messages.
+    expect(bobbieFrames.sockets.length).toBeGreaterThan(0);
+    const leaked = bobbieFrames.frames.filter((frame) => frame.includes('Live hello') || frame.includes('Live reply') || frame.includes('Over REST'));
+    expect(leaked).toEqual([]);
+    expect(await bobbie.page.locator('.unread-badge').count()).toBe(0);
+  });
+});
+
+describe('unread count', () => {
+  it('counts messages that arrive while Marnie is elsewhere, and clears when she opens the conversation', async () => {
+    const nav = marnie.page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await marnie.page.waitForURL('**/view/tickets/all');
+    await markDocument(marnie.page);
+    const opener = nav.getByRole('button', { name: /^Message Center/ });
+    expect(await opener.locator('.unread-badge').count()).toBe(0);
+
+    await sendMessageApi(demo.page, MARNIE_ID, unique('Unread one'));
+    await shown(opener.locator('.unread-badge', { hasText: '1' }));
+    await sendMessageApi(demo.page, MARNIE_ID, unique('Unread two'));
+    await shown(opener.locator('.unread-badge', { hasText: '2' }));
+    // The accessible name says what the number is.
+    expect(await opener.getAttribute('aria-label')).toBeNull();
+    expect((await opener.innerText()).replace(/\s+/g, ' ')).toContain('Message Center');
+    await shown(nav.getByRole('button', { name: 'Message Center 2 unread' }));
+
+    // Opening the message center shows the first conversation (Demo): read, so the count clears.
+    await opener.click();
+    const dialog = marnie.page.getByRole('dialog', { name: 'Message Center' });
+    await shown(dialog);
+    await shown(dialog.locator('.conversation-header h2', { hasText: 'Demo' }));
+    await gone(opener.locator('.unread-badge'));
+    // While the conversation is open, new messages in it do not count.
+    const seen = unique('Seen at once');
+    await sendMessageApi(demo.page, MARNIE_ID, seen);
+    await shown(messageCard(marnie.page, seen));
+    expect(await marnie.page.locator('.unread-badge').count()).toBe(0);
+    await marnie.page.keyboard.press('Escape');
+    await gone(dialog);
+    expect(await sameDocument(marnie.page)).toBe(true);
+  });
+
+  it('a message from another conversation counts on that conversation in the picker', async () => {
+    await marnie.page.goto('/message/center');
+    await liveConnected(marnie.page);
+    await openConversation(marnie.page, 'Demo');
+    await sendMessageApi(bobbie.page, MARNIE_ID, unique('From Bobbie'));
+    await shown(conversationButton(marnie.page, 'Bobbie').locator('.unread-badge', { hasText: '1' }));
+    await openConversation(marnie.page, 'Bobbie');
+    await gone(marnie.page.locator('.unread-badge'));
+  });
+
+  it('narrow screens: the count shows on the menu button and on the menu\'s Message Center link', async () => {
+    const narrow = await anotherTab(marnie, '/view/tickets/all');
+    await narrow.setViewportSize(NARROW);
+    await sendMessageApi(demo.page, MARNIE_ID, unique('Narrow unread'));
+    const menu = narrow.getByRole('button', { name: /^Menu/ });
+    await shown(menu.locator('.unread-badge', { hasText: '1' }));
+    await menu.click();
+    const link = narrow.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: /^Message Center/ });
+    await shown(link.locator('.unread-badge', { hasText: '1' }));
+    await link.click();
+    await narrow.waitForURL('**/message/center');
+    await shown(narrow.locator('.conversation-header h2', { hasText: 'Demo' }));
+    await gone(narrow.locator('.unread-badge'));
+    await narrow.close();
+  });
+});
+
+describe('lists stay true across tabs and agents', () => {
+  let tabB: Page;
+
+  beforeAll(async () => {
+    await demo.page.goto('/view/tickets/all');
+    tabB = await anotherTab(demo, '/view/tickets/all');
+  });
+  afterAll(async () => {
+    await tabB?.close();
+  });
+
+  async function ticketCount(page: Page): Promise<number> {
+    const text = await page.getByRole('heading', { name: /^\(\d+\) Open Tickets$/ }).innerText();
+    return Number(/\((\d+)\)/.exec(text)![1]);
+  }
+
+  it('a ticket created in one tab shows on the other tab\'s dashboard; edits and deletes follow', async () => {
+    const title = unique('Live ticket');
+    const before = await ticketCount(tabB);
+    await markDocument(tabB);
+    const tabA = demo.page;
+    await tabA.locator('main').getByRole('link', { name: 'Create Ticket' }).click();
+    await tabA.getByLabel('Title').fill(title);
+    await tabA.getByLabel('Requester').selectOption({ index: 1 });
+    await tabA.getByLabel('Description').fill('Created in tab A, seen in tab B.');
+    await tabA.getByLabel('Image').setInputFiles({ name: 'live.png', mimeType: 'image/png', buffer: makePng(12, 12, [20, 120, 220]) });
+    await tabA.getByRole('button', { name: 'Create Ticket' }).click();
+    await tabA.waitForURL('**/view/tickets/all');
+
+    const rowB = tabB.locator('tr.ticket-row', { hasText: title });
+    await shown(rowB);
+    expect(await ticketCount(tabB)).toBe(before + 1);
+    expect(await tabB.locator('tr.ticket-row').first().innerText()).toContain(title);
+    // The creating tab lists it once (mutation and event both add it).
+    await shown(tabA.locator('tr.ticket-row', { hasText: title }));
+    expect(await tabA.locator('tr.ticket-row', { hasText: title }).count()).toBe(1);
+    expect(await ticketCount(tabA)).toBe(before + 1);
+
+    const id = Number((await rowB.locator('.ticket-id').innerText()).replace('#', ''));
+    const renamed = unique('Live ticket renamed');
+    const requesterId = (await gql<{ ticket: { requesterId: number } }>(tabA, 'query($id: Int!) { ticket(id: $id) { requesterId } }', { id })).ticket.requesterId;
+    await gql(tabA, 'mutation($id: Int!, $input: TicketInput!) { updateTicket(id: $id, input: $input) { id } }', {
+      id,
+      input: { title: renamed, requesterId, description: 'Edited elsewhere.', priority: 'High' },
+    });
+    await shown(tabB.locator('tr.ticket-row', { hasText: renamed }));
+    expect(await tabB.locator('tr.ticket-row', { hasText: renamed }).innerText()).toContain('High');
+
+    // Deleted through the REST facade: gone from tab B, and the count follows.
+    const response = await tabA.request.get(`/api/tickets/${id}/delete`);
+    expect(response.ok()).toBe(true);
+    await gone(tabB.locator('tr.ticket-row', { hasText: renamed }));
+    expect(await ticketCount(tabB)).toBe(before);
+    expect(await sameDocument(tabB)).toBe(true);
+  });
+
+  it('a ticket deleted while another tab shows it: that tab says it is gone', async () => {
+    const customers = await gql<{ customers: { id: number }[] }>(demo.page, '{ customers { id } }');
+    const ticketId = await createTicketApi(demo.page, unique('Short-lived'), customers.customers[0].id);
+    await tabB.goto(`/view/ticket/${ticketId}`);
+    await shown(tabB.getByRole('heading', { name: 'Ticket Details' }));
+    await liveConnected(tabB);
+    await gql(demo.page, 'mutation($id: Int!) { deleteTicket(id: $id) }', { id: ticketId });
+    await gone(tabB.getByRole('heading', { name: 'Ticket Details' }));
+    await shown(tabB.getByRole('heading', { name: 'Not found' }));
+    await tabB.goto('/view/tickets/all');
+    await liveConnected(tabB);
+  });
+
+  it('a customer created by Demo shows in Marnie\'s customers list (shared directory); edit and delete follow', async () => {
+    await marnie.page.goto('/view/customers');
+    await liveConnected(marnie.page);
+    const heading = marnie.page.getByRole('heading', { name: /^\(\d+\) Customers$/ });
+    const before = Number(/\((\d+)\)/.exec(await heading.innerText())![1]);
+    await markDocument(marnie.page);
+
+    await demo.page.goto('/view/customers');
+    const name = unique('Live Customer');
+    const email = `live.${Date.now()}@example.com`;
+    await demo.page.getByRole('button', { name: 'Create Customer' }).first().click();
+    const dialog = demo.page.getByRole('dialog', { name: 'Create Customer' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByRole('button', { name: 'Create Customer' }).click();
+    await gone(demo.page.getByRole('dialog'));
+
+    const row = marnie.page.locator('tbody tr', { hasText: email });
+    await shown(row);
+    expect(await row.innerText()).toContain(name);
+    await shown(marnie.page.getByRole('heading', { name: `(${before + 1}) Customers` }));
+    // Demo's own list has it once.
+    expect(await demo.page.locator('tbody tr', { hasText: email }).count()).toBe(1);
+
+    const id = Number((await row.locator('td').first().innerText()).replace(/\D+/g, ''));
+    const renamed = unique('Live Customer renamed');
+    await gql(demo.page, 'mutation($id: Int!, $input: CustomerInput!) { updateCustomer(id: $id, input: $input) { id } }', { id, input: { name: renamed, email } });
+    await shown(marnie.page.locator('tbody tr', { hasText: renamed }));
+
+    await gql(demo.page, 'mutation($id: Int!) { deleteCustomer(id: $id) }', { id });
+    await gone(marnie.page.locator('tbody tr', { hasText: email }));
+    await shown(marnie.page.getByRole('heading', { name: `(${before}) Customers` }));
+    expect(await sameDocument(marnie.page)).toBe(true);
+  });
+
+  it("a macro follows in the owner's other tab, and only there", async () => {
+    await tabB.goto('/view/macros');
+    await liveConnected(tabB);
+    await marnie.page.goto('/view/macros');
+    await liveConnected(marnie.page);
+    const name = unique('Live macro');
+    const created = await gql<{ createMacro: { id: number } }>(demo.page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
+      input: { name, description: 'Said live.' },
+    });
+    const card = tabB.locator('.macro-card', { hasText: name });
+    await shown(card);
+    const renamed = unique('Live macro renamed');
+    await gql(demo.page, 'mutation($id: Int!, $input: MacroInput!) { updateMacro(id: $id, input: $input) { id } }', {
+      id: created.createMacro.id,
+      input: { name: renamed, description: 'Said live, again.' },
+    });
+    await shown(tabB.locator('.macro-card', { hasText: renamed }));
+    await gql(demo.page, 'mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: created.createMacro.id });
+    await gone(tabB.locator('.macro-card', { hasText: renamed }));
+    expect(await marnie.page.locator('.macro-card', { hasText: 'Live macro' }).count()).toBe(0);
+  });
+
+  it('threw no page errors', () => {
+    expect([...demo.errors, ...marnie.errors, ...bobbie.errors]).toEqual([]);
+  });
+});
+
+async function createTicketApi(page: Page, title: string, requesterId: number): Promise<number> {
+  const operations = JSON.stringify({
+    query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
+    variables: { input: { title, requesterId, description: 'Made for a live test.' }, image: null },
+  });
+  const response = await page.request.post('/graphql', {
+    headers: { 'Apollo-Require-Preflight': 'true' },
+    multipart: {
+      operations,
+      // Not "0": integer-like keys would be sent first, and the files must follow the map.
+      map: JSON.stringify({ image: ['variables.image'] }),
+      image: { name: 'a.png', mimeType: 'image/png', buffer: makePng(4, 4, [0, 0, 0]) },
+    },
+  });
+  const body = (await response.json()) as { data?: { createTicket: { id: number } }; errors?: { message: string }[] };
+  if (!body.data) throw new Error(JSON.stringify(body.errors));
+  return body.data.createTicket.id;
+}
