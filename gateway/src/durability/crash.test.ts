@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 import { TestClient } from '../testing/client.js';
 import { PNG } from '../testing/fixtures.js';
-import { testDatabaseMode } from '../testing/harness.js';
+import { startTestGateway, testDatabaseMode } from '../testing/harness.js';
 import { checkImage } from '../../../schema/src/services/images.js';
 import { figure } from '../security/support.js';
 import { bundleServer, startServerProcess, type ServerProcess } from './serverProcess.js';
@@ -32,6 +32,20 @@ afterAll(() => {
 });
 
 describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () => {
+  it('the database runs in WAL mode with synchronous=NORMAL, as schema/src/database.ts documents', async () => {
+    const gw = await startTestGateway();
+    try {
+      const conn = gw.orm.em.fork().getConnection();
+      const [mode] = (await conn.execute('pragma journal_mode')) as { journal_mode: string }[];
+      const [sync] = (await conn.execute('pragma synchronous')) as { synchronous: number }[];
+      expect(mode.journal_mode).toBe('wal');
+      expect(sync.synchronous).toBe(process.env.FULCRUM_SQLITE_SYNC === 'FULL' ? 2 : 1); // 1 = NORMAL, 2 = FULL
+      figure('SQLite', `journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous === 1 ? 'NORMAL' : sync.synchronous === 2 ? 'FULL' : sync.synchronous}`);
+    } finally {
+      await gw.destroy();
+    }
+  });
+
   it(`${WRITES} acknowledged writes survive ${KILLS} SIGKILLs`, async () => {
     bundle = await bundleServer();
     const started = Date.now();
