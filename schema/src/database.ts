@@ -8,11 +8,12 @@ import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { EntityManager } from '@mikro-orm/knex';
+import type { AbstractSqlDriver, EntityManager } from '@mikro-orm/knex';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
-export type Orm = MikroORM;
+/** Both drivers are SQL drivers: the knex query builder and raw SQL are available on either. */
+export type Orm = MikroORM<AbstractSqlDriver>;
 export type Em = EntityManager;
 
 export interface DatabaseOptions {
@@ -75,8 +76,8 @@ export function postgresSsl(databaseUrl: string): false | { rejectUnauthorized: 
   throw new Error(`DATABASE_URL: unknown sslmode "${mode}" (use disable, require, verify-ca or verify-full)`);
 }
 
-export function ormOptions(options: DatabaseOptions): Options {
-  const common: Options = {
+export function ormOptions(options: DatabaseOptions): Options<AbstractSqlDriver> {
+  const common: Options<AbstractSqlDriver> = {
     entities: ENTITIES,
     discovery: { requireEntitiesArray: true },
     extensions: [Migrator],
