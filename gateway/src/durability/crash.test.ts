@@ -180,5 +180,5 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
     }
     // No password or hash reached the server's output in all those runs.
     expect(outputs.join('')).not.toMatch(/\$argon2|fulcrum-demo/);
-  }, 170_000);
+  }, 300_000);
 });
