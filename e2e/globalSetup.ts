@@ -25,7 +25,8 @@ function ensureWebBuilt(): void {
   const stale = !existsSync(DIST_INDEX) || Math.max(...sources.filter(existsSync).map(newestMtime)) > statSync(DIST_INDEX).mtimeMs;
   if (stale) {
     console.log('[e2e] building web/dist ...');
-    execFileSync('npm', ['run', 'build', '--workspace', 'web'], { cwd: ROOT, stdio: 'inherit' });
+    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build (StrictMode double effects).
+    execFileSync('npm', ['run', 'build', '--workspace', 'web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
 }
 

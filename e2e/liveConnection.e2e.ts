@@ -139,16 +139,19 @@ describe('sessions', () => {
     await gql(agent.page, 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { id } }', DEMO);
     await agent.page.goto('/message/center');
     await liveConnected(agent.page);
-    const demoSocket = wire.sockets.at(-1)!;
+    const openSockets = () => wire.sockets.filter((socket) => !socket.isClosed());
+    await expect.poll(() => openSockets().length).toBe(1);
+    const demoSocket = openSockets()[0];
+    const before = wire.sockets.length;
 
     await openConversation(agent.page, 'Marnie');
     await agent.page.getByRole('button', { name: 'Log in as Marnie' }).click();
     await agent.page.waitForURL('**/message/center');
     await liveConnected(agent.page);
     await expect.poll(() => demoSocket.isClosed()).toBe(true);
-    expect(wire.sockets.length).toBe(2);
-    const marnieSocket = wire.sockets[1];
-    expect(marnieSocket.isClosed()).toBe(false);
+    // One socket is open, and it was opened after the login (React's development build may open and drop one more).
+    await expect.poll(() => openSockets().length).toBe(1);
+    expect(wire.sockets.indexOf(openSockets()[0])).toBeGreaterThanOrEqual(before);
 
     // The new socket carries Marnie's events; the tab hears nothing more of Demo's conversations with others.
     await openConversation(agent.page, 'Demo');

@@ -86,7 +86,15 @@ function follow<TData>(client: ApolloClient, query: TypedDocumentNode<TData, { [
       // A socket closed for a lost session fails every subscription: that is handled once, in onSessionLost.
       if (error) {
         if (liveStatusVar() !== 'offline') console.warn('live event', error);
-      } else if (data) apply(data as TData);
+        return;
+      }
+      if (!data) return;
+      // One event that cannot be applied must not end the subscription (the next refetch repairs the screen).
+      try {
+        apply(data as TData);
+      } catch (failure) {
+        console.error('live event not applied', failure);
+      }
     },
   });
 }
