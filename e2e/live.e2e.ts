@@ -149,6 +149,19 @@ describe('unread count', () => {
     expect(await sameDocument(marnie.page)).toBe(true);
   });
 
+  it('the message center opens on the conversation with the newest unread message', async () => {
+    await marnie.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await sendMessageApi(bobbie.page, MARNIE_ID, unique('Bobbie waits'));
+    const opener = marnie.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Message Center/ });
+    await shown(opener.locator('.unread-badge', { hasText: '1' }));
+    await opener.click();
+    const dialog = marnie.page.getByRole('dialog', { name: 'Message Center' });
+    await shown(dialog.locator('.conversation-header h2', { hasText: 'Bobbie' }));
+    await gone(opener.locator('.unread-badge'));
+    await marnie.page.keyboard.press('Escape');
+    await gone(dialog);
+  });
+
   it('a message from another conversation counts on that conversation in the picker', async () => {
     await marnie.page.goto('/message/center');
     await liveConnected(marnie.page);

@@ -35,6 +35,13 @@ export function clearConversation(partnerId: number): void {
   unreadVar(new Map([...current].filter(([, senderId]) => senderId !== partnerId)));
 }
 
+/** Who sent the newest unread message (the conversation a message center opens on), if anyone. */
+export function latestUnreadSender(): number | null {
+  let sender: number | null = null;
+  for (const senderId of unreadVar().values()) sender = senderId;
+  return sender;
+}
+
 export function resetUnread(): void {
   if (unreadVar().size > 0) unreadVar(new Map());
 }

@@ -6,7 +6,7 @@ import { addMessageToLists, removeMessage } from '../apollo/lists';
 import { Modal } from '../components/Modal';
 import { demoAccountFor } from '../demoAccounts';
 import { graphql } from '../gql';
-import { UnreadBadge, useViewingConversation } from '../live/unread';
+import { latestUnreadSender, UnreadBadge, useViewingConversation } from '../live/unread';
 import { useSignedInUser } from '../session';
 import { MessageCard, type MessageCardMode } from './MessageCard';
 
@@ -83,9 +83,12 @@ export function MessageCenter() {
   // The open conversation is read: its unread count clears, and messages arriving in it do not count.
   useViewingConversation(partnerId);
 
-  // Start with the first conversation partner.
+  // Start with the conversation of the newest unread message, else the first conversation partner.
   useEffect(() => {
-    if (data && partnerId === null) setPartnerId(data.users.find((user) => user.id !== me.id)?.id ?? null);
+    if (!data || partnerId !== null) return;
+    const unreadFrom = latestUnreadSender();
+    const start = data.users.find((user) => user.id === unreadFrom) ?? data.users.find((user) => user.id !== me.id);
+    setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
   const conversation = data?.messages.filter(
