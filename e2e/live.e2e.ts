@@ -73,6 +73,18 @@ describe('message center between two agents', () => {
     expect(await messageCard(demo.page, hello).count()).toBe(1);
   });
 
+  it("the sender's other tab shows what the sender sends", async () => {
+    const otherTab = await anotherTab(demo, '/message/center');
+    await openConversation(otherTab, 'Marnie');
+    const text = unique('From my first tab');
+    await demo.page.getByLabel('Message to Marnie').fill(text);
+    await demo.page.getByRole('button', { name: 'Send' }).click();
+    await shown(messageCard(otherTab, text));
+    // Mine in that tab too: Edit and Delete offered.
+    await shown(messageCard(otherTab, text).getByRole('button', { name: 'Edit' }));
+    await otherTab.close();
+  });
+
   it('Marnie replies, edits and deletes her message; Demo sees each change without a reload', async () => {
     await markDocument(demo.page);
     await marnie.page.getByLabel('Message to Demo').fill(reply);
