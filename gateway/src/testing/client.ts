@@ -2,7 +2,7 @@
 export interface GqlResult<T = Record<string, any>> {
   status: number;
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string; field?: string; fields?: Record<string, string[]>; retryAfter?: number } }[];
+  errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string; field?: string; fields?: Record<string, string[]>; retryAfter?: number } }[];
   headers: Headers;
 }
 
