@@ -1,0 +1,63 @@
+/**
+ * The gateway under test: the same startGateway() that `npm start` runs (gateway/src/main.ts), from the same kind
+ * of environment, plus two things only the bench needs, over the IPC channel of its parent (bench/run.ts):
+ * a counter of the SQL statements the gateway's knex client runs (every statement of the ORM, the session store
+ * and the hand-written reads goes through it), and its memory.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { startGateway } from '../gateway/src/app.js';
+
+const gateway = await startGateway({
+  port: Number(process.env.PORT ?? 0),
+  host: '127.0.0.1',
+  dataDir: process.env.DATA_DIR,
+  demo: process.env.FULCRUM_DEMO !== '0',
+  sessionSecret: process.env.SESSION_SECRET,
+  introspection: false,
+  logErrors: true,
+});
+
+let statements: string[] = [];
+const knex = (gateway.orm.em.getConnection() as unknown as { getKnex(): unknown }).getKnex() as { on(event: 'query', fn: (q: { sql: string }) => void): void };
+knex.on('query', (q) => statements.push(q.sql));
+
+// The same V8 CPU profiler as `node --cpu-prof`, started and stopped around the load only (not the start-up).
+let profiler: Session | undefined;
+async function profile(message: { type: string; file?: string }) {
+  if (message.type === 'profile-start') {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.post('Profiler.start');
+  } else if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(message.file!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  process.send?.({ type: message.type });
+}
+
+process.on('message', (message: { type: string; file?: string }) => {
+  if (message.type === 'profile-start' || message.type === 'profile-stop') void profile(message);
+  if (message.type === 'reset') {
+    statements = [];
+    process.send?.({ type: 'reset' });
+  }
+  if (message.type === 'statements') process.send?.({ type: 'statements', statements });
+  if (message.type === 'memory') process.send?.({ type: 'memory', memory: process.memoryUsage() });
+});
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    // process.exit() (not a natural end) so that --cpu-prof writes its profile.
+    gateway.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}
+console.log(`READY ${gateway.url}`);
