@@ -42,11 +42,13 @@ describe('a lost connection', () => {
   const sockets: WebSocketRoute[] = [];
   let refusing = false;
   let refused = 0;
+  const attempts: number[] = [];
   let centerFetches = 0;
 
   beforeAll(async () => {
     marnie = await openPage(chromium.browser, baseURL());
     await marnie.page.routeWebSocket(/\/graphql$/, (socket) => {
+      attempts.push(Date.now());
       if (refusing) {
         refused += 1;
         void socket.close({ code: 1013, reason: 'Try Again Later' });
@@ -75,6 +77,7 @@ describe('a lost connection', () => {
 
     // The connection drops (as when the gateway restarts), and the next attempts are refused for a while.
     refusing = true;
+    const droppedAt = Date.now();
     await sockets.at(-1)!.close({ code: 1012, reason: 'Service Restart' });
     await shown(marnie.page.getByRole('status').filter({ hasText: 'Reconnecting…' }));
 
@@ -82,6 +85,10 @@ describe('a lost connection', () => {
     const missed = unique('Sent while you were away');
     await sendMessageApi(demo.page, MARNIE_ID, missed);
     await expect.poll(() => refused, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    // Backoff: the first retry waits 0.5-1 s, the second 1-2 s (never a tight loop).
+    const retries = attempts.filter((at) => at >= droppedAt);
+    expect(retries[0] - droppedAt).toBeGreaterThanOrEqual(400);
+    expect(retries[1] - retries[0]).toBeGreaterThanOrEqual(900);
     await marnie.page.waitForTimeout(300);
     expect(await messageCard(marnie.page, missed).count()).toBe(0);
 
