@@ -16,6 +16,7 @@ import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
 import { createRestRouter } from './rest/router.js';
 import { refuseCrossSiteWrites } from './rest/sameOrigin.js';
+import { redactSecrets } from './rest/errors.js';
 import { createSessions, loadSessionSecret } from './session/sessions.js';
 
 export interface Gateway {
@@ -28,7 +29,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-const defaultLog = (error: unknown, where: string) => console.error(`[fulcrum] ${where}:`, error);
+const defaultLog = (error: unknown, where: string) => console.error(`[fulcrum] ${where}:`, redactSecrets(error));
 
 /**
  * Builds and starts one gateway: database (migrated, demo-seeded when empty), event bus, sessions, REST under

@@ -1,6 +1,7 @@
 /** `npm start`: one gateway from the environment (README lists the variables). */
 import { optionsFromEnv } from './config.js';
 import { startGateway } from './app.js';
+import { redactSecrets } from './rest/errors.js';
 
 const options = optionsFromEnv();
 const startedAt = performance.now();
@@ -26,5 +27,5 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 // A fault in one request must never take the process down: log it and keep serving.
-process.on('unhandledRejection', (reason) => console.error('[fulcrum] unhandled rejection:', reason));
-process.on('uncaughtException', (error) => console.error('[fulcrum] uncaught exception:', error));
+process.on('unhandledRejection', (reason) => console.error('[fulcrum] unhandled rejection:', redactSecrets(reason)));
+process.on('uncaughtException', (error) => console.error('[fulcrum] uncaught exception:', redactSecrets(error)));

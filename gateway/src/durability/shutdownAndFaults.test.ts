@@ -192,6 +192,18 @@ describe('faults', () => {
     await sql('alter table sessions_gone rename to sessions');
     await sql('alter table customers_gone rename to customers');
     await sql('alter table macros_gone rename to macros');
+    // A write that fails inside the database: the error's SQL carries the new account's argon2 hash, and must
+    // reach the log without it.
+    if (testDatabaseMode() === 'postgres') {
+      await sql("create function fulcrum_fault() returns trigger language plpgsql as $$ begin raise exception 'injected fault'; end $$");
+      await sql('create trigger fulcrum_fault before insert on users for each row execute function fulcrum_fault()');
+    } else {
+      await sql("create trigger fulcrum_fault before insert on users begin select raise(abort, 'injected fault'); end");
+    }
+    for (let round = 0; round < 3; round++) {
+      await hit('signup into a failing table', () => rest('/api/auth/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `fault-${round}@x.test`, username: `fault${round}`, password: 'secret-password' }) }));
+    }
+    await sql('drop trigger fulcrum_fault' + (testDatabaseMode() === 'postgres' ? ' on users' : ''));
     // Still the same process, and serving normally again.
     expect(server.child.exitCode).toBeNull();
     expect(server.child.signalCode).toBeNull();
@@ -202,7 +214,10 @@ describe('faults', () => {
     const log = server.output.join('');
     expect(log).toMatch(/unhandled rejection/);
     expect(log).toMatch(/uncaught exception/);
-    figure('faults', `${faults} faults injected (${fiveHundreds} HTTP 500s, the GraphQL ones INTERNAL errors, the websockets refused; no internals in any answer); process exits: 0; serving normally afterwards`);
+    expect(log).toMatch(/POST \/api\/auth\/signup:.*injected fault/);
+    expect(log).not.toMatch(/\$argon2|secret-password/);
+    const redacted = (log.match(/\[redacted hash\]/g) ?? []).length;
+    figure('faults', `${faults} faults injected (${fiveHundreds} HTTP 500s, the GraphQL ones INTERNAL errors, the websockets refused; no internals in any answer); process exits: 0; serving normally afterwards; password hashes in the log: 0 (${redacted} redacted)`);
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
   }, 60_000);
