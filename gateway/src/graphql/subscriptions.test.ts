@@ -95,3 +95,18 @@ describe('connection', () => {
     expect(events.events).toEqual([]);
   });
 });
+
+describe('switching agents in one browser', () => {
+  it("closes the previous session's sockets when the browser signs in again", async () => {
+    const browser = await gw.as(0);
+    const socket = socketFor(browser);
+    const events = collect(socket, MESSAGE_EVENTS);
+    await connected(socket);
+    const closed = new Promise<{ code: number }>((resolve) => socket.on('closed', (e) => resolve(e as { code: number })));
+    await browser.login('marnie@fulcrum.app', 'fulcrum-marnie'); // same cookie jar: a new session replaces Demo's
+    expect((await closed).code).toBe(4401);
+    await marnie.post('/api/messages/create/too/1', { message: 'for Demo only' });
+    await settle();
+    expect(events.events).toEqual([]);
+  });
+});

@@ -46,7 +46,7 @@ export async function signup(ctx: ServiceContext, args: SignupArgs): Promise<Use
     }
     throw error;
   }
-  await ctx.session?.signIn(user.id);
+  await switchSession(ctx, user.id);
   return toUserRecord(user);
 }
 
@@ -67,8 +67,18 @@ export async function login(ctx: ServiceContext, args: LoginArgs): Promise<UserR
   const ok = user ? await argon2.verify(user.passwordHash, String(args.password)) : (await argon2.verify(await dummyHash, String(args.password)), false);
   if (!user || !ok) throw authError({ password: [MESSAGES.loginFailed] });
   await ctx.deps.limiter.recordLoginSuccess(email, ctx.clientIp);
-  await ctx.session?.signIn(user.id);
+  await switchSession(ctx, user.id);
   return toUserRecord(user);
+}
+
+/**
+ * Signs the caller in with a fresh session id. A session that was already signed in (another agent in the same
+ * browser) ends: its websockets on every gateway close, so no tab keeps receiving the previous agent's events.
+ */
+async function switchSession(ctx: ServiceContext, userId: number): Promise<void> {
+  const previous = ctx.session?.id;
+  await ctx.session?.signIn(userId);
+  if (previous && previous !== ctx.session?.id) ctx.deps.bus.publish('sessionEnded', { sid: previous });
 }
 
 export async function logout(ctx: ServiceContext): Promise<void> {
