@@ -41,6 +41,9 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
     // gateway/src/main.ts owns shutdown (SIGTERM drains, then closes the database); Apollo's own signal
     // handler would race it and hang the drain.
     stopOnTerminationSignals: false,
+    // Automatic persisted queries would keep a per-process cache that other gateways do not share; the web app
+    // does not use them.
+    persistedQueries: false,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     validationRules: armor.validationRules,
