@@ -192,6 +192,20 @@ describe('faults', () => {
     await sql('alter table sessions_gone rename to sessions');
     await sql('alter table customers_gone rename to customers');
     await sql('alter table macros_gone rename to macros');
+    // A field resolver that throws under a live subscription: the socket gets INTERNAL, never the SQL.
+    const live = await openAckedSocket(server.url, demo.cookieHeader);
+    live.send({ id: 'c', type: 'subscribe', payload: { query: 'subscription { customerEvents { id customer { name owner { username } } } }' } });
+    await new Promise((r) => setTimeout(r, 300));
+    await sql('alter table users rename to users_gone');
+    const liveAnswer = await hit('live field resolver', async () => {
+      const created = await demo.post('/api/customers/create', { name: 'Live Fault', email: 'live-fault@x.test' });
+      expect(created.status).toBe(201);
+      return { status: 200, text: JSON.stringify((await live.next('next')).payload) };
+    });
+    await sql('alter table users_gone rename to users');
+    expect(liveAnswer.text).toContain('Internal server error');
+    expect(liveAnswer.text).toContain('INTERNAL');
+    live.ws.close();
     // A write that fails inside the database: the error's SQL carries the new account's argon2 hash, and must
     // reach the log without it.
     if (testDatabaseMode() === 'postgres') {

@@ -1,11 +1,13 @@
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, parse, validate, specifiedRules, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, parse, validate, specifiedRules, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { forkEm, type ServiceDeps } from '@fulcrum/schema';
 import { graphqlContextFor } from '../http/serviceContext.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
+import { createFormatError } from './errors.js';
+import { redactSecrets } from '../rest/errors.js';
 
 /** Largest websocket frame accepted: subscription documents are small. */
 export const WS_MAX_PAYLOAD = 64 * 1024;
@@ -42,15 +44,18 @@ const SubscriptionsOnly: ValidationRule = (context) => ({
   },
 });
 
+export interface LiveServerOptions {
+  /** Remove "Did you mean ...?" hints from every error (production, with introspection off). */
+  blockFieldSuggestions?: boolean;
+  /** Where unexpected resolver errors are logged (they reach the client as INTERNAL, without detail). */
+  log?: (error: unknown, where: string) => void;
+}
+
 /**
  * graphql-ws on /graphql, beside Apollo on the same port. A socket is authenticated from the session cookie at
  * connection (no session: closed with 4403); every operation gets its own em.fork(); logout closes the
  * session's sockets on every gateway (sessionEnded travels over the event bus).
  */
-export interface LiveServerOptions {
-  /** Remove "Did you mean ...?" hints from every error (production, with introspection off). */
-  blockFieldSuggestions?: boolean;
-}
 
 export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps: ServiceDeps, sessions: Sessions, extraRules: readonly ValidationRule[], options: LiveServerOptions = {}): LiveServer {
   const wss = new WebSocketServer({
@@ -61,6 +66,11 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
   });
   const bySession = new Map<string, Set<WebSocket>>();
   const rules = [...specifiedRules, SubscriptionsOnly, ...extraRules];
+  const formatError = createFormatError(options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, redactSecrets(error))));
+  const format = (error: GraphQLError): GraphQLFormattedError => {
+    const formatted = formatError(error.toJSON(), error);
+    return options.blockFieldSuggestions ? { ...formatted, message: stripSuggestions(formatted.message) } : formatted;
+  };
 
   const server = useServer<Record<string, unknown>, { user?: SocketUser }>(
     {
@@ -76,10 +86,9 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
         }
         return undefined;
       },
-      onError: (_ctx, _id, _payload, errors) =>
-        options.blockFieldSuggestions ? errors.map((e) => ({ ...e.toJSON(), message: stripSuggestions(e.message) })) : undefined,
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        options.blockFieldSuggestions && result.errors ? { ...result, errors: result.errors.map((e) => ({ ...e.toJSON(), message: stripSuggestions(e.message) })) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => errors.map(format),
+      // The same error shapes as HTTP: AppErrors with their code, anything unexpected logged and sent as INTERNAL.
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(format) } : undefined),
       onConnect: async (ctx) => {
         const user = await sessions.fromCookieHeader(ctx.extra.request.headers.cookie);
         if (!user) return false;

@@ -92,8 +92,3 @@ export async function openAckedSocket(httpUrl: string, cookie: string): Promise<
   await Promise.race([socket.next('connection_ack'), socket.closed.then((c) => Promise.reject(new Error(`closed ${c.code} ${c.reason} ${c.refused ?? ''}`)))]);
   return socket;
 }
-
-/** True when a value (a response body, a log) carries anything stack-trace-like or a password hash. */
-export function leaksInternals(text: string): boolean {
-  return /\bat [\w$.<>]+ \(|\(\/[^)]+:\d+:\d+\)|node_modules|\.ts:\d+|\$argon2|password_hash|passwordHash|SQLITE_|sqlite3?\b|knex|MikroORM|select .* from/i.test(text);
-}
