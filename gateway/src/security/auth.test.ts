@@ -91,6 +91,37 @@ describe('password storage', () => {
   });
 });
 
+describe('login timing', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw.destroy());
+
+  it('an unknown email takes about as long as a wrong password (a dummy argon2 verification)', async () => {
+    const time = async (email: string) => {
+      const t0 = performance.now();
+      const r = await gw.client().post('/api/auth/login', { email, password: 'wrong-password' });
+      expect(r.status).toBe(401);
+      return performance.now() - t0;
+    };
+    await time(DEMO.email); // warm-up: the dummy hash is computed once
+    await time('warm-up@fulcrum.test');
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      known.push(await time(DEMO.email));
+      unknown.push(await time(`nobody-${i}@fulcrum.test`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const ratio = median(unknown) / median(known);
+    // Loose bounds for a shared machine; without the dummy verification the ratio is below 0.1.
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(2.5);
+    figure('login timing', `median ${median(known).toFixed(0)} ms for a wrong password, ${median(unknown).toFixed(0)} ms for an unknown email (ratio ${ratio.toFixed(2)})`);
+  });
+});
+
 describe('login and signup rate limits (production defaults)', () => {
   let gw: TestGateway;
   beforeAll(async () => {
@@ -179,7 +210,7 @@ describe('login and signup rate limits (production defaults)', () => {
     const su = await gqlWith(gw.client(), signups, {}, from(ip3));
     expect(su.status).toBe(429);
     expect(su.errors?.map((e) => e.extensions?.code)).toEqual(['RATE_LIMITED']);
-    expect(su.errors?.[0].path).toEqual([`s${DEFAULT_AUTH_LIMITS.signupsPerIp}`]);
+    expect((su.errors?.[0] as { path?: unknown } | undefined)?.path).toEqual([`s${DEFAULT_AUTH_LIMITS.signupsPerIp}`]);
     figure('aliased mutations', `20 aliased wrong logins: ${checked} checked and counted (execution stops at the first failure); 25 aliased signups: ${DEFAULT_AUTH_LIMITS.signupsPerIp} counted, the 21st refused 429`);
   });
 
