@@ -1,7 +1,7 @@
 /**
  * Launches Debian's Chromium (/usr/bin/chromium) through playwright-core with a fresh temp profile
  * (playwright creates one per launch).
- * Never `npx playwright install`: scripts/ensureChromium.sh installs the system package when it is missing.
+ * Never `npx playwright install`: scripts/ensureSystemPackages.sh installs the system package when it is missing.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 

@@ -3,11 +3,15 @@
 #   1. type check;  2. committed schema.graphql and generated web types are up to date;
 #   3. server suite on the embedded default (SQLite file, in-process pub/sub);
 #   4. server suite again on the scale-out path (PostgreSQL + Redis), which must be reachable;
-#   5. web build, then browser tests in headless Chromium (installed here if missing).
+#   5. web build, then browser tests in headless Chromium.
+# Chromium and nginx (for the reverse-proxy test) are installed from Debian first when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "0/5 system packages the tests need"
+bash scripts/ensureSystemPackages.sh
 
 step "1/5 type check"
 npx tsc --noEmit -p tsconfig.json
@@ -23,6 +27,5 @@ node scripts/requireServices.mjs
 FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1 npx vitest run
 
 step "5/5 browser tests"
-bash scripts/ensureChromium.sh
 npm run build --workspace web
 npx vitest run --config e2e/vitest.config.ts
