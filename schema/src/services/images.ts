@@ -47,12 +47,13 @@ export async function checkImage(data: Buffer | null | undefined): Promise<Check
 }
 
 /**
- * Browsers that ignore nosniff look for markup in a file's first bytes; an image has no reason to carry
- * these there (a PNG/HTML polyglot keeps its payload in an early text chunk).
+ * Browsers that ignore nosniff look for HTML in a file's first bytes; an image has no reason to carry these
+ * there (a PNG/HTML polyglot keeps its payload in an early text chunk). XML declarations are allowed: photos
+ * carry XMP metadata.
  */
 function looksLikeMarkup(data: Buffer): boolean {
   const head = data.subarray(0, 1024).toString('latin1').toLowerCase();
-  return /<(script|html|svg|body|iframe|object|embed|!doctype|\?xml|\?php)\b/.test(head);
+  return /<(script|html|svg|body|iframe|object|embed|!doctype)\b/.test(head);
 }
 
 /*
