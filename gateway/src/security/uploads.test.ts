@@ -74,7 +74,7 @@ describe('upload attacks', () => {
     // A photo's XMP metadata (an XML packet near the start) is not markup a browser would render.
     const xmp = '<?xml version="1.0"?><?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta><?xpacket end="w"?>';
     const JPEG_XMP = jpegWithComment(xmp);
-    for (const [data, mime] of [[PNG, 'image/png'], [demoTicketImage(2, 640, 480), 'image/png'], [JPEG, 'image/jpeg'], [JPEG_XMP, 'image/jpeg'], [GIF, 'image/gif'], [WEBP, 'image/webp']] as const) {
+    for (const [data, mime] of [[PNG, 'image/png'], [demoTicketImage(2, 640, 480), 'image/png'], [JPEG, 'image/jpeg'], [JPEG_XMP, 'image/jpeg'], [Buffer.concat([JPEG, Buffer.alloc(32)]), 'image/jpeg'], [GIF, 'image/gif'], [WEBP, 'image/webp']] as const) {
       const r = await demo.upload('PUT', `/api/tickets/${ticket}/edit-image`, { data });
       expect(r.status, mime).toBe(201);
       const served = await demo.fetch(r.body.image);

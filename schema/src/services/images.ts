@@ -41,7 +41,8 @@ export async function checkImage(data: Buffer | null | undefined): Promise<Check
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) throw imageError(MESSAGES.imageDimensions);
   const end = imageEnd(data, detected.mime);
   // Nothing but the image: no missing tail, no HTML, script, archive or second image appended after its end.
-  if (end === null || end !== data.length) throw imageError(IMAGE_DAMAGED_MESSAGE);
+  // Only padding may follow (some cameras fill the last block with 0x00 or 0xFF), which carries nothing.
+  if (end === null || !data.subarray(end).every((b) => b === 0x00 || b === 0xff)) throw imageError(IMAGE_DAMAGED_MESSAGE);
   if (looksLikeMarkup(data)) throw imageError(IMAGE_DAMAGED_MESSAGE);
   return { mimeType: detected.mime, byteSize: data.length, width, height, data };
 }
