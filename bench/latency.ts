@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { median, percentile } from './lib.js';
 
-const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as { url: string; method?: string; headers?: Record<string, string>; body?: string; seconds: number; warmupSeconds: number };
+const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as { url: string; method?: string; headers?: Record<string, string>; body?: string; seconds: number; warmupSeconds: number; anyStatus?: boolean };
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const url = new URL(spec.url);
 const body = spec.body === undefined ? undefined : Buffer.from(spec.body);
@@ -19,7 +19,7 @@ function once(): Promise<number> {
       { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: spec.method ?? 'GET', headers: { ...spec.headers, ...(body ? { 'content-length': body.length } : {}) } },
       (res) => {
         res.on('data', () => undefined);
-        res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve(performance.now() - t0) : reject(new Error(`status ${res.statusCode}`))));
+        res.on('end', () => (res.statusCode && res.statusCode < (spec.anyStatus ? 500 : 300) ? resolve(performance.now() - t0) : reject(new Error(`status ${res.statusCode}`))));
       },
     );
     req.on('error', reject);

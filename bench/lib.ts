@@ -160,11 +160,11 @@ export function log(line: string): void {
 }
 
 /** One connection, one request at a time (bench/latency.ts in its own process on the load core), sub-ms latencies. */
-export async function sequential(spec: LoadSpec & { warmupSeconds?: number }): Promise<LoadResult> {
+export async function sequential(spec: LoadSpec & { warmupSeconds?: number; anyStatus?: boolean }): Promise<LoadResult> {
   const { mkdtempSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const file = join(mkdtempSync(join(tmpdir(), 'fulcrum-bench-seq-')), 'spec.json');
-  writeFileSync(file, JSON.stringify({ url: spec.url, method: spec.method, headers: spec.headers, body: spec.body === undefined ? undefined : String(spec.body), seconds: spec.seconds ?? 5, warmupSeconds: spec.warmupSeconds ?? 1 }));
+  writeFileSync(file, JSON.stringify({ url: spec.url, method: spec.method, headers: spec.headers, body: spec.body === undefined ? undefined : String(spec.body), seconds: spec.seconds ?? 5, warmupSeconds: spec.warmupSeconds ?? 1, anyStatus: spec.anyStatus }));
   const [command, argv] = pinned(LOAD_CPU, process.execPath, ['--import', 'tsx', join(ROOT, 'bench/latency.ts'), file]);
   const out = await new Promise<string>((resolve, reject) => {
     const proc = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

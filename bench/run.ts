@@ -48,6 +48,8 @@ interface Row {
   note?: string;
 }
 const rows: Row[] = [];
+/** Sequential latencies of ever larger slices of the stack: where a request's time goes. */
+const ladder: { step: string; p50: number; p99: number }[] = [];
 const notes: string[] = [];
 const tmp = mkdtempSync(join(tmpdir(), 'fulcrum-bench-'));
 const secret = randomBytes(32).toString('base64url');
@@ -116,7 +118,7 @@ async function guard(name: string, fn: () => Promise<void>): Promise<void> {
 }
 
 /** One connection, one request at a time: latency with sub-millisecond resolution. */
-async function latency(label: string, spec: LoadSpec): Promise<LoadResult> {
+async function latency(label: string, spec: LoadSpec & { anyStatus?: boolean }): Promise<LoadResult> {
   progress(`  ${label}: ${spec.seconds ?? 5} s, 1 connection, sequential`);
   const result = await sequential({ seconds: 5, ...spec });
   log(`  ${label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${fmtInt(result.rps)} req/s)`);
@@ -183,9 +185,16 @@ async function main() {
   children.push(baselineChild);
   const baseline = await load('baseline node:http, 200-byte JSON', { url: `${baselineChild.url}/` });
   const baseline1 = await latency('baseline node:http, 1 connection', { url: `${baselineChild.url}/` });
-  await stop(baselineChild);
+  const baselineUrl = `${baselineChild.url}/`;
   rows.push({ scenario: 'Baseline: bare node:http, 200-byte JSON, 50 connections', rps: baseline.rps, p50: baseline.p50, p99: baseline.p99, ratio: 1, budget: '—', met: null });
-  const ratio = (r: LoadResult) => r.rps / baseline.rps;
+  // Neighbours' load on a shared machine drifts within a run, so every throughput row is paired with a baseline
+  // run at the same connection count measured just before it, and its ratio is to that one.
+  const paired = async (label: string, spec: LoadSpec): Promise<[LoadResult, LoadResult]> => {
+    const base = await load(`  baseline just before, ${spec.connections ?? 50} connections`, { url: baselineUrl, connections: spec.connections ?? 50 });
+    return [await load(label, spec), base];
+  };
+  const ratioTo = (r: LoadResult, base: LoadResult) => r.rps / base.rps;
+  const baseNote = (base: LoadResult) => `baseline just before: ${fmtInt(base.rps)} req/s`;
 
   // ---- 1. REST list --------------------------------------------------------------------------------------
   if (runs(1)) await guard('1', async () => {
@@ -194,10 +203,10 @@ async function main() {
       if (!Array.isArray(b) || b.length !== 50) throw new Error(`REST list: expected 50 tickets, got ${b?.length}`);
     });
     const statements = await statementsOf(gw, () => fetch(spec.url, { headers: spec.headers }).then((r) => r.text()));
-    const r = await load('1. REST GET /api/tickets/ (50 tickets)', spec);
+    const [r, base] = await paired('1. REST GET /api/tickets/ (50 tickets)', spec);
     rows.push({
-      scenario: '1. REST `GET /api/tickets/`, agent with 50 tickets', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratio(r),
-      budget: 'ratio ≥ 0.05, p99 < 25 ms', met: ratio(r) >= 0.05 && r.p99 < 25 && !failures(r), note: withFailures(r, `${statements.length} SQL statements per request`),
+      scenario: '1. REST `GET /api/tickets/`, agent with 50 tickets', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
+      budget: 'ratio ≥ 0.05, p99 < 25 ms', met: ratioTo(r, base) >= 0.05 && r.p99 < 25 && !failures(r), note: withFailures(r, `${statements.length} SQL statements per request; ${baseNote(base)}`),
     });
   });
 
@@ -215,14 +224,32 @@ async function main() {
     }
     const sample = await statementsOf(gw, () => fetch(spec.url, { method: 'POST', headers: spec.headers, body: spec.body as string }).then((r) => r.text()));
     notes.push(`Dashboard request, SQL statements (50 tickets): ${sample.map((s) => '`' + s.replace(/\s+/g, ' ').slice(0, 90) + (s.length > 90 ? '…`' : '`')).join('; ')}`);
-    const r = await load('2. GraphQL dashboard (50 tickets)', spec);
+    const [r, base] = await paired('2. GraphQL dashboard (50 tickets)', spec);
     const counts = Object.values(dashboardStatements);
     const constant = counts.every((c) => c === counts[0]) && counts[0] >= 1 && counts[0] <= 3;
     rows.push({
-      scenario: '2. GraphQL dashboard: 50 tickets + requester, macro, image URL', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratio(r),
-      budget: 'ratio ≥ 0.03, p99 ≤ 3× p50, SQL 1–3 constant', met: ratio(r) >= 0.03 && r.p99 <= 3 * r.p50 && constant && !failures(r),
-      note: `${failures(r) ? failures(r) + '; ' : ''}SQL statements per request at first = 5 / 50 / 100: ${counts.join(' / ')} (session read + page + session touch); p99/p50 = ${(r.p99 / r.p50).toFixed(2)}`,
+      scenario: '2. GraphQL dashboard: 50 tickets + requester, macro, image URL', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
+      budget: 'ratio ≥ 0.03, p99 ≤ 3× p50, SQL 1–3 constant', met: ratioTo(r, base) >= 0.03 && r.p99 <= 3 * r.p50 && constant && !failures(r),
+      note: `${failures(r) ? failures(r) + '; ' : ''}SQL statements per request at first = 5 / 50 / 100: ${counts.join(' / ')} (session read + page + session touch); p99/p50 = ${(r.p99 / r.p50).toFixed(2)}; ${baseNote(base)}`,
     });
+  });
+
+  // ---- the cost ladder: one connection, one request at a time, each step adding a layer ---------------------
+  if (runs(2)) await guard('ladder', async () => {
+    const steps: [string, LoadSpec][] = [
+      ['bare node:http, 200-byte JSON (the baseline)', { url: baselineUrl }],
+      ['gateway: unknown path under /api (Express, security headers, session middleware without a cookie, 404)', { url: `${gw.url}/api/nope` }],
+      ['gateway: `GET /api/auth/` signed out (no session read)', { url: `${gw.url}/api/auth/` }],
+      ['gateway: `GET /api/auth/` signed in (session read + touch, user by id)', { url: `${gw.url}/api/auth/`, headers: { cookie: demo } }],
+      ['gateway: GraphQL `{ __typename }` signed in (Apollo pipeline, no resolver)', { url: `${gw.url}/graphql`, method: 'POST', headers: gqlHeaders(demo), body: JSON.stringify({ query: '{ __typename }' }) }],
+      ['gateway: REST `GET /api/tickets/` (50 tickets)', { url: `${gw.url}/api/tickets/`, headers: { cookie: demo } }],
+      ['gateway: GraphQL dashboard, 5 tickets', dashboardSpec(gw.url, demo, 5)],
+      ['gateway: GraphQL dashboard, 50 tickets', dashboardSpec(gw.url, demo, 50)],
+    ];
+    for (const [step, spec] of steps) {
+      const r = await latency(`ladder: ${step}`, { ...spec, seconds: 4, anyStatus: true }); // 404 and signed-out answers are the point of two steps
+      ladder.push({ step, p50: r.p50, p99: r.p99 });
+    }
   });
 
   // ---- 6. web (before the writes, so the dashboard shows the same 50 tickets) --------------------------------
@@ -265,10 +292,10 @@ async function main() {
     const withoutImage = { query: 'mutation($input: TicketInput!) { createTicket(input: $input) { id } }', variables: { input: ticketInput } };
     const refused = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: gqlHeaders(marnie), body: JSON.stringify(withoutImage) }).then((r) => r.json() as Promise<any>);
     const imageRequired = JSON.stringify(refused.errors ?? '').includes('Image is Required');
-    const r = await load(`3a. GraphQL createTicket (1x1 PNG), ${WRITE_CONNECTIONS} connections`, { ...gqlSpec, connections: WRITE_CONNECTIONS });
+    const [r, base] = await paired(`3a. GraphQL createTicket (1x1 PNG), ${WRITE_CONNECTIONS} connections`, { ...gqlSpec, connections: WRITE_CONNECTIONS });
     rows.push({
-      scenario: `3a. Write: GraphQL \`createTicket\` (multipart, 1×1 PNG: the image is required), ${WRITE_CONNECTIONS} connections`, rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratio(r),
-      budget: 'report', met: null, note: withFailures(r, imageRequired ? 'without an image GraphQL answers "Image is Required", so the write carries the smallest PNG' : undefined),
+      scenario: `3a. Write: GraphQL \`createTicket\` (multipart, 1×1 PNG: the image is required), ${WRITE_CONNECTIONS} connections`, rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
+      budget: 'report', met: null, note: withFailures(r, `${imageRequired ? 'without an image GraphQL answers "Image is Required", so the write carries the smallest PNG; ' : ''}${baseNote(base)}`),
     });
     const restSpec: LoadSpec = {
       url: `${gw.url}/api/tickets/create`, method: 'POST', headers: { 'content-type': 'application/json', cookie: marnie },
@@ -277,9 +304,11 @@ async function main() {
     await check(restSpec, (b) => {
       if (!b.id) throw new Error('REST create: no id');
     });
-    const rr = await load(`3b. REST create ticket without image, ${WRITE_CONNECTIONS} connections`, { ...restSpec, connections: WRITE_CONNECTIONS });
-    rows.push({ scenario: `3b. Write: REST \`POST /api/tickets/create\`, no image, ${WRITE_CONNECTIONS} connections`, rps: rr.rps, p50: rr.p50, p99: rr.p99, ratio: ratio(rr), budget: 'report', met: null, note: withFailures(rr) });
+    const [rr, base2] = await paired(`3b. REST create ticket without image, ${WRITE_CONNECTIONS} connections`, { ...restSpec, connections: WRITE_CONNECTIONS });
+    rows.push({ scenario: `3b. Write: REST \`POST /api/tickets/create\`, no image, ${WRITE_CONNECTIONS} connections`, rps: rr.rps, p50: rr.p50, p99: rr.p99, ratio: ratioTo(rr, base2), budget: 'report', met: null, note: withFailures(rr, baseNote(base2)) });
   });
+
+  await stop(baselineChild);
 
   // ---- 5. live fan-out ---------------------------------------------------------------------------------------
   if (runs(5)) await guard('5', async () => {
@@ -328,7 +357,7 @@ async function main() {
   });
 
   // ---- 4. scale --------------------------------------------------------------------------------------------
-  if (runs(4)) await guard('4', () => scale(ratio, baseline1));
+  if (runs(4)) await guard('4', scale);
 
   // ---- 7. start ----------------------------------------------------------------------------------------------
   if (runs(7)) await guard('7', start);
@@ -341,7 +370,7 @@ async function main() {
 }
 
 // ---- 4. scale: 1,000 / 100,000 / 1,000,000 tickets --------------------------------------------------------------
-async function scale(_ratio: (r: LoadResult) => number, baseline1: LoadResult) {
+async function scale() {
   const dir = join(tmp, 'scale');
   progress('4. scale: migrations and demo seed');
   let gw = await gateway(dir);
@@ -357,7 +386,7 @@ async function scale(_ratio: (r: LoadResult) => number, baseline1: LoadResult) {
   const random = rng(42);
   // Two agents are measured: the demo agent owns 1% of all tickets (at least a full page), Bobbie 10%.
   const shares = (total: number) => ({ demo: Math.max(50, total / 100), bobbie: total / 10 });
-  const results: { total: number; demo: LoadResult; bobbie: LoadResult; deep?: LoadResult; demoCount: number; bobbieCount: number; seedSeconds: number }[] = [];
+  const results: { total: number; demo: LoadResult; bobbie: LoadResult; deep?: LoadResult; demoCount: number; bobbieCount: number; seedSeconds: number; base: LoadResult }[] = [];
   for (const total of SCALE) {
     db = openDb(dir);
     const have = count(db, 'select count(*) as n from tickets');
@@ -381,6 +410,10 @@ async function scale(_ratio: (r: LoadResult) => number, baseline1: LoadResult) {
     const all = count(db, 'select count(*) as n from tickets');
     db.close();
     log(`  4. ${all.toLocaleString('en-US')} tickets seeded (+${assignees.length.toLocaleString('en-US')} in ${seedSeconds.toFixed(1)} s): demo agent ${demoCount.toLocaleString('en-US')}, Bobbie ${bobbieCount.toLocaleString('en-US')}`);
+    const baselineChild = await startChild(join(ROOT, 'bench/baseline.mjs'), {});
+    children.push(baselineChild);
+    const base = await latency('  baseline just before, 1 connection', { url: `${baselineChild.url}/` });
+    await stop(baselineChild);
     gw = await gateway(dir, { demo: false });
     const seconds = Math.min(SECONDS, 5);
     const demoSpec = { ...dashboardSpec(gw.url, demo), seconds };
@@ -402,14 +435,14 @@ async function scale(_ratio: (r: LoadResult) => number, baseline1: LoadResult) {
       deep = await latency(`4. deep page (cursor in the middle of ${bobbieCount.toLocaleString('en-US')})`, { ...dashboardSpec(gw.url, bobbie, 50, after), seconds });
     }
     await stop(gw);
-    results.push({ total: all, demo: demoR, bobbie: bobbieR, deep, demoCount, bobbieCount, seedSeconds });
+    results.push({ total: all, demo: demoR, bobbie: bobbieR, deep, demoCount, bobbieCount, seedSeconds, base });
   }
   const first = results[0];
   const last = results[results.length - 1];
   for (const r of results) {
     rows.push({
       scenario: `4. Scale: ${r.total.toLocaleString('en-US')} tickets, dashboard first page, agent with ${r.demoCount.toLocaleString('en-US')} (1 connection)`,
-      rps: r.demo.rps, p50: r.demo.p50, p99: r.demo.p99, ratio: r.demo.rps / baseline1.rps,
+      rps: r.demo.rps, p50: r.demo.p50, p99: r.demo.p99, ratio: r.demo.rps / r.base.rps,
       budget: r === last ? 'p50 ≤ 1.5× the 1,000-ticket p50' : '—', met: r === last ? last.demo.p50 <= 1.5 * first.demo.p50 : null,
       note: r === last ? `p50 ${fmt(last.demo.p50, 2)} / ${fmt(first.demo.p50, 2)} ms = ${(last.demo.p50 / first.demo.p50).toFixed(2)}×` : undefined,
     });
@@ -417,7 +450,7 @@ async function scale(_ratio: (r: LoadResult) => number, baseline1: LoadResult) {
   for (const r of results) {
     rows.push({
       scenario: `4. Scale: ${r.total.toLocaleString('en-US')} tickets, dashboard first page, agent with ${r.bobbieCount.toLocaleString('en-US')} (1 connection)`,
-      rps: r.bobbie.rps, p50: r.bobbie.p50, p99: r.bobbie.p99, ratio: r.bobbie.rps / baseline1.rps,
+      rps: r.bobbie.rps, p50: r.bobbie.p50, p99: r.bobbie.p99, ratio: r.bobbie.rps / r.base.rps,
       budget: r === last ? 'p50 ≤ 1.5× the 1,000-ticket p50' : '—', met: r === last ? last.bobbie.p50 <= 1.5 * first.bobbie.p50 : null,
       note: r === last ? `p50 ${fmt(last.bobbie.p50, 2)} / ${fmt(first.bobbie.p50, 2)} ms = ${(last.bobbie.p50 / first.bobbie.p50).toFixed(2)}×` : undefined,
     });
@@ -425,10 +458,10 @@ async function scale(_ratio: (r: LoadResult) => number, baseline1: LoadResult) {
   if (last.deep) {
     rows.push({
       scenario: `4. Scale: ${last.total.toLocaleString('en-US')} tickets, a page in the middle of ${last.bobbieCount.toLocaleString('en-US')} (cursor, 1 connection)`,
-      rps: last.deep.rps, p50: last.deep.p50, p99: last.deep.p99, ratio: last.deep.rps / baseline1.rps, budget: '—', met: null,
+      rps: last.deep.rps, p50: last.deep.p50, p99: last.deep.p99, ratio: last.deep.rps / last.base.rps, budget: '—', met: null,
     });
   }
-  notes.push(`Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to the baseline at 1 connection (sequential: ${fmtInt(baseline1.rps)} req/s, p50 ${baseline1.p50.toFixed(2)} ms).`);
+  notes.push(`Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to a sequential 1-connection baseline measured just before each scale point (${results.map((r) => `${fmtInt(r.base.rps)} req/s`).join(', ')}).`);
 }
 
 // ---- 7. start: `npm start` to the first answered request --------------------------------------------------------
@@ -518,6 +551,14 @@ function render(baseline: LoadResult, baseline1: LoadResult, profile?: ProfileSu
     const result = [r.value, r.note].filter(Boolean).join('; ');
     const met = r.met === null ? '' : r.met ? 'yes' : '**no**';
     lines.push(`| ${r.scenario} | ${r.rps === undefined ? '' : fmtInt(r.rps)} | ${r.p50 === undefined ? '' : fmt(r.p50, r.p50 < 10 ? 2 : 1)} | ${r.p99 === undefined ? '' : fmt(r.p99, r.p99 < 10 ? 2 : 1)} | ${r.ratio === undefined ? '' : r.ratio === 1 ? '1' : r.ratio.toFixed(3)} | ${result} | ${r.budget} | ${met} |`);
+  }
+  if (ladder.length) {
+    lines.push('');
+    lines.push('Where a request\'s time goes: one connection, one request at a time (same run, same cores), each step adding a layer:');
+    lines.push('');
+    lines.push('| step | p50 ms | p99 ms | p50 added by this layer |');
+    lines.push('|---|---:|---:|---:|');
+    ladder.forEach((l, i) => lines.push(`| ${l.step} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${i === 0 ? '' : (l.p50 - ladder[i - 1].p50).toFixed(2)} |`));
   }
   if (notes.length) {
     lines.push('');

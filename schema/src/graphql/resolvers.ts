@@ -97,17 +97,17 @@ export class TicketResolver {
 
   @FieldResolver(() => User)
   assignee(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.user.load(ticket.assigneeId);
+    return tickets.pageRelations.get(ticket)?.assignee ?? loaders.user.load(ticket.assigneeId);
   }
 
   @FieldResolver(() => Customer, { description: 'The requester.' })
   requester(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.customer.load(ticket.requesterId);
+    return tickets.pageRelations.get(ticket)?.requester ?? loaders.customer.load(ticket.requesterId);
   }
 
   @FieldResolver(() => Macro, { description: 'apply_macro.' })
   macro(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.macro.load(ticket.macroId);
+    return tickets.pageRelations.get(ticket)?.macro ?? loaders.macro.load(ticket.macroId);
   }
 }
 

@@ -91,6 +91,13 @@ async function loadTickets(ctx: ServiceContext, where: (qb: ReturnType<typeof ti
   return rows.map(rowToRecord);
 }
 
+/**
+ * The requester, macro and assignee read with a page's tickets, keyed by the very record objects listTickets
+ * returned (a WeakMap: nothing outlives the request). The GraphQL field resolvers use them to answer
+ * synchronously; graphql-js then completes each row without a promise per relation.
+ */
+export const pageRelations = new WeakMap<TicketRecord, { requester: CustomerRecord | null; macro: MacroRecord | null; assignee: UserRecord | null }>();
+
 interface PageRow extends TicketRow {
   total_count: number | string;
   c_id: number | null; c_name: string; c_email: string; c_owner_id: number; c_created_at: unknown;
@@ -131,7 +138,16 @@ export async function listTickets(ctx: ServiceContext, page: { first?: number | 
     if (row.m_id != null) macros.set(Number(row.m_id), { id: Number(row.m_id), name: row.m_name, description: row.m_description, ownerId: row.m_owner_id == null ? null : Number(row.m_owner_id), createdAt: toDate(row.m_created_at) });
     if (row.u_id != null) users.set(Number(row.u_id), { id: Number(row.u_id), username: row.u_username, email: row.u_email, createdAt: toDate(row.u_created_at) });
   }
-  const nodes = rows.slice(0, first).map(rowToRecord);
+  const nodes = rows.slice(0, first).map((row) => {
+    const record = rowToRecord(row);
+    // Each node's relations, for resolvers that can then answer without a promise (see pageRelations).
+    pageRelations.set(record, {
+      requester: customers.get(Number(row.c_id)) ?? null,
+      macro: macros.get(Number(row.m_id)) ?? null,
+      assignee: users.get(Number(row.u_id)) ?? null,
+    });
+    return record;
+  });
   return {
     nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null,
     related: { customers: [...customers.values()], macros: [...macros.values()], users: [...users.values()] },
