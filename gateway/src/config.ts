@@ -45,3 +45,19 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     introspection: env.FULCRUM_INTROSPECTION ? env.FULCRUM_INTROSPECTION === '1' : env.NODE_ENV !== 'production',
   };
 }
+
+/**
+ * Settings that would start a gateway that misbehaves later, each with what to do about it. On PostgreSQL several
+ * gateways share the sessions, so they must share the secret that signs the cookies: a secret made up per
+ * gateway would sign agents out whenever their requests land on another gateway.
+ */
+export function configurationProblems(options: GatewayOptions): string[] {
+  const problems: string[] = [];
+  if (options.databaseUrl && !options.sessionSecret) {
+    problems.push('DATABASE_URL is set but SESSION_SECRET is not. Every gateway on one database must sign cookies with the same secret: set SESSION_SECRET to a long random string (e.g. `openssl rand -base64 32`), the same on every gateway.');
+  }
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
+    problems.push(`PORT must be a whole number from 0 to 65535, not "${process.env.PORT}".`);
+  }
+  return problems;
+}

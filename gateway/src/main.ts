@@ -1,11 +1,26 @@
 /** `npm start`: one gateway from the environment (README lists the variables). */
-import { optionsFromEnv } from './config.js';
-import { startGateway } from './app.js';
+import { configurationProblems, optionsFromEnv } from './config.js';
+import { startGateway, type Gateway } from './app.js';
 import { redactSecrets } from './rest/errors.js';
 
 const options = optionsFromEnv();
+const problems = configurationProblems(options);
+if (problems.length) {
+  for (const problem of problems) console.error(`fulcrum: ${problem}`);
+  process.exit(1);
+}
 const startedAt = performance.now();
-const gateway = await startGateway(options);
+let gateway: Gateway;
+try {
+  gateway = await startGateway(options);
+} catch (error) {
+  // Say what failed and what to check, without a stack trace (FULCRUM_DEBUG=1 shows it).
+  const where = options.databaseUrl ? 'the PostgreSQL database at DATABASE_URL' : `the SQLite file in ${options.dataDir}`;
+  console.error(`fulcrum: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error))}`);
+  console.error(`fulcrum: check that ${where}${options.redisUrl ? ' and Redis at REDIS_URL' : ''} can be reached, and that port ${options.port} on ${options.host} is free.`);
+  if (process.env.FULCRUM_DEBUG === '1') console.error(error);
+  process.exit(1);
+}
 const database = options.databaseUrl ? 'PostgreSQL' : `SQLite in ${options.dataDir}`;
 console.log(`fulcrum listening on ${gateway.url} (${database}${options.redisUrl ? ', Redis pub/sub' : ''}) in ${Math.round(performance.now() - startedAt)} ms`);
 
