@@ -48,7 +48,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     await client.connect();
     redisForLimits = client;
   }
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits) };
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, redisForLimits ? await databaseIdentity(orm) : undefined) };
   const log = options.logErrors === false ? () => {} : defaultLog;
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
 

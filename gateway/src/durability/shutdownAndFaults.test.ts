@@ -2,6 +2,7 @@
  * SIGTERM drains (in-flight requests finish, websockets close cleanly, the database closes) and faults never
  * take the process down (issue 5). Both run the real server, `node --import tsx gateway/src/main.ts`.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ async function environment() {
     const db = await createPostgresDatabase();
     cleanups.push(() => db.drop());
     env.DATABASE_URL = db.url;
+    env.SESSION_SECRET = randomBytes(32).toString('base64url'); // required with a shared database
     if (process.env.FULCRUM_TEST_REDIS === '1') env.REDIS_URL = REDIS_URL;
     const { default: pg } = await import('pg');
     sql = async (text, params = []) => {

@@ -232,6 +232,19 @@ describe('login and signup rate limits (production defaults)', () => {
     figure('signups accepted per address', `${created} of ${DEFAULT_AUTH_LIMITS.signupsPerIp + 2} in one window`);
   });
 
+  it.skipIf(process.env.FULCRUM_TEST_REDIS !== '1')('installations sharing one Redis keep separate budgets', async () => {
+    // Only meaningful with Redis: in memory every gateway has its own counters anyway.
+    const other = await startTestGateway({ authLimits: DEFAULT_AUTH_LIMITS, trustProxy: true });
+    try {
+      const ip = freshIp();
+      for (let i = 0; i <= DEFAULT_AUTH_LIMITS.loginFailuresPerAccount; i++) await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: `spent-${i}` }, from(ip));
+      expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: DEMO.password }, from(ip))).status).toBe(429);
+      expect((await other.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: DEMO.password }, from(ip))).status).toBe(200);
+    } finally {
+      await other.destroy();
+    }
+  });
+
   it('login does not reveal whether an email exists', async () => {
     const ip = freshIp();
     const known = await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: 'wrong-password' }, from(ip));

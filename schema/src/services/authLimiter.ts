@@ -53,10 +53,15 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<void>
   }
 }
 
-export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redis?: unknown): AuthLimiter {
+/**
+ * `namespace` (the database identity) keeps the Redis counters of installations that share one Redis apart: each
+ * installation's users and addresses have their own budget.
+ */
+export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redis?: unknown, namespace?: string): AuthLimiter {
+  const prefix = namespace ? `fulcrum:${namespace}` : 'fulcrum';
   const make = (keyPrefix: string, points: number): RateLimiterAbstract =>
     redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `fulcrum:${keyPrefix}`, points, duration: limits.windowSeconds, useRedisPackage: false })
+      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${keyPrefix}`, points, duration: limits.windowSeconds, useRedisPackage: false })
       : new RateLimiterMemory({ keyPrefix, points, duration: limits.windowSeconds });
   const perAccount = make('login-account', limits.loginFailuresPerAccount);
   const perIp = make('login-ip', limits.loginFailuresPerIp);
