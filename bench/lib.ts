@@ -1,6 +1,7 @@
 /** Process plumbing for the bench: pinned children, the load generator, and small statistics. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ const require = createRequire(import.meta.url);
 export const AUTOCANNON = require.resolve('autocannon/autocannon.js');
 
 /** `taskset` pins the server to one core and the load to the other, where it exists and there are two cores. */
-export const HAS_TASKSET = spawnSync('taskset', ['-V']).status === 0;
+export const HAS_TASKSET = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
 export const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
 
@@ -119,6 +120,7 @@ export async function autocannon(spec: LoadSpec): Promise<LoadResult> {
     proc.stderr.on('data', (c) => (err += c));
     proc.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`autocannon exited ${code}: ${err}`))));
   });
+  if (bodyFile) rmSync(dirname(bodyFile), { recursive: true, force: true });
   const json = JSON.parse(result) as {
     requests: { p50: number; total: number };
     latency: { p50: number; p99: number };
@@ -174,5 +176,6 @@ export async function sequential(spec: LoadSpec & { warmupSeconds?: number; anyS
     proc.stderr.on('data', (c) => (stderr += c));
     proc.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`latency run exited ${code}: ${stderr.slice(-1000)}`))));
   });
+  rmSync(dirname(file), { recursive: true, force: true });
   return JSON.parse(out.trim().split('\n').pop()!) as LoadResult;
 }

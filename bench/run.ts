@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -31,6 +31,7 @@ const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map(Number)) : null;
 const runs = (n: number) => !ONLY || ONLY.has(n);
 const benchStarted = performance.now();
+const loadAtStart = loadavg()[0];
 
 // The orchestrator and everything it spawns unpinned (autocannon, the subscribers, Chromium) stay on the load core.
 if (HAS_TASKSET) spawnSync('taskset', ['-a', '-p', '-c', LOAD_CPU, String(process.pid)], { stdio: 'ignore' });
@@ -543,6 +544,7 @@ function render(baseline: LoadResult, baseline1: LoadResult, profile?: ProfileSu
   lines.push(`Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB), Node ${process.version}, ` +
     `${HAS_TASKSET ? 'gateway pinned to core 0 and load to core 1 with taskset' : 'no taskset: unpinned'}; autocannon, ${SECONDS} s per run after a 2 s warm-up, 50 connections unless stated. ` +
     `Baseline: ${fmtInt(baseline.rps)} req/s at 50 connections, ${fmtInt(baseline1.rps)} req/s (p50 ${baseline1.p50.toFixed(2)} ms) on 1 connection, one request at a time.`);
+  lines.push(`\nOther work on the machine: 1-minute load average ${loadAtStart.toFixed(1)} at the start of the run and ${loadavg()[0].toFixed(1)} at the end (${cpus().length} cores; above ${cpus().length} every figure here is slowed by neighbours).`);
   if (ONLY) lines.push(`\nOnly scenarios ${[...ONLY].join(', ')} were run (BENCH_ONLY).`);
   lines.push('');
   lines.push('| Scenario | req/s (median) | p50 ms | p99 ms | ratio to baseline | result | budget | met |');
