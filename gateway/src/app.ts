@@ -62,7 +62,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 
   const httpServer = createServer(app);
   const schema = await buildFulcrumSchema();
-  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log });
+  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log, sessionRecheckMs: options.sessionRecheckMs });
   const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose() });
   await apollo.start();
 

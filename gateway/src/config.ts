@@ -24,6 +24,8 @@ export interface GatewayOptions {
   /** Introspection and field suggestions; off in production by default. */
   introspection?: boolean;
   authLimits?: Partial<AuthLimits>;
+  /** How often open websockets' sessions are checked again, in ms (default 60 s). */
+  sessionRecheckMs?: number;
   /** Log each request's errors (default: on, except in tests). */
   logErrors?: boolean;
 }

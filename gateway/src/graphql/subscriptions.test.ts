@@ -1,6 +1,7 @@
 /** Live events over graphql-ws: delivered to the right agents only, for REST and GraphQL writes alike. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
+import { forkEm, Session } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { CUSTOMER_EVENTS, MACRO_EVENTS, MESSAGE_EVENTS, TICKET_EVENTS, collect, connected, wsClient } from '../testing/wsClient.js';
@@ -108,5 +109,24 @@ describe('switching agents in one browser', () => {
     await marnie.post('/api/messages/create/too/1', { message: 'for Demo only' });
     await settle();
     expect(events.events).toEqual([]);
+  });
+});
+
+describe('sessions that end without an event', () => {
+  it('a socket whose session expired (or whose logout event was lost) is closed by the periodic check', async () => {
+    const quick = await startTestGateway({ sessionRecheckMs: 100 });
+    try {
+      const c = await quick.as(0);
+      const socket = wsClient(quick.url, c.cookieHeader);
+      sockets.push(socket);
+      collect(socket, MESSAGE_EVENTS);
+      await connected(socket);
+      const closed = new Promise<{ code: number }>((resolve) => socket.on('closed', (e) => resolve(e as { code: number })));
+      // Expire the session in the database directly: no logout, so no sessionEnded event is published.
+      await forkEm(quick.orm).nativeUpdate(Session, {}, { expiresAt: new Date(Date.now() - 1000) });
+      expect((await closed).code).toBe(4401);
+    } finally {
+      await quick.destroy();
+    }
   });
 });

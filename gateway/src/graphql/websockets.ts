@@ -49,7 +49,11 @@ export interface LiveServerOptions {
   blockFieldSuggestions?: boolean;
   /** Where unexpected resolver errors are logged (they reach the client as INTERNAL, without detail). */
   log?: (error: unknown, where: string) => void;
+  /** How often open sockets' sessions are checked again (ms). */
+  sessionRecheckMs?: number;
 }
+
+export const SESSION_RECHECK_MS = 60_000;
 
 /**
  * graphql-ws on /graphql, beside Apollo on the same port. A socket is authenticated from the session cookie at
@@ -58,6 +62,7 @@ export interface LiveServerOptions {
  */
 
 export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps: ServiceDeps, sessions: Sessions, extraRules: readonly ValidationRule[], options: LiveServerOptions = {}): LiveServer {
+  const sessionRecheckMs = options.sessionRecheckMs ?? SESSION_RECHECK_MS;
   const wss = new WebSocketServer({
     server: httpServer,
     path: '/graphql',
@@ -119,10 +124,22 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
   void (async () => {
     for await (const { sid } of ended) closeSession(sid);
   })();
+  // A socket is authenticated once, at connection. This sweep closes the sockets of sessions that ended without
+  // an event reaching this gateway: idle or absolute expiry, or a logout published while Redis was unreachable.
+  const sweep = setInterval(() => {
+    const sids = [...bySession.keys()];
+    if (sids.length === 0) return;
+    sessions.stillSignedIn(sids).then(
+      (live) => sids.filter((sid) => !live.has(sid)).forEach(closeSession),
+      () => {}, // the database is briefly unreachable: keep the sockets, try again next time
+    );
+  }, sessionRecheckMs);
+  sweep.unref();
 
   return {
     closeSession,
     async dispose() {
+      clearInterval(sweep);
       await ended.return?.();
       for (const client of wss.clients) client.close(1001, 'Server shutting down');
       await server.dispose();

@@ -38,6 +38,8 @@ export interface Sessions {
   store: OrmSessionStore;
   /** The signed-in user id behind a raw Cookie header (websocket handshakes), with the session id. */
   fromCookieHeader(cookieHeader: string | undefined): Promise<{ sid: string; userId: number } | null>;
+  /** Of these session ids, the ones that are still signed in (not logged out, idle-expired or past the absolute timeout). */
+  stillSignedIn(sids: string[]): Promise<Set<string>>;
 }
 
 function isExpiredAbsolutely(data: session.SessionData | null | undefined): boolean {
@@ -76,6 +78,10 @@ export function createSessions(orm: Orm, secret: string, secureCookies: boolean)
       const data = await store.load(sid);
       if (!data?.userId || isExpiredAbsolutely(data)) return null;
       return { sid, userId: data.userId };
+    },
+    async stillSignedIn(sids) {
+      const live = await store.findLive(sids);
+      return new Set([...live].filter(([, data]) => data.userId && !isExpiredAbsolutely(data)).map(([sid]) => sid));
     },
   };
 }
