@@ -63,6 +63,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const httpServer = createServer(app);
   const schema = await buildFulcrumSchema();
   const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log, sessionRecheckMs: options.sessionRecheckMs });
+  // Live events published while Redis was unreachable are lost: make every client reconnect and catch up.
+  events.onReconnected(() => live.closeAll('Event bus reconnected: catch up'));
   const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose() });
   await apollo.start();
 

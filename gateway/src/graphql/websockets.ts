@@ -18,6 +18,8 @@ interface SocketUser { sid: string; userId: number }
 export interface LiveServer {
   /** Closes every socket of a session (logout), on this gateway. */
   closeSession(sid: string): void;
+  /** Closes every socket with 1012 (service restart): clients reconnect and catch up. */
+  closeAll(reason: string): void;
   dispose(): Promise<void>;
 }
 
@@ -138,6 +140,9 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
 
   return {
     closeSession,
+    closeAll(reason) {
+      for (const client of wss.clients) client.close(1012, reason);
+    },
     async dispose() {
       clearInterval(sweep);
       await ended.return?.();

@@ -50,7 +50,17 @@ export interface EventBusHandle {
   bus: EventBus;
   /** The Redis channel prefix in use ('' in memory). */
   channelPrefix: string;
+  /**
+   * Called when the bus comes back after losing Redis: events published meanwhile never arrived, so whoever
+   * relies on them must catch up (the gateway closes its websockets; clients reconnect and refetch once).
+   */
+  onReconnected(listener: () => void): void;
   close(): Promise<void>;
+}
+
+/** The Redis connection name of a gateway's subscriber (per installation), so operators and tests find it in CLIENT LIST. */
+export function subscriberConnectionName(channelPrefix: string): string {
+  return `fulcrum-events-${channelPrefix.split(':')[1]}`;
 }
 
 /** `fulcrum:<12 hex of sha256(namespace)>:`; the hash keeps database names and URLs out of Redis. */
@@ -123,17 +133,21 @@ const defaultOnError = (error: unknown, where: string) => console.error(`[fulcru
 
 export async function createEventBus(options: EventBusOptions = {}): Promise<EventBusHandle> {
   if (!options.redisUrl) {
-    return { bus: createPubSub<EventTopics>(), channelPrefix: '', close: async () => {} };
+    return { bus: createPubSub<EventTopics>(), channelPrefix: '', onReconnected: () => {}, close: async () => {} };
   }
   const { Redis } = await import('ioredis');
   const publishClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
-  const subscribeClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
-  await Promise.all([publishClient.ping(), subscribeClient.ping()]);
   const channelPrefix = channelPrefixFor(options.namespace);
+  const subscribeClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, connectionName: subscriberConnectionName(channelPrefix) });
+  await Promise.all([publishClient.ping(), subscribeClient.ping()]);
+  // 'ready' has fired once already; every later one is a reconnect (ioredis has re-issued the PSUBSCRIBE).
+  const reconnectListeners: (() => void)[] = [];
+  subscribeClient.on('ready', () => reconnectListeners.forEach((listener) => listener()));
   const eventTarget = await redisEventTarget(publishClient, subscribeClient, channelPrefix, options.onError ?? defaultOnError);
   return {
     bus: createPubSub<EventTopics>({ eventTarget: eventTarget as never }),
     channelPrefix,
+    onReconnected: (listener) => void reconnectListeners.push(listener),
     close: async () => {
       subscribeClient.disconnect();
       publishClient.disconnect();
