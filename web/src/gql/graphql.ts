@@ -58,7 +58,7 @@ export type LoginMutationVariables = Exact<{
 }>;
 
 
-export type LoginMutation = { login: { id: number, username: string, email: string } };
+export type LoginMutation = { login: { id: number, username: string, email: string } | null };
 
 export type SignupMutationVariables = Exact<{
   input: SignupInput;
