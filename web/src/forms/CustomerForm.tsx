@@ -7,6 +7,7 @@ import { Field } from '../components/Field';
 import { Modal } from '../components/Modal';
 import { graphql } from '../gql';
 import { FormError, useFormState } from './useFormState';
+import { FormActions } from './FormActions';
 
 const EMAIL_AVAILABLE = graphql(`
   query CustomerEmailAvailable($email: String!, $name: String) {
@@ -111,16 +112,7 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
       </Field>
       {!filled && <p className="form-hint">{MESSAGES.customerHint}</p>}
       <FormError message={form.formError} />
-      <div className="form-actions">
-        {onCancel && (
-          <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" className="button button-primary" disabled={!filled || form.loading}>
-          {form.loading ? 'Loading...' : customer ? 'Save Customer' : 'Create Customer'}
-        </button>
-      </div>
+      <FormActions label={customer ? 'Save Customer' : 'Create Customer'} loading={form.loading} disabled={!filled} onCancel={onCancel} />
     </form>
   );
 }

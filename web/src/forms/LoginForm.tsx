@@ -6,6 +6,7 @@ import { Modal } from '../components/Modal';
 import { useModals } from '../components/ModalHost';
 import { DEMO_USER } from '../demoAccounts';
 import { FormError, useFormState } from './useFormState';
+import { FormActions } from './FormActions';
 
 interface LoginFormProps {
   /** Where to go after logging in: / for the page, view/tickets/all for the modal. */
@@ -47,7 +48,7 @@ export function LoginForm({ to, withDemoFill = false, onDone }: LoginFormProps) 
         )}
       </Field>
       <FormError message={form.formError} />
-      <div className="form-actions">
+      <FormActions label="Log In" loading={form.loading}>
         {withDemoFill && (
           <button
             type="button"
@@ -60,10 +61,7 @@ export function LoginForm({ to, withDemoFill = false, onDone }: LoginFormProps) 
             Log in as Demo User
           </button>
         )}
-        <button type="submit" className="button button-primary" disabled={form.loading}>
-          {form.loading ? 'Loading...' : 'Log In'}
-        </button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { Field } from '../components/Field';
 import { Modal } from '../components/Modal';
 import { graphql } from '../gql';
 import { FormError, useFormState } from './useFormState';
+import { FormActions } from './FormActions';
 
 const CREATE_MACRO = graphql(`
   mutation CreateMacro($input: MacroInput!) {
@@ -75,16 +76,7 @@ export function MacroForm({ macro, onSaved, onCancel }: MacroFormProps) {
       </Field>
       {!filled && <p className="form-hint">{MESSAGES.macroHint}</p>}
       <FormError message={form.formError} />
-      <div className="form-actions">
-        {onCancel && (
-          <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" className="button button-primary" disabled={!filled || form.loading}>
-          {form.loading ? 'Loading...' : macro ? 'Save Macro' : 'Create Macro'}
-        </button>
-      </div>
+      <FormActions label={macro ? 'Save Macro' : 'Create Macro'} loading={form.loading} disabled={!filled} onCancel={onCancel} />
     </form>
   );
 }

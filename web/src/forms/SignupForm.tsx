@@ -7,6 +7,7 @@ import { Field } from '../components/Field';
 import { Modal } from '../components/Modal';
 import { useModals } from '../components/ModalHost';
 import { FormError, useFormState } from './useFormState';
+import { FormActions } from './FormActions';
 
 interface SignupFormProps {
   /**
@@ -71,11 +72,7 @@ export function SignupForm({ variant, to, onDone }: SignupFormProps) {
         )}
       </Field>
       <FormError message={form.formError} />
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={form.loading}>
-          {form.loading ? 'Loading...' : 'Sign Up'}
-        </button>
-      </div>
+      <FormActions label="Sign Up" loading={form.loading} />
     </form>
   );
 }

@@ -16,6 +16,7 @@ import { Field } from '../components/Field';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { SessionUser } from '../session';
 import { FormError, useFormState } from './useFormState';
+import { FormActions } from './FormActions';
 
 export const TicketForm_ticket = graphql(`
   fragment TicketForm_ticket on Ticket {
@@ -193,14 +194,7 @@ export function TicketForm(props: TicketFormProps) {
         </figure>
       )}
       <FormError message={form.formError} />
-      <div className="form-actions">
-        <button type="button" className="button button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={form.loading}>
-          {form.loading ? 'Loading...' : props.submitLabel}
-        </button>
-      </div>
+      <FormActions label={props.submitLabel} loading={form.loading} onCancel={props.onCancel} />
     </form>
   );
 }
