@@ -16,7 +16,7 @@ import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
 import { createRestRouter } from './rest/router.js';
 import { refuseCrossSiteWrites } from './rest/sameOrigin.js';
-import { redactSecrets } from './rest/errors.js';
+import { logError } from './rest/errors.js';
 import { createSessions, loadSessionSecret } from './session/sessions.js';
 
 export interface Gateway {
@@ -29,7 +29,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-const defaultLog = (error: unknown, where: string) => console.error(`[fulcrum] ${where}:`, redactSecrets(error));
 
 /**
  * Builds and starts one gateway: database (migrated, demo-seeded when empty), event bus, sessions, REST under
@@ -39,8 +38,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const dataDir = options.dataDir ?? './data';
   // The demo seed runs under the startup lock with the migrations: gateways starting together seed once.
   const orm = await openDatabase({ dataDir, databaseUrl: options.databaseUrl, initialize: (options.demo ?? true) ? seedDemo : undefined });
-  // Redis channels are namespaced by the database, so installations sharing one Redis stay apart.
-  const events = await createEventBus({ redisUrl: options.redisUrl, namespace: options.redisUrl ? await databaseIdentity(orm) : undefined });
+  const log = options.logErrors === false ? () => {} : logError;
+  // Redis channels and rate-limit keys are namespaced by the database, so installations sharing one Redis stay apart.
+  const namespace = options.redisUrl ? await databaseIdentity(orm) : undefined;
+  const events = await createEventBus({ redisUrl: options.redisUrl, namespace, onError: log });
   let redisForLimits: { disconnect(): void } | undefined;
   if (options.redisUrl) {
     const { Redis } = await import('ioredis');
@@ -48,8 +49,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     await client.connect();
     redisForLimits = client;
   }
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, redisForLimits ? await databaseIdentity(orm) : undefined) };
-  const log = options.logErrors === false ? () => {} : defaultLog;
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace) };
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
 
   const app = express();

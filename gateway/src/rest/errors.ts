@@ -9,6 +9,9 @@ export interface ErrorLog {
  * Password hashes never reach a log: a database error's message carries its SQL with the values inlined (an
  * insert into users holds the argon2 hash), so every logged error goes through this first.
  */
+/** Where the gateway logs an unexpected error: stderr, with password hashes redacted. */
+export const logError: ErrorLog = (error, where) => console.error(`[fulcrum] ${where}:`, redactSecrets(error));
+
 export function redactSecrets(value: unknown): unknown {
   const scrub = (text: string) => text.replace(/\$argon2(?:id|i|d)\$[^\s'",)`]*/g, '[redacted hash]');
   if (value instanceof Error) {
