@@ -56,13 +56,10 @@ export class TicketResolver {
   async tickets(
     @Arg('first', () => Int, { nullable: true, defaultValue: 50 }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() { service, loaders }: GraphQLContext,
+    @Ctx() { service }: GraphQLContext,
   ) {
+    // The page's statement also read its requesters, macros and assignee (tickets.pageRelations, used below).
     const page = await tickets.listTickets(service, { first, after });
-    // The page's statement already read its requesters, macros and assignee: no second round trip for them.
-    for (const customer of page.related.customers) loaders.customer.prime(customer.id, customer);
-    for (const macro of page.related.macros) loaders.macro.prime(macro.id, macro);
-    for (const user of page.related.users) loaders.user.prime(user.id, user);
     return { totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
   }
 

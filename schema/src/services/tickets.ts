@@ -36,11 +36,6 @@ export interface TicketPage {
   totalCount: number;
   endCursor: string | null;
   hasNextPage: boolean;
-  /**
-   * The page's requesters, macros and assignee, read by the same SQL statement (joins): GraphQL primes its
-   * per-request loaders with them, so a page costs one statement whatever its size and whatever it selects.
-   */
-  related: { customers: CustomerRecord[]; macros: MacroRecord[]; users: UserRecord[] };
 }
 
 export function encodeCursor(id: number): string {
@@ -148,10 +143,7 @@ export async function listTickets(ctx: ServiceContext, page: { first?: number | 
     });
     return record;
   });
-  return {
-    nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null,
-    related: { customers: [...customers.values()], macros: [...macros.values()], users: [...users.values()] },
-  };
+  return { nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null };
 }
 
 /** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
