@@ -7,7 +7,8 @@ import { graphqlContextFor } from '../http/serviceContext.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 import { createFormatError } from './errors.js';
-import { redactSecrets } from '../rest/errors.js';
+import { logError } from '../rest/errors.js';
+import { originMatchesHost } from '../rest/sameOrigin.js';
 
 /** Largest websocket frame accepted: subscription documents are small. */
 export const WS_MAX_PAYLOAD = 64 * 1024;
@@ -24,14 +25,6 @@ export interface LiveServer {
 }
 
 /** A browser's Origin must match the Host it connects to; clients without Origin are not browsers. */
-function originAllowed(origin: string | undefined, host: string | undefined): boolean {
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Websockets carry subscriptions only. Queries and mutations go over HTTP, where CSRF prevention, the session
@@ -69,11 +62,11 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
     server: httpServer,
     path: '/graphql',
     maxPayload: WS_MAX_PAYLOAD,
-    verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) => originAllowed(origin, req.headers.host as string | undefined),
+    verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) => originMatchesHost(origin, req.headers.host as string | undefined),
   });
   const bySession = new Map<string, Set<WebSocket>>();
   const rules = [...specifiedRules, SubscriptionsOnly, ...extraRules];
-  const formatError = createFormatError(options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, redactSecrets(error))));
+  const formatError = createFormatError(options.log ?? logError);
   const format = (error: GraphQLError): GraphQLFormattedError => {
     const formatted = formatError(error.toJSON(), error);
     return options.blockFieldSuggestions ? { ...formatted, message: stripSuggestions(formatted.message) } : formatted;

@@ -10,7 +10,11 @@ import type { RequestHandler } from 'express';
 export function isSameOrigin(headers: Record<string, string | string[] | undefined>, host: string | undefined): boolean {
   const site = headers['sec-fetch-site'];
   if (typeof site === 'string') return site === 'same-origin' || site === 'none';
-  const source = (headers.origin as string | undefined) ?? (headers.referer as string | undefined);
+  return originMatchesHost((headers.origin as string | undefined) ?? (headers.referer as string | undefined), host);
+}
+
+/** An Origin (or Referer) names the host the request went to; none at all is a non-browser client. */
+export function originMatchesHost(source: string | undefined, host: string | undefined): boolean {
   if (!source) return true;
   try {
     return new URL(source).host === host;
