@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, postgresPoolMax, postgresSsl } from '@fulcrum/schema';
-import { createPostgresDatabase, testDatabaseMode } from '../testing/harness.js';
+import { createPostgresDatabase, testDatabaseMode } from '../../src/testing/harness.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -14,10 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, REDIS_URL, testDatabaseMode } from '../testing/harness.js';
-import { TestClient } from '../testing/client.js';
+import { createPostgresDatabase, REDIS_URL, testDatabaseMode } from '../../src/testing/harness.js';
+import { TestClient } from '../../src/testing/client.js';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { figure, MESSAGE_EVENTS, openLive, sleep, spawnGateway, untilLive, type GatewayProcess, type Live } from './support.js';
+import { figure, sleep } from '../../src/testing/measure.js';
+import { spawnGateway, type GatewayProcess } from '../../src/testing/processes.js';
+import { MESSAGE_EVENTS, openLive, untilLive, type Live } from '../../src/testing/wsClient.js';
 
 const CONFIG = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx', '/opt/homebrew/bin/nginx'].find((p) => existsSync(p)) ?? process.env.FULCRUM_TEST_NGINX;

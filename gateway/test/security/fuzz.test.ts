@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { PNG } from '../testing/fixtures.js';
-import { figure } from './support.js';
+import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { PNG } from '../../src/testing/fixtures.js';
+import { figure } from '../../src/testing/measure.js';
 
 /** Runs per route or field; the whole file stays well under a minute. */
 const RUNS = Number(process.env.FULCRUM_FUZZ_RUNS ?? 24);

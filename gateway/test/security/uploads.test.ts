@@ -2,11 +2,11 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ticket, TicketImage, demoTicketImage, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { HTML_AS_PNG, JPEG, PNG, validTicket } from '../testing/fixtures.js';
+import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { HTML_AS_PNG, JPEG, PNG, validTicket } from '../../src/testing/fixtures.js';
 import { IMAGE_DAMAGED_MESSAGE } from '../../../schema/src/services/images.js';
-import { figure } from './support.js';
+import { figure } from '../../src/testing/measure.js';
 
 const { MESSAGES, LIMITS } = rules;
 let gw: TestGateway;
