@@ -1,3 +1,5 @@
+import { DEMO_ACCOUNTS } from '@fulcrum/schema';
+
 /** A tiny HTTP client with one cookie jar, for tests and benchmarks: REST calls, GraphQL, multipart uploads. */
 export interface GqlResult<T = Record<string, any>> {
   status: number;
@@ -89,6 +91,21 @@ export class TestClient {
     if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return this;
   }
+}
+
+/** New clients of one gateway. */
+export interface GatewayClients {
+  /** A signed-out client. */
+  client(): TestClient;
+  /** A client signed in as demo account 0 (Demo), 1 (Marnie) or 2 (Bobbie). */
+  as(index: 0 | 1 | 2): Promise<TestClient>;
+}
+
+export function clientsOf(url: string): GatewayClients {
+  return {
+    client: () => new TestClient(url),
+    as: (index) => new TestClient(url).login(DEMO_ACCOUNTS[index].email, DEMO_ACCOUNTS[index].password),
+  };
 }
 
 /** The same session on another gateway: a new client there with this client's cookies. */

@@ -5,16 +5,28 @@
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { TestClient } from './client.js';
+import { clientsOf, type GatewayClients } from './client.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The line main.ts prints once it listens; its first group is the URL. */
 export const LISTENING = /fulcrum listening on (http:\/\/\S+)/;
+
+/** A TCP port free on 127.0.0.1 right now (for a process that must be told its port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export interface Exit {
   code: number | null;
@@ -138,12 +150,9 @@ export interface GatewayProcessOptions {
   env?: Record<string, string>;
 }
 
-export interface GatewayProcess extends StartedProcess {
+export interface GatewayProcess extends StartedProcess, GatewayClients {
   name: string;
   port: number;
-  client(): TestClient;
-  /** A client signed in on this gateway as demo account 0 (Demo), 1 (Marnie) or 2 (Bobbie). */
-  as(index: 0 | 1 | 2): Promise<TestClient>;
   /** SIGTERM (graceful) and wait; removes the DATA_DIR. */
   stop(): Promise<void>;
 }
@@ -193,8 +202,7 @@ async function spawnGatewayOnce(options: GatewayProcessOptions, timeoutMs: numbe
     ...started,
     name: options.name,
     port: Number(new URL(url).port),
-    client: () => new TestClient(url),
-    as: (index) => new TestClient(url).login(DEMO_ACCOUNTS[index].email, DEMO_ACCOUNTS[index].password),
+    ...clientsOf(url),
     async stop() {
       await started.stop(15_000);
       removeDataDir();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
 import { createRestRouter } from '../../src/rest/router.js';
@@ -14,10 +14,7 @@ import { openAckedSocket, openSocket, type RawSocket } from '../../src/testing/w
 
 let gw: TestGateway;
 let agents: TestClient[];
-beforeAll(async () => {
-  gw = await startTestGateway();
-  agents = [await gw.as(0), await gw.as(1), await gw.as(2)];
-});
+beforeAll(async () => ([gw, ...agents] = await startSignedIn(0, 1, 2)));
 afterAll(() => gw.destroy());
 
 /** Every route of the REST router, read from the router itself so a new route cannot be forgotten. */

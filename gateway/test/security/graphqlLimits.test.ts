@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lexer, Source, TokenKind, buildSchema, parse, specifiedRules, validate } from 'graphql';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import { startSignedIn, startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { validTicket } from '../../src/testing/fixtures.js';
 import { GRAPHQL_LIMITS, createArmor } from '../../src/graphql/armor.js';
@@ -12,10 +12,7 @@ import { openAckedSocket, openSocket } from '../../src/testing/wsClient.js';
 
 let gw: TestGateway;
 let demo: TestClient;
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-});
+beforeAll(async () => ([gw, demo] = await startSignedIn(0)));
 afterAll(() => gw.destroy());
 
 const tokens = (q: string) => {
