@@ -253,6 +253,9 @@ function postgresHotReader(em: Em): HotReader {
 export async function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
   const transaction = em.getTransactionContext();
   if (transaction) return em.getConnection().execute<T[]>(sql, [...params], 'all', transaction);
+  // Counted like every other statement: the statement-count test and the bench listen for knex's 'query' event.
+  const knex = em.getConnection().getKnex() as unknown as { listenerCount(event: string): number; emit(event: string, query: object): void };
+  if (knex.listenerCount('query') > 0) knex.emit('query', { sql, bindings: params, method: 'select' });
   const driver = em.getDriver();
   let reader = hotReaders.get(driver);
   if (!reader) {
