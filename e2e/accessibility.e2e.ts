@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, blocking, type AxeViolation } from './axe';
 import { NARROW, useBrowser, WIDE, type Viewport } from './browser';
-import { demoLogin, gone, gql, shown, unique } from './helpers';
+import { createOwnRecords, demoLogin, gone, gql, shown } from './helpers';
 
 const chromium = useBrowser();
 
@@ -87,14 +87,7 @@ async function signedOutScreens(page: Page): Promise<void> {
 
 async function signedInScreens(page: Page, viewport: Viewport): Promise<void> {
   await demoLogin(page);
-  // Records of Demo's own, so Edit and Delete are enabled.
-  const stamp = unique('a11y').replace(/\W/g, '');
-  await gql(page, 'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }', {
-    input: { name: `Axe Customer ${stamp}`, email: `${stamp}@example.com` },
-  });
-  await gql(page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
-    input: { name: `Axe Macro ${stamp}`, description: 'A canned reply for the accessibility scan.' },
-  });
+  const own = await createOwnRecords(page, 'Axe');
   await gql(page, 'mutation { sendMessage(receiverId: 2, text: "Checking accessibility") { id } }');
 
   await shown(page.getByRole('heading', { name: /\(\d+\) Open Tickets/ }));
@@ -132,41 +125,32 @@ async function signedInScreens(page: Page, viewport: Viewport): Promise<void> {
   await shown(page.getByRole('heading', { name: 'Not found' }));
   await scan(page, 'ticket not found');
 
-  await page.goto('/view/customers');
-  await shown(page.getByRole('heading', { name: /^\(\d+\) Customers$/ }));
-  await scan(page, 'customers');
-  await page.locator('main').getByRole('button', { name: 'Create Customer' }).click();
-  await shown(dialog(page, 'Create Customer'));
-  await scan(page, 'Create Customer modal');
-  await closeDialog(page, 'Create Customer');
-  await page.getByRole('button', { name: `Edit Axe Customer ${stamp}` }).click();
-  await shown(dialog(page, 'Edit Customer'));
-  await scan(page, 'Edit Customer modal');
-  await dialog(page, 'Edit Customer').getByLabel('Email').fill('not-an-email');
-  await dialog(page, 'Edit Customer').getByRole('button', { name: 'Save Customer' }).click();
-  await shown(dialog(page, 'Edit Customer').locator('.field-errors').first());
-  await scan(page, 'Edit Customer modal, errors');
-  await closeDialog(page, 'Edit Customer');
-  await page.getByRole('button', { name: `Delete Axe Customer ${stamp}` }).click();
-  await shown(dialog(page, 'Delete Customer'));
-  await scan(page, 'Delete Customer modal');
-  await closeDialog(page, 'Delete Customer');
-
-  await page.goto('/view/macros');
-  await shown(page.getByRole('heading', { name: /^\(\d+\) Macros$/ }));
-  await scan(page, 'macros');
-  await page.locator('main').getByRole('button', { name: 'Create Macro' }).click();
-  await shown(dialog(page, 'Create Macro'));
-  await scan(page, 'Create Macro modal');
-  await closeDialog(page, 'Create Macro');
-  await page.getByRole('button', { name: `Edit Axe Macro ${stamp}` }).click();
-  await shown(dialog(page, 'Edit Macro'));
-  await scan(page, 'Edit Macro modal');
-  await closeDialog(page, 'Edit Macro');
-  await page.getByRole('button', { name: `Delete Axe Macro ${stamp}` }).click();
-  await shown(dialog(page, 'Delete Macro'));
-  await scan(page, 'Delete Macro modal');
-  await closeDialog(page, 'Delete Macro');
+  // The two list screens and their modals (Create from the page's button, Edit and Delete from a row of Demo's).
+  for (const { noun, path, record } of [
+    { noun: 'Customer', path: '/view/customers', record: own.customer },
+    { noun: 'Macro', path: '/view/macros', record: own.macro },
+  ]) {
+    await page.goto(path);
+    await shown(page.getByRole('heading', { name: new RegExp(`^\\(\\d+\\) ${noun}s$`) }));
+    await scan(page, `${noun.toLowerCase()}s`);
+    await page.locator('main').getByRole('button', { name: `Create ${noun}` }).click();
+    await shown(dialog(page, `Create ${noun}`));
+    await scan(page, `Create ${noun} modal`);
+    await closeDialog(page, `Create ${noun}`);
+    await page.getByRole('button', { name: `Edit ${record}` }).click();
+    const edit = dialog(page, `Edit ${noun}`);
+    await shown(edit);
+    await scan(page, `Edit ${noun} modal`);
+    await edit.getByLabel('Name').fill('x');
+    await edit.getByRole('button', { name: `Save ${noun}` }).click();
+    await shown(edit.locator('.field-errors').first());
+    await scan(page, `Edit ${noun} modal, errors`);
+    await closeDialog(page, `Edit ${noun}`);
+    await page.getByRole('button', { name: `Delete ${record}` }).click();
+    await shown(dialog(page, `Delete ${noun}`));
+    await scan(page, `Delete ${noun} modal`);
+    await closeDialog(page, `Delete ${noun}`);
+  }
 
   await page.goto('/customer/create');
   await shown(page.getByRole('heading', { name: 'Create Customer' }));

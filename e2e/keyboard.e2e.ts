@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { useBrowser, WIDE } from './browser';
-import { DEMO, demoLogin, gone, gql, makePng, shown, unique } from './helpers';
+import { createOwnRecords, DEMO, demoLogin, gone, makePng, shown, unique } from './helpers';
 
 const chromium = useBrowser();
 
@@ -143,13 +143,7 @@ describe('keyboard only at 1440 px', () => {
   it('opens and closes every modal signed in; focus returns to its opener', async () => {
     const { page, context } = await chromium.open(WIDE);
     await demoLogin(page);
-    const stamp = unique('Kb').replace(/\W/g, '');
-    await gql(page, 'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }', {
-      input: { name: `Kb Customer ${stamp}`, email: `${stamp}@example.com` },
-    });
-    await gql(page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
-      input: { name: `Kb Macro ${stamp}`, description: 'For the keyboard test.' },
-    });
+    const own = await createOwnRecords(page, 'Kb');
     await page.reload();
     await shown(page.getByRole('heading', { name: /\(\d+\) Open Tickets/ }));
 
@@ -171,19 +165,17 @@ describe('keyboard only at 1440 px', () => {
     await gone(page.getByRole('dialog'));
     expect(await isFocused(deleteTicket)).toBe(true);
 
-    await tabTo(page, nav.getByRole('link', { name: 'Customers' }), { back: true });
-    await page.keyboard.press('Enter');
-    await shown(page.getByRole('heading', { name: /^\(\d+\) Customers$/ }));
-    await modalRoundTrip(page, page.locator('main').getByRole('button', { name: 'Create Customer' }), 'Create Customer');
-    await modalRoundTrip(page, page.getByRole('button', { name: `Edit Kb Customer ${stamp}` }), 'Edit Customer', 'Cancel');
-    await modalRoundTrip(page, page.getByRole('button', { name: `Delete Kb Customer ${stamp}` }), 'Delete Customer', 'No');
-
-    await tabTo(page, nav.getByRole('link', { name: 'Macros' }), { back: true });
-    await page.keyboard.press('Enter');
-    await shown(page.getByRole('heading', { name: /^\(\d+\) Macros$/ }));
-    await modalRoundTrip(page, page.locator('main').getByRole('button', { name: 'Create Macro' }), 'Create Macro');
-    await modalRoundTrip(page, page.getByRole('button', { name: `Edit Kb Macro ${stamp}` }), 'Edit Macro');
-    await modalRoundTrip(page, page.getByRole('button', { name: `Delete Kb Macro ${stamp}` }), 'Delete Macro', 'No');
+    for (const { noun, list, record } of [
+      { noun: 'Customer', list: 'Customers', record: own.customer },
+      { noun: 'Macro', list: 'Macros', record: own.macro },
+    ]) {
+      await tabTo(page, nav.getByRole('link', { name: list }), { back: true });
+      await page.keyboard.press('Enter');
+      await shown(page.getByRole('heading', { name: new RegExp(`^\\(\\d+\\) ${list}$`) }));
+      await modalRoundTrip(page, page.locator('main').getByRole('button', { name: `Create ${noun}` }), `Create ${noun}`);
+      await modalRoundTrip(page, page.getByRole('button', { name: `Edit ${record}` }), `Edit ${noun}`, 'Cancel');
+      await modalRoundTrip(page, page.getByRole('button', { name: `Delete ${record}` }), `Delete ${noun}`, 'No');
+    }
     await context.close();
   });
 });
