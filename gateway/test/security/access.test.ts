@@ -5,18 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { PNG, validTicket } from '../testing/fixtures.js';
-import { createRestRouter } from '../rest/router.js';
-import { figure, openAckedSocket, openSocket, type RawSocket } from './support.js';
+import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { PNG, validTicket } from '../../src/testing/fixtures.js';
+import { createRestRouter } from '../../src/rest/router.js';
+import { figure, sleep } from '../../src/testing/measure.js';
+import { openAckedSocket, openSocket, type RawSocket } from '../../src/testing/wsClient.js';
 
 let gw: TestGateway;
 let agents: TestClient[];
-beforeAll(async () => {
-  gw = await startTestGateway();
-  agents = [await gw.as(0), await gw.as(1), await gw.as(2)];
-});
+beforeAll(async () => ([gw, ...agents] = await startSignedIn(0, 1, 2)));
 afterAll(() => gw.destroy());
 
 /** Every route of the REST router, read from the router itself so a new route cannot be forgotten. */
@@ -152,7 +150,7 @@ describe('access control matrix', () => {
       const socket: RawSocket = await openAckedSocket(gw.url, attacker.cookieHeader);
       const subs = { t: 'subscription { ticketEvents { kind id ticket { id } } }', m: 'subscription { macroEvents { kind id macro { id } } }', g: 'subscription { messageEvents { kind id senderId receiverId message { id text } } }' };
       for (const [id, query] of Object.entries(subs)) socket.send({ id, type: 'subscribe', payload: { query } });
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
 
       for (const attempt of attempts(attacker, owned)) {
         total++;
@@ -177,7 +175,7 @@ describe('access control matrix', () => {
       const deadline = Date.now() + 5000;
       const seen = () => socket.messages.filter((m) => m.type === 'next');
       const has = (sub: string, id: number) => seen().some((m) => m.id === sub && JSON.stringify(m.payload).includes(`"id":${id}`));
-      while (!(has('t', own) && has('m', ownMacro) && has('g', ownMessage)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!(has('t', own) && has('m', ownMacro) && has('g', ownMessage)) && Date.now() < deadline) await sleep(20);
       expect(has('t', own) && has('m', ownMacro) && has('g', ownMessage)).toBe(true);
       const me = attackerIndex + 1;
       for (const m of seen()) {

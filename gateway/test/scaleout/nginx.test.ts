@@ -8,31 +8,22 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, REDIS_URL, testDatabaseMode } from '../testing/harness.js';
-import { TestClient } from '../testing/client.js';
+import { createPostgresDatabase, REDIS_URL, testDatabaseMode } from '../../src/testing/harness.js';
+import { TestClient } from '../../src/testing/client.js';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { figure, MESSAGE_EVENTS, openLive, sleep, spawnGateway, untilLive, type GatewayProcess, type Live } from './support.js';
+import { figure, sleep } from '../../src/testing/measure.js';
+import { freePort, spawnGateway, type GatewayProcess } from '../../src/testing/processes.js';
+import { MESSAGE_EVENTS, openLive, untilLive, type Live } from '../../src/testing/wsClient.js';
 
 const CONFIG = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx', '/opt/homebrew/bin/nginx'].find((p) => existsSync(p)) ?? process.env.FULCRUM_TEST_NGINX;
 const postgres = testDatabaseMode() === 'postgres';
 if (postgres && !NGINX) console.log('[scale-out] deploy/nginx.conf not exercised: no nginx binary on this machine (set FULCRUM_TEST_NGINX to one).');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** deploy/nginx.conf with test addresses: everything else (headers, timeouts, retries, limits) as shipped. */
 export function renderConfig(source: string, o: { gateways: string[]; http: number; https: number; cert: string; key: string }): string {
@@ -56,6 +47,28 @@ export function renderConfig(source: string, o: { gateways: string[]; http: numb
   out = out.replace(/listen 80;/, `listen 127.0.0.1:${o.http};`).replace(/listen 443 ssl( http2)?;/, `listen 127.0.0.1:${o.https} ssl$1;`);
   out = out.replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${o.cert};`).replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${o.key};`);
   return out;
+}
+
+/** Messages `${prefix} 0`, `${prefix} 1`... sent one after another by each `run()` until `stopped()`, with every answer's status (0: none). */
+function messageWriter(client: TestClient, prefix: string, stopped: () => boolean) {
+  const writes: { text: string; status: number }[] = [];
+  let n = 0;
+  const ok = (w: { status: number }) => w.status === 200 || w.status === 201;
+  return {
+    async run() {
+      while (!stopped()) {
+        const text = `${prefix} ${n++}`;
+        try {
+          const res = await client.post('/api/messages/create/too/2', { message: text });
+          writes.push({ text, status: res.status });
+        } catch {
+          writes.push({ text, status: 0 });
+        }
+      }
+    },
+    /** The acknowledged writes and the others. */
+    outcome: () => ({ acked: writes.filter(ok), failed: writes.filter((w) => !ok(w)) }),
+  };
 }
 
 describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways', () => {
@@ -176,10 +189,8 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
   it('rolling restart: a gateway stopped with SIGTERM under load and started again on its port', async () => {
     const demo = await signIn(0);
     const readFailures: string[] = [];
-    const writes: { text: string; status: number }[] = [];
     let reads = 0;
     let stop = false;
-    let n = 0;
     const reader = async () => {
       while (!stop) {
         try {
@@ -191,18 +202,8 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
         }
       }
     };
-    const writer = async () => {
-      while (!stop) {
-        const text = `rolling ${n++}`;
-        try {
-          const res = await demo.post('/api/messages/create/too/2', { message: text });
-          writes.push({ text, status: res.status });
-        } catch {
-          writes.push({ text, status: 0 });
-        }
-      }
-    };
-    const load = [reader(), reader(), writer(), writer()];
+    const writer = messageWriter(demo, 'rolling', () => stop);
+    const load = [reader(), reader(), writer.run(), writer.run()];
     await sleep(500);
     const old = gateways[1];
     old.child.kill('SIGTERM');
@@ -214,8 +215,7 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     await Promise.all(load);
     await old.stop();
 
-    const acked = writes.filter((w) => w.status === 200 || w.status === 201);
-    const failed = writes.filter((w) => !(w.status === 200 || w.status === 201));
+    const { acked, failed } = writer.outcome();
     const rows = await sql.query<{ message: string; n: number }>("select message, count(*)::int as n from messages where message like 'rolling %' group by message");
     expect(rows.rows.filter((r) => r.n > 1)).toEqual([]);
     const stored = new Set(rows.rows.map((r) => r.message));
@@ -244,9 +244,7 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     const readFailures: string[] = [];
     let readsCutOff = 0;
     let reads = 0;
-    const writes: { text: string; status: number }[] = [];
     let stop = false;
-    let n = 0;
     const reader = async () => {
       while (!stop) {
         try {
@@ -260,18 +258,8 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
         }
       }
     };
-    const writer = async () => {
-      while (!stop) {
-        const text = `via nginx ${n++}`;
-        try {
-          const res = await demo.post('/api/messages/create/too/2', { message: text });
-          writes.push({ text, status: res.status });
-        } catch {
-          writes.push({ text, status: 0 });
-        }
-      }
-    };
-    const load = [reader(), reader(), writer(), writer()];
+    const writer = messageWriter(demo, 'via nginx', () => stop);
+    const load = [reader(), reader(), writer.run(), writer.run()];
     await sleep(1000);
     const [victim] = gateways;
     victim.child.kill('SIGKILL');
@@ -285,8 +273,7 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     if (readFailures.length) console.log(`[nginx error.log, without the "no live upstreams" lines]\n${readFileSync(join(dir, 'logs', 'error.log'), 'utf8').split('\n').filter((l) => !l.includes('no live upstreams')).slice(-25).join('\n')}`);
     expect(readFailures).toEqual([]);
     expect(readsCutOff).toBeLessThanOrEqual(2);
-    const acked = writes.filter((w) => w.status === 200 || w.status === 201);
-    const failed = writes.filter((w) => !(w.status === 200 || w.status === 201));
+    const { acked, failed } = writer.outcome();
     // A POST in flight on the dead gateway may fail (502, or a cut connection) but is never replayed elsewhere.
     expect(failed.every((w) => w.status === 502 || w.status === 0)).toBe(true);
     expect(failed.length).toBeLessThanOrEqual(2);

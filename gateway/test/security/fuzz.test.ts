@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { PNG } from '../testing/fixtures.js';
-import { figure } from './support.js';
+import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { PNG } from '../../src/testing/fixtures.js';
+import { figure } from '../../src/testing/measure.js';
 
 /** Runs per route or field; the whole file stays well under a minute. */
 const RUNS = Number(process.env.FULCRUM_FUZZ_RUNS ?? 24);
@@ -20,10 +20,7 @@ let gw: TestGateway;
 let agent: TestClient;
 const stats = { requests: 0, fiveHundreds: 0, leaks: 0, nonJson: 0 };
 const failures: string[] = [];
-beforeAll(async () => {
-  gw = await startTestGateway();
-  agent = await gw.as(1);
-});
+beforeAll(async () => ([gw, agent] = await startSignedIn(1)));
 afterAll(() => gw.destroy());
 
 /** A stack frame, a source path, or a database error: never in a response, whatever the input echoed back. */

@@ -13,9 +13,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, User } from '@fulcrum/schema';
-import { createPostgresDatabase, startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { figure } from './support.js';
+import { createPostgresDatabase, startTestGateway, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { figure } from '../../src/testing/measure.js';
 
 const run = promisify(execFile);
 const mode = testDatabaseMode();

@@ -3,14 +3,13 @@
  * (docs/deployment.md), on a real server.
  */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, postgresPoolMax, postgresSsl } from '@fulcrum/schema';
-import { createPostgresDatabase, testDatabaseMode } from '../testing/harness.js';
+import { createPostgresDatabase, testDatabaseMode } from '../../src/testing/harness.js';
+import { REPO_ROOT } from '../../src/testing/processes.js';
 
 const run = promisify(execFile);
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('DATABASE_URL TLS parameters (libpq sslmode), which MikroORM alone would drop', () => {
   it('maps sslmode to the driver\'s TLS options', () => {

@@ -13,12 +13,12 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { TestClient } from '../testing/client.js';
-import { PNG } from '../testing/fixtures.js';
-import { startTestGateway, testDatabaseMode } from '../testing/harness.js';
+import { TestClient } from '../../src/testing/client.js';
+import { PNG } from '../../src/testing/fixtures.js';
+import { startTestGateway, testDatabaseMode } from '../../src/testing/harness.js';
 import { checkImage } from '../../../schema/src/services/images.js';
-import { figure } from '../security/support.js';
-import { bundleServer, startServerProcess, type ServerProcess } from './serverProcess.js';
+import { figure, sleep } from '../../src/testing/measure.js';
+import { bundleServer, startServerProcess, type StartedProcess as ServerProcess } from '../../src/testing/processes.js';
 
 /**
  * The issue's size: 10,000 acknowledged writes and 20 kills. About 50 s on an idle 2-core machine, and up to
@@ -89,7 +89,7 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
     };
     const kill = async () => {
       const s = server;
-      outputs.push(...s.output);
+      outputs.push(s.output());
       s.child.kill('SIGKILL');
       await s.exited;
     };
@@ -135,7 +135,7 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
           await writeOnce(n);
         } catch {
           failed++; // killed mid-request: not acknowledged, may or may not be stored
-          await new Promise((r) => setTimeout(r, 5));
+          await sleep(5);
         }
         if (kills < KILLS && ackCount >= killAt[kills]) {
           kills++;
@@ -144,7 +144,7 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
           const previous = ready; // one server at a time: a kill waits for the restart before it
           ready = (async () => {
             await previous;
-            await new Promise((r) => setTimeout(r, jitter));
+            await sleep(jitter);
             await kill();
             await boot();
           })();

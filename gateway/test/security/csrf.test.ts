@@ -1,16 +1,13 @@
 /** CSRF and cross-site (issue 5): forged requests of every kind a page can send change nothing; headers everywhere. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { PNG, validTicket } from '../testing/fixtures.js';
-import { figure } from './support.js';
+import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { PNG, validTicket } from '../../src/testing/fixtures.js';
+import { figure } from '../../src/testing/measure.js';
 
 let gw: TestGateway;
 let victim: TestClient;
-beforeAll(async () => {
-  gw = await startTestGateway();
-  victim = await gw.as(0);
-});
+beforeAll(async () => ([gw, victim] = await startSignedIn(0)));
 afterAll(() => gw.destroy());
 
 const EVIL = 'https://evil.example';

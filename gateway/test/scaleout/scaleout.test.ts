@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { createPostgresDatabase, REDIS_URL, testDatabaseMode } from '../testing/harness.js';
-import { PNG, validTicket } from '../testing/fixtures.js';
-import type { TestClient } from '../testing/client.js';
-import {
-  carry, figure, MESSAGE_EVENTS, openLive, percentile, sleep, spawnGateway, TICKET_EVENTS, untilLive, type GatewayProcess, type Live,
-} from './support.js';
+import { createPostgresDatabase, REDIS_URL, testDatabaseMode } from '../../src/testing/harness.js';
+import { PNG, validTicket } from '../../src/testing/fixtures.js';
+import { carry, type TestClient } from '../../src/testing/client.js';
+import { figure, percentile, sleep } from '../../src/testing/measure.js';
+import { spawnGateway, type GatewayProcess } from '../../src/testing/processes.js';
+import { MESSAGE_EVENTS, openLive, TICKET_EVENTS, untilLive, type Live } from '../../src/testing/wsClient.js';
 
 const postgres = testDatabaseMode() === 'postgres';
 if (!postgres) {

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelPrefixFor, createEventBus, type EventBusHandle, type MessageChange } from '@fulcrum/schema';
-import { REDIS_URL, startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
-import { MESSAGE_EVENTS, openLive, sleep, untilLive } from './support.js';
+import { REDIS_URL, startTestGateway, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
+import { sleep } from '../../src/testing/measure.js';
+import { MESSAGE_EVENTS, openLive, untilLive } from '../../src/testing/wsClient.js';
 
 const redis = process.env.FULCRUM_TEST_REDIS === '1';
 

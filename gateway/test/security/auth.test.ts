@@ -5,10 +5,11 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_LIMITS, DEMO_ACCOUNTS, Session, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../session/sessions.js';
-import { figure, gqlWith, openAckedSocket, openSocket } from './support.js';
+import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/session/sessions.js';
+import { figure, median } from '../../src/testing/measure.js';
+import { openAckedSocket, openSocket } from '../../src/testing/wsClient.js';
 
 const { MESSAGES } = rules;
 const DEMO = DEMO_ACCOUNTS[0];
@@ -113,7 +114,6 @@ describe('login timing', () => {
       known.push(await time(DEMO.email));
       unknown.push(await time(`nobody-${i}@fulcrum.test`));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     const ratio = median(unknown) / median(known);
     // Loose bounds for a shared machine; without the dummy verification the ratio is below 0.1.
     expect(ratio).toBeGreaterThan(0.4);
@@ -172,10 +172,10 @@ describe('login and signup rate limits (production defaults)', () => {
     const ip = freshIp();
     for (let i = 0; i < 3; i++) expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: `x-${i}` }, from(ip))).status).toBe(401);
     for (let i = 0; i < 2; i++) {
-      const r = await gqlWith(gw.client(), LOGIN, { email: DEMO.email, password: `y-${i}` }, from(ip));
+      const r = await gw.client().gql(LOGIN, { email: DEMO.email, password: `y-${i}` }, from(ip));
       expect(r.errors?.[0].extensions?.code).toBe('LOGIN_FAILED');
     }
-    const gql = await gqlWith(gw.client(), LOGIN, { email: DEMO.email, password: 'z' }, from(ip));
+    const gql = await gw.client().gql(LOGIN, { email: DEMO.email, password: 'z' }, from(ip));
     expect(gql.status).toBe(429);
     expect(Number(gql.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(gql.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
@@ -191,7 +191,7 @@ describe('login and signup rate limits (production defaults)', () => {
       `mutation {${Array.from({ length: n }, (_, i) => ` a${i}: login(email: "${DEMO.email}", password: "${password(i)}") { id }`).join('')} }`;
     // 20 aliased wrong guesses: login is nullable, so every alias runs and each is an attempt against the
     // budget: the first 5 are checked (and fail), the other 15 are refused without a password check.
-    const first = await gqlWith(gw.client(), aliased(20, (i) => `alias-${i}`), {}, from(ip));
+    const first = await gw.client().gql(aliased(20, (i) => `alias-${i}`), {}, from(ip));
     const codes = first.errors?.map((e) => e.extensions?.code) ?? [];
     const checked = codes.filter((c) => c === 'LOGIN_FAILED').length;
     const refused = codes.filter((c) => c === 'RATE_LIMITED').length;
@@ -203,12 +203,12 @@ describe('login and signup rate limits (production defaults)', () => {
     // 20 aliased logins with the right password all run, and every one is checked against the budget:
     // from a fresh address the budget has room, and each success gives its point back.
     const ip2 = freshIp();
-    const ok = await gqlWith(gw.client(), aliased(20, () => DEMO.password), {}, from(ip2));
+    const ok = await gw.client().gql(aliased(20, () => DEMO.password), {}, from(ip2));
     expect(Object.keys(ok.data ?? {}).length).toBe(20);
     // 20 aliased signups from one address: each alias takes one of the 20 signups this address may make.
     const ip3 = freshIp();
     const signups = `mutation {${Array.from({ length: 25 }, (_, i) => ` s${i}: signup(input: { email: "alias-${ip3}-${i}@fulcrum.test", username: "alias${addressSeq}x${i}", password: "secret-${i}" }) { id }`).join('')} }`;
-    const su = await gqlWith(gw.client(), signups, {}, from(ip3));
+    const su = await gw.client().gql(signups, {}, from(ip3));
     expect(su.status).toBe(429);
     expect(su.errors?.map((e) => e.extensions?.code)).toEqual(['RATE_LIMITED']);
     expect((su.errors?.[0] as { path?: unknown } | undefined)?.path).toEqual([`s${DEFAULT_AUTH_LIMITS.signupsPerIp}`]);
@@ -227,7 +227,7 @@ describe('login and signup rate limits (production defaults)', () => {
     }
     expect(created).toBe(DEFAULT_AUTH_LIMITS.signupsPerIp);
     expect(status).toBe(429);
-    const gql = await gqlWith(gw.client(), 'mutation($i: SignupInput!) { signup(input: $i) { id } }', { i: { email: `su-${ip}-x@fulcrum.test`, username: `su${addressSeq}zz`, password: 'secret-1' } }, from(ip));
+    const gql = await gw.client().gql('mutation($i: SignupInput!) { signup(input: $i) { id } }', { i: { email: `su-${ip}-x@fulcrum.test`, username: `su${addressSeq}zz`, password: 'secret-1' } }, from(ip));
     expect(gql.status).toBe(429);
     expect(gql.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
     figure('signups accepted per address', `${created} of ${DEFAULT_AUTH_LIMITS.signupsPerIp + 2} in one window`);
@@ -254,8 +254,8 @@ describe('login and signup rate limits (production defaults)', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(known.body);
     expect(known.body).toEqual({ password: [MESSAGES.loginFailed] });
-    const gKnown = await gqlWith(gw.client(), LOGIN, { email: DEMO.email, password: 'wrong-password' }, from(ip));
-    const gUnknown = await gqlWith(gw.client(), LOGIN, { email: 'nobody-here@fulcrum.test', password: 'wrong-password' }, from(ip));
+    const gKnown = await gw.client().gql(LOGIN, { email: DEMO.email, password: 'wrong-password' }, from(ip));
+    const gUnknown = await gw.client().gql(LOGIN, { email: 'nobody-here@fulcrum.test', password: 'wrong-password' }, from(ip));
     expect(gUnknown.errors?.[0].message).toBe(gKnown.errors?.[0].message);
     expect(gUnknown.errors?.[0].extensions).toEqual(gKnown.errors?.[0].extensions);
   });

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { TestClient } from '../testing/client.js';
-import { PNG, validTicket } from '../testing/fixtures.js';
-import { REDIS_URL, createPostgresDatabase, testDatabaseMode } from '../testing/harness.js';
-import { figure, openAckedSocket } from '../security/support.js';
-import { startServerProcess, type ServerProcess } from './serverProcess.js';
+import { TestClient } from '../../src/testing/client.js';
+import { PNG, validTicket } from '../../src/testing/fixtures.js';
+import { REDIS_URL, createPostgresDatabase, testDatabaseMode } from '../../src/testing/harness.js';
+import { figure, sleep } from '../../src/testing/measure.js';
+import { openAckedSocket } from '../../src/testing/wsClient.js';
+import { startServerProcess, type StartedProcess as ServerProcess } from '../../src/testing/processes.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -106,12 +107,12 @@ describe('SIGTERM', () => {
       { name: 'map', value: JSON.stringify({ 0: ['variables.img'] }) },
       { name: '0', value: PNG, filename: 'b.png' },
     ], 'POST', { 'apollo-require-preflight': 'true' });
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
 
     const t0 = Date.now();
     server.child.kill('SIGTERM');
     const closed = await socket.closed;
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const refused = await fetch(`${server.url}/api/auth/`).then(() => false, () => true);
     rest.finish();
     gql.finish();
@@ -124,7 +125,7 @@ describe('SIGTERM', () => {
     expect(restRes.status).toBe(201);
     expect(JSON.parse(gqlRes.body).data.createTicket.id).toBeTypeOf('number');
     expect(exit.code).toBe(0);
-    expect(server.output.join('')).toMatch(/SIGTERM, draining/);
+    expect(server.output()).toMatch(/SIGTERM, draining/);
     const newId = JSON.parse(gqlRes.body).data.createTicket.id;
     const rows = await sql('select t.id, i.byte_size from tickets t join ticket_images i on i.ticket_id = t.id where t.id in ($1, $2)', [ticket, newId]);
     expect(rows).toHaveLength(2);
@@ -146,7 +147,7 @@ describe('SIGTERM', () => {
 describe('faults', () => {
   it('throwing routes and resolvers, a broken database and process-level faults never take the process down', async () => {
     const { env, sql } = await environment();
-    const { server, demo } = await start(env, './gateway/src/durability/faultInjector.ts');
+    const { server, demo } = await start(env, './gateway/test/durability/faultInjector.ts');
     let faults = 0;
     let fiveHundreds = 0;
     const leaks: string[] = [];
@@ -188,8 +189,8 @@ describe('faults', () => {
     // And faults outside any request.
     server.child.kill('SIGUSR2');
     faults += 3;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(server.output.join('')).toMatch(/injected 3 process faults/);
+    await sleep(300);
+    expect(server.output()).toMatch(/injected 3 process faults/);
 
     await sql('alter table sessions_gone rename to sessions');
     await sql('alter table customers_gone rename to customers');
@@ -197,7 +198,7 @@ describe('faults', () => {
     // A field resolver that throws under a live subscription: the socket gets INTERNAL, never the SQL.
     const live = await openAckedSocket(server.url, demo.cookieHeader);
     live.send({ id: 'c', type: 'subscribe', payload: { query: 'subscription { customerEvents { id customer { name owner { username } } } }' } });
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     await sql('alter table users rename to users_gone');
     const liveAnswer = await hit('live field resolver', async () => {
       const created = await demo.post('/api/customers/create', { name: 'Live Fault', email: 'live-fault@x.test' });
@@ -227,7 +228,7 @@ describe('faults', () => {
     expect((await demo.gql('{ customers { id } macros { id } }')).data?.customers.length).toBeGreaterThan(0);
     expect((await demo.post('/api/customers/create', { name: 'After', email: 'after-faults@x.test' })).status).toBe(201);
     expect(leaks).toEqual([]);
-    const log = server.output.join('');
+    const log = server.output();
     expect(log).toMatch(/unhandled rejection/);
     expect(log).toMatch(/uncaught exception/);
     expect(log).toMatch(/POST \/api\/auth\/signup:.*injected fault/);

@@ -2,19 +2,16 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ticket, TicketImage, demoTicketImage, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { HTML_AS_PNG, JPEG, PNG, validTicket } from '../testing/fixtures.js';
+import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { HTML_AS_PNG, JPEG, PNG, validTicket } from '../../src/testing/fixtures.js';
 import { IMAGE_DAMAGED_MESSAGE } from '../../../schema/src/services/images.js';
-import { figure } from './support.js';
+import { figure } from '../../src/testing/measure.js';
 
 const { MESSAGES, LIMITS } = rules;
 let gw: TestGateway;
 let demo: TestClient;
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-});
+beforeAll(async () => ([gw, demo] = await startSignedIn(0)));
 afterAll(() => gw.destroy());
 
 function chunk(type: string, data: Buffer): Buffer {

@@ -2,19 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lexer, Source, TokenKind, buildSchema, parse, specifiedRules, validate } from 'graphql';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
-import type { TestClient } from '../testing/client.js';
-import { validTicket } from '../testing/fixtures.js';
-import { GRAPHQL_LIMITS, createArmor } from '../graphql/armor.js';
-import { WS_INIT_TIMEOUT_MS, WS_MAX_PAYLOAD } from '../graphql/websockets.js';
-import { figure, openAckedSocket, openSocket } from './support.js';
+import { startSignedIn, startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestClient } from '../../src/testing/client.js';
+import { validTicket } from '../../src/testing/fixtures.js';
+import { GRAPHQL_LIMITS, createArmor } from '../../src/graphql/armor.js';
+import { WS_INIT_TIMEOUT_MS, WS_MAX_PAYLOAD } from '../../src/graphql/websockets.js';
+import { figure, sleep } from '../../src/testing/measure.js';
+import { openAckedSocket, openSocket } from '../../src/testing/wsClient.js';
 
 let gw: TestGateway;
 let demo: TestClient;
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-});
+beforeAll(async () => ([gw, demo] = await startSignedIn(0)));
 afterAll(() => gw.destroy());
 
 const tokens = (q: string) => {
@@ -198,7 +196,7 @@ describe('graphql-ws', () => {
     };
     expect(frame(WS_MAX_PAYLOAD).length).toBe(WS_MAX_PAYLOAD);
     s.send(frame(WS_MAX_PAYLOAD));
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(s.ws.readyState).toBe(s.ws.OPEN);
     s.send(frame(WS_MAX_PAYLOAD + 1));
     expect((await s.closed).code).toBe(1009);
