@@ -1,0 +1,76 @@
+/**
+ * Full-text search over the viewer's tickets: one API (parseSearch, matchesSql) over both databases' own engines.
+ * The index itself is kept by triggers in the transaction of every ticket and customer write (migration
+ * 20261123140000), so a write is searchable the moment it is acknowledged.
+ *
+ * Any input is safe: the text is cut into words here (letters, digits and combining marks; everything else,
+ * including every operator character of either engine, only separates words) and each word is handed to the engine
+ * quoted, as a literal term. So quotes, `*`, `-`, NEAR, AND, parentheses, NUL or emoji can never make a query the
+ * engine refuses; they simply are not words. The length is capped before this (rules.validateSearch).
+ */
+import type { DatabaseKind } from '../database.js';
+
+/** At most this many distinct words are matched (the rest of a 200-character query adds nothing but cost). */
+export const MAX_SEARCH_WORDS = 16;
+
+export interface ParsedSearch {
+  /** Distinct words, lower-cased, in the order typed. */
+  words: string[];
+  /** `123` or `#123`: the ticket with that id (still checked against the viewer). */
+  ticketId: number | null;
+}
+
+export function parseSearch(text: string): ParsedSearch {
+  const words: string[] = [];
+  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    const word = match[0].toLowerCase();
+    // A run of combining marks alone is no word for either tokenizer.
+    if (/[\p{L}\p{N}]/u.test(word) && !words.includes(word)) words.push(word);
+    if (words.length === MAX_SEARCH_WORDS) break;
+  }
+  const id = /^\s*#?\s*(\d{1,9})\s*$/.exec(text);
+  return { words, ticketId: id && Number(id[1]) > 0 ? Number(id[1]) : null };
+}
+
+/**
+ * A word matches itself and every word it begins (prefix search), from two characters on: a one-letter prefix
+ * would read a large part of the index and find nothing a person means.
+ */
+const isPrefix = (word: string) => word.length >= 2;
+
+/** SQLite FTS5: `agent` holds one token per ticket (a<assignee id>), so the engine only walks the viewer's postings. */
+function sqliteMatch(words: string[], viewerId: number): string {
+  const terms = words.map((w) => `"${w}"${isPrefix(w) ? '*' : ''}`).join(' AND ');
+  return `agent : "a${viewerId}" AND {title description requester} : (${terms})`;
+}
+
+/** PostgreSQL: to_tsquery over quoted literals (the words hold no quote, backslash or operator character). */
+function postgresQuery(words: string[]): string {
+  return words.map((w) => `'${w}'${isPrefix(w) ? ':*' : ''}`).join(' & ');
+}
+
+/**
+ * A statement yielding `(ticket_id, score)` for the viewer's tickets that match, higher score = more relevant.
+ * The ticket named by its id ranks first. Ownership is enforced again by the caller's join on tickets.
+ */
+export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: number): { sql: string; bindings: unknown[] } {
+  const parts: string[] = [];
+  const bindings: unknown[] = [];
+  if (search.words.length) {
+    if (kind === 'sqlite') {
+      // bm25 is lower-is-better; weights: title 10, description 1, requester 5, agent 0.
+      parts.push('select rowid as ticket_id, -bm25(ticket_search, 10.0, 1.0, 5.0, 0.0) as score from ticket_search where ticket_search match ?');
+      bindings.push(sqliteMatch(search.words, viewerId));
+    } else {
+      // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
+      parts.push("select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q");
+      bindings.push(postgresQuery(search.words), viewerId);
+    }
+  }
+  if (search.ticketId) {
+    parts.push('select id as ticket_id, 1000000000.0 as score from tickets where id = ? and assignee_id = ?');
+    bindings.push(search.ticketId, viewerId);
+  }
+  if (!parts.length) return { sql: 'select id as ticket_id, 0.0 as score from tickets where 1 = 0', bindings: [] };
+  return { sql: `select ticket_id, max(score) as score from (${parts.join(' union all ')}) as found group by ticket_id`, bindings };
+}
