@@ -56,21 +56,25 @@ function postgresQuery(words: string[]): string {
 export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: number): { sql: string; bindings: unknown[] } {
   const parts: string[] = [];
   const bindings: unknown[] = [];
+  // The named ticket is its own row; the text part leaves it out, so no ticket appears twice (no GROUP BY: SQLite
+  // allows bm25() only in a plain query on the FTS table).
+  const notNamed = search.ticketId ? (kind === 'sqlite' ? ' and rowid <> ?' : ' and s.ticket_id <> ?') : '';
   if (search.words.length) {
     if (kind === 'sqlite') {
       // bm25 is lower-is-better; weights: title 10, description 1, requester 5, agent 0.
-      parts.push('select rowid as ticket_id, -bm25(ticket_search, 10.0, 1.0, 5.0, 0.0) as score from ticket_search where ticket_search match ?');
+      parts.push(`select rowid as ticket_id, -bm25(ticket_search, 10.0, 1.0, 5.0, 0.0) as score from ticket_search where ticket_search match ?${notNamed}`);
       bindings.push(sqliteMatch(search.words, viewerId));
     } else {
       // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
-      parts.push("select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q");
+      parts.push(`select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q${notNamed}`);
       bindings.push(postgresQuery(search.words), viewerId);
     }
+    if (search.ticketId) bindings.push(search.ticketId);
   }
   if (search.ticketId) {
-    parts.push('select id as ticket_id, 1000000000.0 as score from tickets where id = ? and assignee_id = ?');
+    parts.push(`select id as ticket_id, ${kind === 'sqlite' ? '1000000000.0' : '1000000000.0::float8'} as score from tickets where id = ? and assignee_id = ?`);
     bindings.push(search.ticketId, viewerId);
   }
   if (!parts.length) return { sql: 'select id as ticket_id, 0.0 as score from tickets where 1 = 0', bindings: [] };
-  return { sql: `select ticket_id, max(score) as score from (${parts.join(' union all ')}) as found group by ticket_id`, bindings };
+  return { sql: parts.join(' union all '), bindings };
 }

@@ -300,7 +300,7 @@ export async function listTickets(
   const bindings: unknown[] = [];
   if (c.search) {
     const matches = matchesSql(kind, c.search, viewerId);
-    ctes.push(`matches as (${matches.sql})`), bindings.push(...matches.bindings);
+    ctes.push(`matches as materialized (${matches.sql})`), bindings.push(...matches.bindings);
   }
   const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
   ctes.push(`page as (${ids.sql})`), bindings.push(...ids.bindings);
