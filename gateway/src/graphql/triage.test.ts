@@ -119,16 +119,20 @@ describe('status', () => {
     expect((await list(demo, { filter: { search: String(id) } })).nodes.find((n) => n.id === id)?.status).toBe('OPEN');
   });
 
-  it('a status change is live in the agent\'s other tabs', async () => {
+  it('a status change is live in the agent\'s other tabs, with the facets before and after', async () => {
     const id = await createRest(demo, {});
     const ws = wsClient(gw.url, demo.cookieHeader, { lazy: false });
     try {
       await connected(ws);
-      const events = collect(ws, 'subscription { ticketEvents { kind id ticket { id status } } }');
+      const events = collect(ws, 'subscription { ticketEvents { kind id ticket { id status } previous { status priority } current { status priority } } }');
       await new Promise((r) => setTimeout(r, 100));
       await setStatus(demo, id, 'SOLVED');
       const [event] = await events.waitFor(1);
-      expect(event).toEqual({ ticketEvents: { kind: 'UPDATED', id, ticket: { id, status: 'SOLVED' } } });
+      // The facets before and after let other tabs move the ticket between filtered lists and counts.
+      expect(event).toEqual({ ticketEvents: { kind: 'UPDATED', id, ticket: { id, status: 'SOLVED' }, previous: { status: 'OPEN', priority: 'Low' }, current: { status: 'SOLVED', priority: 'Low' } } });
+      await demo.gql('mutation ($id: Int!) { deleteTicket(id: $id) }', { id });
+      const [, deleted] = await events.waitFor(2);
+      expect(deleted).toEqual({ ticketEvents: { kind: 'DELETED', id, ticket: null, previous: { status: 'SOLVED', priority: 'Low' }, current: null } });
       events.stop();
     } finally {
       await ws.dispose();

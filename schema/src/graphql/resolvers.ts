@@ -4,7 +4,7 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
 import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../services/records.js';
 import { requireViewer } from '../services/context.js';
-import { reviveDates, type Change, type MessageChange } from '../realtime/events.js';
+import { reviveDates, type Change, type MessageChange, type TicketChange } from '../realtime/events.js';
 import type { GraphQLContext } from './context.js';
 import { CustomerInput, MacroInput, SignupInput, TicketFilter, TicketInput } from './inputs.js';
 import { readUpload } from './upload.js';
@@ -264,12 +264,19 @@ export class LiveResolver {
       return (context as GraphQLContext).service.deps.bus.subscribe('ticket', viewerId);
     },
   })
-  async ticketEvents(@Root() change: Change<TicketRecord>, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
-    if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null };
+  async ticketEvents(@Root() change: TicketChange, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
+    const previous = change.previous ?? null;
+    if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous, current: null };
     // Re-read through the service, which checks ownership again and fills in what the event left out.
     service.em.clear();
     const ticket = await tickets.getTicket(service, change.id).catch(() => null);
-    return { kind: ticket ? (change.kind as ChangeKind) : ChangeKind.DELETED, id: change.id, ticket: ticket as Ticket | null };
+    const record = change.record;
+    const current = record ? { status: record.status, priority: record.priority, type: record.type, requesterId: record.requesterId } : null;
+    // Gone since (deleted meanwhile): sent as the delete. It takes away what the client counted so far: the facets
+    // before this update, or nothing for a ticket created and deleted before the client ever saw it. (The client
+    // applies one delete per ticket, so the real DELETED event that follows changes nothing more.)
+    if (!ticket) return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous: change.kind === 'UPDATED' ? previous : null, current: null };
+    return { kind: change.kind as ChangeKind, id: change.id, ticket: ticket as Ticket, previous: change.kind === 'UPDATED' ? previous : null, current };
   }
 
   @Subscription(() => CustomerEvent, {

@@ -122,11 +122,26 @@ export class MessageEvent {
   @Field(() => Message, { nullable: true, description: 'Absent when deleted.' }) message!: Message | null;
 }
 
+@ObjectType({ description: 'The fields a ticket list filters and counts on, at one moment.' })
+export class TicketFacets {
+  @Field(() => TicketStatus) status!: string;
+  @Field(() => TicketPriority) priority!: string;
+  @Field(() => TicketType) type!: string;
+  @Field(() => Int) requesterId!: number;
+}
+
 @ObjectType({ description: 'One of your tickets was created, edited or deleted.' })
 export class TicketEvent {
   @Field(() => ChangeKind) kind!: ChangeKind;
   @Field(() => Int) id!: number;
   @Field(() => Ticket, { nullable: true, description: 'Absent when deleted.' }) ticket!: Ticket | null;
+  @Field(() => TicketFacets, {
+    nullable: true,
+    description: 'Status, priority, type and requester before this change (UPDATED and DELETED; null when the change did not touch the ticket\'s own fields). With `current`, a client keeps filtered lists and per-status counts exact.',
+  })
+  previous!: TicketFacets | null;
+  @Field(() => TicketFacets, { nullable: true, description: 'The same fields right after this change (null when deleted or unknown); `ticket` is read when the event is sent and may be newer.' })
+  current!: TicketFacets | null;
 }
 
 @ObjectType({ description: 'A customer of the shared directory was created, edited or deleted.' })

@@ -9,27 +9,17 @@
  * engine refuses; they simply are not words. The length is capped before this (rules.validateSearch).
  */
 import type { DatabaseKind } from '../database.js';
-
-/** At most this many distinct words are matched (the rest of a 200-character query adds nothing but cost). */
-export const MAX_SEARCH_WORDS = 16;
+import { searchTicketId, searchWords } from '../validation/rules.js';
 
 export interface ParsedSearch {
-  /** Distinct words, lower-cased, in the order typed. */
+  /** Distinct words, lower-cased, in the order typed (rules.searchWords). */
   words: string[];
   /** `123` or `#123`: the ticket with that id (still checked against the viewer). */
   ticketId: number | null;
 }
 
 export function parseSearch(text: string): ParsedSearch {
-  const words: string[] = [];
-  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
-    const word = match[0].toLowerCase();
-    // A run of combining marks alone is no word for either tokenizer.
-    if (/[\p{L}\p{N}]/u.test(word) && !words.includes(word)) words.push(word);
-    if (words.length === MAX_SEARCH_WORDS) break;
-  }
-  const id = /^\s*#?\s*(\d{1,9})\s*$/.exec(text);
-  return { words, ticketId: id && Number(id[1]) > 0 ? Number(id[1]) : null };
+  return { words: searchWords(text), ticketId: searchTicketId(text) };
 }
 
 /**

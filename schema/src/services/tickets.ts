@@ -24,6 +24,7 @@ import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
+import type { TicketFacets } from '../realtime/events.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
 export interface TicketInput {
@@ -440,9 +441,15 @@ async function validateAll(ctx: ServiceContext, input: TicketInput, image: Buffe
   return { data: data!, checkedImage };
 }
 
-async function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', id: number): Promise<TicketRecord> {
+/** The filterable fields of a ticket (entity or record), for the `previous` of a ticket event. */
+function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
+  const requesterId = 'requesterId' in ticket ? ticket.requesterId : ticket.requester.id;
+  return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
+}
+
+async function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', id: number, previous?: TicketFacets): Promise<TicketRecord> {
   const record = await getTicket(ctx, id);
-  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id, record });
+  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id, record, ...(previous ? { previous } : {}) });
   return record;
 }
 
@@ -467,24 +474,26 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
+  const previous = facetsOf(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   await ctx.em.flush();
-  return publishTicket(ctx, 'UPDATED', ticket.id);
+  return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
 
 /** The one-click status change of the ticket page (also live in the agent's other tabs). */
 export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, status: unknown): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
   if (!isTicketStatus(status)) throw AppError.validation({ status: [MESSAGES.ticketStatus] });
+  const previous = facetsOf(ticket);
   if (ticket.status !== status) {
     ticket.status = status;
     ticket.updatedAt = new Date();
     await ctx.em.flush();
   }
-  return publishTicket(ctx, 'UPDATED', ticket.id);
+  return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
 
 /** Adds or replaces the ticket's one image (REST add-image and edit-image). */
@@ -496,7 +505,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
   await ctx.em.flush();
-  const record = await publishTicket(ctx, 'UPDATED', ticket.id);
+  const record = await publishTicket(ctx, 'UPDATED', ticket.id, facetsOf(ticket));
   return record.image!;
 }
 
@@ -504,10 +513,11 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const ticket = await findOwnTicketEntity(ctx, rawId);
   const { id } = ticket;
   const assigneeId = ticket.assignee.id;
+  const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
   if (ticket.image) ctx.em.remove(ticket.image);
   await ctx.em.remove(ticket).flush();
-  ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id });
+  ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id, previous });
   return id;
 }
 

@@ -73,6 +73,31 @@ export function isTicketStatus(value: unknown): value is TicketStatus {
 /** The orders of the dashboard list; RELEVANCE applies to a search (without one it is NEWEST). */
 export const TICKET_ORDERS = ['NEWEST', 'OLDEST', 'PRIORITY', 'UPDATED', 'RELEVANCE'] as const;
 export type TicketOrder = (typeof TICKET_ORDERS)[number];
+/** At most this many distinct words of a search are matched (the rest of a 200-character query adds only cost). */
+export const MAX_SEARCH_WORDS = 16;
+
+/**
+ * The words of a search, as both databases' search and the web app's live filtering see them: runs of letters,
+ * digits and combining marks, lower-cased, distinct, at most MAX_SEARCH_WORDS. Everything else (quotes, `*`,
+ * `-`, parentheses, NUL, emoji, ...) only separates words, so no character can act as a search operator.
+ */
+export function searchWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    const word = match[0].toLowerCase();
+    // A run of combining marks alone is no word for either tokenizer.
+    if (/[\p{L}\p{N}]/u.test(word) && !words.includes(word)) words.push(word);
+    if (words.length === MAX_SEARCH_WORDS) break;
+  }
+  return words;
+}
+
+/** `123` or `#123`: a search for the ticket with that id (null otherwise). */
+export function searchTicketId(text: string): number | null {
+  const id = /^\s*#?\s*(\d{1,9})\s*$/.exec(text);
+  return id && Number(id[1]) > 0 ? Number(id[1]) : null;
+}
+
 /** A search text the server accepts: a string of at most LIMITS.search.max code units. */
 export function validateSearch(value: unknown): FieldErrors {
   return collect([['search', value === undefined || value === null || (typeof value === 'string' && value.length <= LIMITS.search.max), MESSAGES.searchLength]]);
