@@ -25,6 +25,7 @@ const CREATE_TICKET = graphql(`
       ...TicketRow_ticket
       ...TicketDetail_ticket
       ...TicketForm_ticket
+        ...TicketStatusControl_ticket
     }
   }
 `);
