@@ -97,7 +97,7 @@ export class TicketResolver {
 
   @Mutation(() => Ticket, { description: 'Sets the status of one of your tickets (the one click on the ticket page); live in your other tabs.' })
   setTicketStatus(
-    @Arg('id', () => Int) id: number,
+    @Arg('id', () => Int, { description: 'One of your tickets.' }) id: number,
     @Arg('status', () => TicketStatus, { description: 'The new status.' }) status: string,
     @Ctx() { service }: GraphQLContext,
   ) {

@@ -124,10 +124,10 @@ export class MessageEvent {
 
 @ObjectType({ description: 'The fields a ticket list filters and counts on, at one moment.' })
 export class TicketFacets {
-  @Field(() => TicketStatus) status!: string;
-  @Field(() => TicketPriority) priority!: string;
-  @Field(() => TicketType) type!: string;
-  @Field(() => Int) requesterId!: number;
+  @Field(() => TicketStatus, { description: 'The status at that moment.' }) status!: string;
+  @Field(() => TicketPriority, { description: 'The priority at that moment.' }) priority!: string;
+  @Field(() => TicketType, { description: 'The type at that moment.' }) type!: string;
+  @Field(() => Int, { description: 'The requester (customer id) at that moment.' }) requesterId!: number;
 }
 
 @ObjectType({ description: 'One of your tickets was created, edited or deleted.' })
