@@ -22,9 +22,20 @@ export interface MessageChange extends Change<MessageRecord> {
   receiverId: number;
 }
 
+/** The fields a ticket list filters on; a ticket event carries them before and after the change (see TicketChange). */
+export interface TicketFacets { status: TicketRecord['status']; priority: TicketRecord['priority']; type: TicketRecord['type']; requesterId: number }
+
+/**
+ * `previous`: the facets before an UPDATED or DELETED change, so a client can keep filtered lists and per-status
+ * counts exact (it cannot know where a ticket it never loaded used to be counted).
+ */
+export interface TicketChange extends Change<TicketRecord> {
+  previous?: TicketFacets;
+}
+
 export type EventTopics = {
   message: [userId: number, payload: MessageChange];
-  ticket: [userId: number, payload: Change<TicketRecord>];
+  ticket: [userId: number, payload: TicketChange];
   macro: [userId: number, payload: Change<MacroRecord>];
   customer: [payload: Change<CustomerRecord>];
   /** A session ended (logout): every gateway closes that session's sockets. */
