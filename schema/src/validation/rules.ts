@@ -50,6 +50,11 @@ export const MESSAGES = {
   ticketPriority: 'Priority must be one of Low, Medium, High, Urgent.',
   ticketMacro: 'Macro not found.',
   ticketRequesterUnknown: 'Requester not found.',
+  // The message center's read state, presence and typing (issue 13).
+  invalidUserId: 'Invalid user id.',
+  invalidMessageId: 'Invalid message id.',
+  invalidCursor: 'Invalid cursor.',
+  conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
 } as const;
 
 export const TICKET_TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
