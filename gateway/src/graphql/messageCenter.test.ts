@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Client } from 'graphql-ws';
-import { startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
+import { randomBytes } from 'node:crypto';
+import { conversations as conversationService, PRESENCE_HEARTBEAT_MS, PRESENCE_TTL_MS, type Em } from '@fulcrum/schema';
+import { createPostgresDatabase, REDIS_URL, startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
+import { spawnGateway, type GatewayProcess } from '../scaleout/support.js';
 import type { TestClient } from '../testing/client.js';
 import { collect, connected, wsClient } from '../testing/wsClient.js';
 
@@ -340,4 +343,81 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
     await s.dispose();
     await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.userId === BOBBIE && !e.presenceEvents.online)).toBe(true);
   });
+});
+
+describe('SQL statements of the message center', () => {
+  it('conversations and unreadMessageCount cost the same few statements for 3 partners or 150', async () => {
+    const extra = await startTestGateway();
+    try {
+      const em = extra.orm.em.fork() as Em;
+      const statements: string[] = [];
+      const knex = em.getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
+      knex.on('query', (q) => statements.push(q.sql));
+      const demoOnExtra = await extra.as(0);
+      const QUERY = '{ unreadMessageCount conversations(first: 100) { totalCount nodes { partnerId unreadCount partner { username } lastMessage { text sender { username } } } pageInfo { endCursor } } }';
+      const count = async () => {
+        await demoOnExtra.gql(QUERY); // warm
+        statements.length = 0;
+        const res = await demoOnExtra.gql(QUERY);
+        expect(res.errors).toBeUndefined();
+        return { n: statements.length, conversations: res.data!.conversations.nodes.length as number };
+      };
+      const few = await count();
+      // 150 more agents, each with a message to Demo and one back.
+      const now = new Date();
+      const connection = em.getConnection();
+      const kb = connection.getKnex();
+      await connection.execute(kb.insert(Array.from({ length: 150 }, (_, i) => ({ username: `load${i}`, email: `load${i}@example.com`, password_hash: 'x', created_at: now }))).into('users') as never);
+      const ids = ((await connection.execute(kb.from('users').where('username', 'like', 'load%').select('id') as never)) as { id: number }[]).map((r) => Number(r.id));
+      await connection.execute(kb.insert(ids.flatMap((id) => [
+        { sender_id: id, receiver_id: 1, message: 'hello', created_at: now, updated_at: now },
+        { sender_id: 1, receiver_id: id, message: 'hi back', created_at: now, updated_at: now },
+      ])).into('messages') as never);
+      await em.transactional((tx) => conversationService.rebuildConversations(tx as Em));
+      const many = await count();
+      expect(many.conversations).toBe(100);
+      expect(many.conversations).toBeGreaterThan(few.conversations);
+      expect(many.n).toBe(few.n);
+      expect(many.n).toBeLessThanOrEqual(5);
+    } finally {
+      await extra.destroy();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_REDIS !== '1')('presence when a gateway is killed', () => {
+  it('the agents of a SIGKILLed gateway go offline on the others within the expiry (30 s + 10 s by default, here 3 s + 1 s)', async () => {
+    // The defaults: offline within the issue's 60 s.
+    expect(PRESENCE_TTL_MS + PRESENCE_HEARTBEAT_MS).toBeLessThanOrEqual(60_000);
+    const database = await createPostgresDatabase();
+    const sessionSecret = randomBytes(32).toString('base64url');
+    let a: TestGateway | undefined;
+    let b: GatewayProcess | undefined;
+    try {
+      a = await startTestGateway({ databaseUrl: database.url, redisUrl: REDIS_URL, sessionSecret, presenceTtlMs: 3000, presenceHeartbeatMs: 1000 });
+      b = await spawnGateway({ name: 'victim', databaseUrl: database.url, redisUrl: REDIS_URL, sessionSecret, env: { FULCRUM_PRESENCE_TTL_MS: '3000', FULCRUM_PRESENCE_HEARTBEAT_MS: '1000' } });
+      const demoOnA = await a.as(0);
+      const watcher = collect(socketFor(demoOnA, a.url), PRESENCE_EVENTS);
+      const bobbieOnB = await b.as(2);
+      // Lazy, opened by a subscription: the kill then ends up in that subscription's errors, not on the console.
+      const socket = wsClient(b.url, bobbieOnB.cookieHeader);
+      sockets.push(socket);
+      const opened = connected(socket);
+      collect(socket, TYPING_EVENTS);
+      await opened;
+      const bobbie = () => watcher.events.map((e) => e.presenceEvents).filter((e) => e.userId === BOBBIE);
+      await expect.poll(bobbie).toHaveLength(1);
+      b.child.kill('SIGKILL');
+      await b.exited;
+      const killedAt = Date.now();
+      await expect.poll(bobbie, { timeout: 10_000, interval: 100 }).toHaveLength(2);
+      expect(bobbie()[1].online).toBe(false);
+      expect(Date.now() - killedAt).toBeLessThan(3000 + 1000 + 1000);
+      expect(((await demoOnA.gql('{ users { id online } }')).data!.users as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online).toBe(false);
+    } finally {
+      await b?.stop();
+      await a?.destroy();
+      await database.drop();
+    }
+  }, 90_000);
 });
