@@ -9,7 +9,7 @@ import type { Client } from 'graphql-ws';
 import { randomBytes } from 'node:crypto';
 import { conversations as conversationService, PRESENCE_HEARTBEAT_MS, PRESENCE_TTL_MS, type Em } from '@fulcrum/schema';
 import { createPostgresDatabase, REDIS_URL, startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
-import { spawnGateway, type GatewayProcess } from '../scaleout/support.js';
+import { spawnGateway, type GatewayProcess } from '../testing/processes.js';
 import type { TestClient } from '../testing/client.js';
 import { collect, connected, wsClient } from '../testing/wsClient.js';
 
