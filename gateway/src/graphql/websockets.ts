@@ -92,7 +92,11 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
       onConnect: async (ctx) => {
         const user = await sessions.fromCookieHeader(ctx.extra.request.headers.cookie);
         if (!user) return false;
+        // Closed while the session was looked up: onClose has run already, so nothing may be registered now.
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
         ctx.extra.user = user;
+        // Presence: an agent is online while any socket of theirs is open, on any gateway.
+        deps.presence.connect(user.userId);
         const sockets = bySession.get(user.sid) ?? new Set();
         sockets.add(ctx.extra.socket);
         bySession.set(user.sid, sockets);
@@ -101,6 +105,7 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
       onClose: (ctx) => {
         const user = ctx.extra.user;
         if (!user) return;
+        deps.presence.disconnect(user.userId);
         const sockets = bySession.get(user.sid);
         sockets?.delete(ctx.extra.socket);
         if (sockets && sockets.size === 0) bySession.delete(user.sid);

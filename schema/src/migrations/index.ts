@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.js';
+import { Migration20261123130000Conversations } from './Migration20261123130000Conversations.js';
 import { Migration20261123140000TicketTriage } from './Migration20261123140000TicketTriage.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261122000000Initial', class: Migration20261122000000Initial }];
+MIGRATIONS.push({ name: 'Migration20261123130000Conversations', class: Migration20261123130000Conversations });
 MIGRATIONS.push({ name: 'Migration20261123140000TicketTriage', class: Migration20261123140000TicketTriage });

@@ -54,6 +54,11 @@ export const MESSAGES = {
   ticketRequesterUnknown: 'Requester not found.',
   ticketStatus: 'Status must be one of OPEN, PENDING, SOLVED.',
   searchLength: 'Search must be at most 200 characters. Shorten it and try again.',
+  // The message center's read state, presence and typing (issue 13).
+  invalidUserId: 'Invalid user id.',
+  invalidMessageId: 'Invalid message id.',
+  invalidCursor: 'Invalid cursor.',
+  conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
 } as const;
 
 export const TICKET_TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
