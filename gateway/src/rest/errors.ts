@@ -6,14 +6,20 @@ export interface ErrorLog {
 }
 
 /**
- * Password hashes never reach a log: a database error's message carries its SQL with the values inlined (an
+ * Password hashes, API token secrets and their hashes never reach a log: a database error's message carries its SQL with the values inlined (an
  * insert into users holds the argon2 hash), so every logged error goes through this first.
  */
-/** Where the gateway logs an unexpected error: stderr, with password hashes redacted. */
-export const logError: ErrorLog = (error, where) => console.error(`[fulcrum] ${where}:`, redactSecrets(error));
+/** Where the gateway logs an unexpected error: stderr, with password hashes and tokens redacted (the place too: a URL may hold one). */
+export const logError: ErrorLog = (error, where) => console.error(`[fulcrum] ${redactSecrets(where) as string}:`, redactSecrets(error));
 
 export function redactSecrets(value: unknown): unknown {
-  const scrub = (text: string) => text.replace(/\$argon2(?:id|i|d)\$[^\s'",)`]*/g, '[redacted hash]');
+  const scrub = (text: string) =>
+    text
+      .replace(/\$argon2(?:id|i|d)\$[^\s'",)`]*/g, '[redacted hash]')
+      // API tokens (docs/integrators.md): a secret, or the SHA-256 hex the api_tokens table keeps of one.
+      .replace(/fulcrum_pat_[0-9A-Za-z]*/g, '[redacted token]')
+      .replace(/\b[0-9a-f]{64}\b/gi, '[redacted token hash]')
+      .replace(/\b(Bearer\s+)[^\s'",)`]+/gi, '$1[redacted token]');
   if (value instanceof Error) {
     const copy = new Error(scrub(value.message));
     copy.name = value.name;
