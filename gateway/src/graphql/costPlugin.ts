@@ -49,7 +49,7 @@ export function costPlugin(budget: TokenBudget): ApolloServerPlugin<GraphQLConte
           }
           if (!service.token) return null;
           const decision = await budget.spend(service.token.tokenId, Math.max(COST.minimumPerOperation, cost));
-          state = decision;
+          state = { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds };
           if (decision.allowed) return null;
           return refusal(429, `This token has spent its budget of ${decision.limit} points per minute; try again in ${decision.resetSeconds} seconds.`, {
             code: 'RATE_LIMITED',
