@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { TicketRow } from './TicketRow';
 import { graphql } from '../gql';
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 const DASHBOARD_PAGE = graphql(`
   query DashboardPage($first: Int!, $after: String) {
