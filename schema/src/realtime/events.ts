@@ -52,6 +52,8 @@ export type EventTopics = {
   typing: [userId: number, payload: TypingSignal];
   /** A session ended (logout): every gateway closes that session's sockets. */
   sessionEnded: [payload: { sid: string }];
+  /** An API token was revoked: every gateway closes that token's sockets. */
+  apiTokenRevoked: [payload: { tokenId: number }];
 };
 
 export type EventBus = ReturnType<typeof createPubSub<EventTopics>>;
