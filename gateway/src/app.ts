@@ -4,7 +4,7 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, createPresence, channelPrefixFor, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
@@ -51,7 +51,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     await client.connect();
     redisForLimits = client;
   }
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace) };
+  const presence = await createPresence({ bus: events.bus, redisUrl: options.redisUrl, prefix: channelPrefixFor(namespace), ttlMs: options.presenceTtlMs, heartbeatMs: options.presenceHeartbeatMs, onError: log });
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace), presence };
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
   const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
@@ -110,6 +111,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       (closing ??= (async () => {
         clearInterval(pruneTimer);
         await apollo.stop();
+        await presence.close();
         await events.close();
         redisForLimits?.disconnect();
         closeHotReads(orm);

@@ -26,6 +26,9 @@ export interface GatewayOptions {
   authLimits?: Partial<AuthLimits>;
   /** How often open websockets' sessions are checked again, in ms (default 60 s). */
   sessionRecheckMs?: number;
+  /** Presence with Redis: how long an agent of a silent (killed) gateway stays online, and how often a gateway refreshes (ms; 30 s and 10 s). */
+  presenceTtlMs?: number;
+  presenceHeartbeatMs?: number;
   /** Log each request's errors (default: on, except in tests). */
   logErrors?: boolean;
   /** Cost points each API token may spend per minute (FULCRUM_TOKEN_BUDGET; docs/integrators.md). */
@@ -47,6 +50,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     secureCookies: env.COOKIE_SECURE === '1' || env.COOKIE_SECURE === 'true',
     trustProxy: env.TRUST_PROXY ? (/^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY) : false,
     introspection: env.FULCRUM_INTROSPECTION ? env.FULCRUM_INTROSPECTION === '1' : env.NODE_ENV !== 'production',
+    presenceTtlMs: env.FULCRUM_PRESENCE_TTL_MS ? Number(env.FULCRUM_PRESENCE_TTL_MS) : undefined,
+    presenceHeartbeatMs: env.FULCRUM_PRESENCE_HEARTBEAT_MS ? Number(env.FULCRUM_PRESENCE_HEARTBEAT_MS) : undefined,
     tokenBudget: env.FULCRUM_TOKEN_BUDGET ? Number(env.FULCRUM_TOKEN_BUDGET) : undefined,
   };
 }

@@ -77,9 +77,26 @@ export function postgresSsl(databaseUrl: string): false | { rejectUnauthorized: 
   throw new Error(`DATABASE_URL: unknown sslmode "${mode}" (use disable, require, verify-ca or verify-full)`);
 }
 
+/**
+ * Tables the database keeps in step with `tickets` by triggers (migration 20261123140000): the per-agent counters
+ * and the full-text index. They are not entities, so the schema diff leaves them alone.
+ */
+export const DERIVED_TABLES: RegExp[] = [/^ticket_counts$/, /^ticket_search(_\w+)?$/];
+
+/** Which driver an entity manager talks to: the one question the driver-specific SQL asks (services/ticketSearch.ts). */
+export function emKind(em: Em): DatabaseKind {
+  return em.getDriver() instanceof PostgreSqlDriver ? 'postgresql' : 'sqlite';
+}
+
+/** A moment as a query binding: SQLite stores datetimes as epoch milliseconds, PostgreSQL as timestamptz. */
+export function dateBinding(kind: DatabaseKind, ms: number): number | Date {
+  return kind === 'sqlite' ? ms : new Date(ms);
+}
+
 export function ormOptions(options: DatabaseOptions): Options<AbstractSqlDriver> {
   const common: Options<AbstractSqlDriver> = {
     entities: ENTITIES,
+    schemaGenerator: { skipTables: DERIVED_TABLES },
     discovery: { requireEntitiesArray: true },
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, tableName: 'mikro_orm_migrations', transactional: true, allOrNothing: true, snapshot: false, silent: true },

@@ -107,7 +107,11 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
         }
         const user = await sessions.fromCookieHeader(ctx.extra.request.headers.cookie);
         if (!user) return false;
+        // Closed while the session was looked up: onClose has run already, so nothing may be registered now.
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
         ctx.extra.user = user;
+        // Presence: an agent is online while any socket of theirs is open, on any gateway.
+        deps.presence.connect(user.userId);
         const sockets = bySession.get(user.sid) ?? new Set();
         sockets.add(ctx.extra.socket);
         bySession.set(user.sid, sockets);
@@ -115,8 +119,11 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
       },
       onClose: (ctx) => {
         const user = ctx.extra.user;
-        if (user?.token) return tokens.remove(user.token.tokenId, ctx.extra.socket);
-        if (!user?.sid) return;
+        if (!user) return;
+        // Token sockets are integrations, not an agent at a screen: they are not presence.
+        if (user.token) return tokens.remove(user.token.tokenId, ctx.extra.socket);
+        deps.presence.disconnect(user.userId);
+        if (!user.sid) return;
         const sockets = bySession.get(user.sid);
         sockets?.delete(ctx.extra.socket);
         if (sockets && sockets.size === 0) bySession.delete(user.sid);

@@ -2,6 +2,7 @@ import type { Em, Orm } from '../database.js';
 import { AppError } from '../errors.js';
 import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
+import type { Presence } from '../realtime/presence.js';
 import type { ApiCredential } from './apiTokens.js';
 
 /** What a transport must supply to change the caller's session (express-session behind both). */
@@ -19,6 +20,8 @@ export interface ServiceDeps {
   orm: Orm;
   bus: EventBus;
   limiter: AuthLimiter;
+  /** Who is online, and the typing throttle (realtime/presence.ts). */
+  presence: Presence;
 }
 
 /** One per HTTP request or websocket operation: a fresh em.fork() and the caller. */

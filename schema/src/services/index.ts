@@ -4,6 +4,7 @@ export * as customers from './customers.js';
 export * as macros from './macros.js';
 export * as tickets from './tickets.js';
 export * as messages from './messages.js';
+export * as conversations from './conversations.js';
 export * as apiTokens from './apiTokens.js';
 export * from './context.js';
 export * from './records.js';

@@ -26,6 +26,7 @@ const CREATE_TICKET = graphql(`
       ...TicketRow_ticket
       ...TicketDetail_ticket
       ...TicketForm_ticket
+        ...TicketStatusControl_ticket
     }
   }
 `);
