@@ -181,9 +181,13 @@ export async function authenticateToken(deps: ServiceDeps, secret: string, clien
   };
   if (!isWellFormedSecret(secret)) return fail();
   const hash = hashSecret(secret);
-  // One indexed read through a prepared statement, like the session read: every bearer request starts here.
+  // One indexed read through a prepared statement (no entity hydration), like the session read: every bearer
+  // request starts here.
   const rows = await hotRead<{ id: number; user_id: number; scopes: string; token_hash: string; expires_at: unknown; last_used_at: unknown; revoked_at: unknown }>(
-    em, 'api_token_by_hash', 'select id, user_id, scopes, token_hash, expires_at, last_used_at, revoked_at from api_tokens where token_hash = ? limit 1', [hash],
+    em,
+    'api_token_by_hash',
+    'select id, user_id, scopes, token_hash, expires_at, last_used_at, revoked_at from api_tokens where token_hash = ? limit 1',
+    [hash],
   );
   const row = rows[0];
   const now = Date.now();
