@@ -16,6 +16,7 @@ import {
   MARNIE,
   messageCard,
   openConversation,
+  readEverything,
   recordFrames,
   sameDocument,
   sendMessageApi,
@@ -33,7 +34,10 @@ const MARNIE_ID = 2;
 beforeAll(async () => {
   demo = await signedIn(chromium.browser, DEMO, '/message/center');
   marnie = await signedIn(chromium.browser, MARNIE, '/message/center');
+  // Unread counts live on the server: start from nothing unread, whatever earlier files sent.
+  await readEverything(marnie.page);
   bobbie = await signedIn(chromium.browser, BOBBIE, '/view/tickets/all');
+  await readEverything(bobbie.page);
   // Everything Bobbie's next socket receives is recorded.
   bobbieFrames = recordFrames(bobbie.page);
   await bobbie.page.goto('/message/center');

@@ -173,7 +173,6 @@ export function ConversationView({ partner }: { partner: { id: number; username:
     try {
       await sendMessage({ variables: { receiverId: partner.id, text: draft } });
       setDraft('');
-      lastTypingSignal.current = 0;
     } catch (caught) {
       const failure = describeError(caught);
       setSendError(Object.values(failure.fields)[0]?.[0] ?? failure.message);
