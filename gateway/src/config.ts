@@ -31,6 +31,8 @@ export interface GatewayOptions {
   presenceHeartbeatMs?: number;
   /** Log each request's errors (default: on, except in tests). */
   logErrors?: boolean;
+  /** Cost points each API token may spend per minute (FULCRUM_TOKEN_BUDGET; docs/integrators.md). */
+  tokenBudget?: number;
 }
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -50,6 +52,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     introspection: env.FULCRUM_INTROSPECTION ? env.FULCRUM_INTROSPECTION === '1' : env.NODE_ENV !== 'production',
     presenceTtlMs: env.FULCRUM_PRESENCE_TTL_MS ? Number(env.FULCRUM_PRESENCE_TTL_MS) : undefined,
     presenceHeartbeatMs: env.FULCRUM_PRESENCE_HEARTBEAT_MS ? Number(env.FULCRUM_PRESENCE_HEARTBEAT_MS) : undefined,
+    tokenBudget: env.FULCRUM_TOKEN_BUDGET ? Number(env.FULCRUM_TOKEN_BUDGET) : undefined,
   };
 }
 
@@ -65,6 +68,9 @@ export function configurationProblems(options: GatewayOptions): string[] {
   }
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
     problems.push(`PORT must be a whole number from 0 to 65535, not "${process.env.PORT}".`);
+  }
+  if (options.tokenBudget !== undefined && (!Number.isInteger(options.tokenBudget) || options.tokenBudget < 1)) {
+    problems.push(`FULCRUM_TOKEN_BUDGET must be a whole number of points per minute, at least 1, not "${process.env.FULCRUM_TOKEN_BUDGET}".`);
   }
   return problems;
 }

@@ -69,11 +69,12 @@ describe('GraphQL tickets', () => {
     expect(ids).toHaveLength(page.totalCount);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(next.data!.tickets.pageInfo.hasNextPage).toBe(false);
-    // Give Bobbie 120 tickets, then ask for 150 (past the cap of 100): one page of 100.
+    // Give Bobbie 120 tickets, then ask for the largest page (100); a page past it (150) is refused, not cut.
     const rows = Array.from({ length: 120 }, (_, i) => ({ title: `Bulk ${i}`, type: 'Task', priority: 'Low', assignee_id: 3, requester_id: 1, macro_id: 1, description: 'bulk row', created_at: new Date(), updated_at: new Date() }));
     await forkEm(gw.orm).getConnection().execute(forkEm(gw.orm).getKnex().insert(rows).into('tickets') as never);
     const bobbie = await gw.as(2);
-    const capped = (await bobbie.gql('{ tickets(first: 150) { totalCount nodes { id } pageInfo { hasNextPage } } }')).data!.tickets;
+    expect(codeOf(await bobbie.gql('{ tickets(first: 150) { totalCount } }'))).toBe('BAD_USER_INPUT');
+    const capped = (await bobbie.gql('{ tickets(first: 100) { totalCount nodes { id } pageInfo { hasNextPage } } }')).data!.tickets;
     expect(capped.nodes).toHaveLength(100);
     expect(capped.pageInfo.hasNextPage).toBe(true);
     expect(capped.totalCount).toBeGreaterThanOrEqual(120);

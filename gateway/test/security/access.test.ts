@@ -110,6 +110,7 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       const r = await x.gqlUpload('mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }', { id: o.ticket, i: ticketInput }, 'img', { data: PNG });
       return !r.errors?.length && r.data?.updateTicket != null;
     } },
+    { name: 'set ticket status', field: 'Mutation.setTicketStatus', run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }) },
     { name: 'delete ticket', field: 'Mutation.deleteTicket', run: () => gqlOk('mutation($id: Int!) { deleteTicket(id: $id) }', { id: o.ticket }) },
     { name: 'create ticket with owner macro', field: 'Mutation.createTicket', run: async () => {
       const r = await x.gqlUpload('mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }', { i: { ...ticketInput, macroId: o.macro } }, 'img', { data: PNG });

@@ -6,6 +6,7 @@ export { TicketImage } from './TicketImage.js';
 export { Message } from './Message.js';
 export { Session } from './Session.js';
 export { Conversation } from './Conversation.js';
+export { ApiToken } from './ApiToken.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -15,5 +16,6 @@ import { TicketImage } from './TicketImage.js';
 import { Message } from './Message.js';
 import { Session } from './Session.js';
 import { Conversation } from './Conversation.js';
+import { ApiToken } from './ApiToken.js';
 
-export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation];
+export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation, ApiToken];

@@ -5,6 +5,8 @@ export * as macros from './macros.js';
 export * as tickets from './tickets.js';
 export * as messages from './messages.js';
 export * as conversations from './conversations.js';
+export * as apiTokens from './apiTokens.js';
 export * from './context.js';
 export * from './records.js';
 export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthLimiter } from './authLimiter.js';
+export type { ApiCredential, ApiTokenRecord } from './apiTokens.js';

@@ -14,9 +14,10 @@ export function createCache(): InMemoryCache {
       Conversation: { keyFields: ['partnerId'] },
       Query: {
         fields: {
-          // One cursor-paginated list per agent: `first`/`after` only select a page of it.
+          // One cursor-paginated list per filter and order (the dashboard's URL state): `first`/`after` only select
+          // a page of it. apollo/lists.ts keeps every cached list in step with changes.
           tickets: {
-            keyArgs: false,
+            keyArgs: ['filter', 'orderBy'],
             merge(existing, incoming, { args }) {
               if (!existing || !args?.after) return incoming;
               return {

@@ -14,6 +14,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": typeof types.ApiTokenRow_TokenFragmentDoc,
+    "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": typeof types.ApiTokensPageDocument,
+    "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.RevokeApiTokenDocument,
+    "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": typeof types.CreateApiTokenDocument,
+    "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": typeof types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": typeof types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
     "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
@@ -21,7 +26,7 @@ type Documents = {
     "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
     "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": typeof types.LiveMessageEventsDocument,
-    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
+    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
     "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
@@ -47,19 +52,26 @@ type Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
     "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateTicketPageDocument,
-    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
-    "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
+    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
+    "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
     "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.UpdateTicketDocument,
     "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
     "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
     "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
-    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
-    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
+    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
+    "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n": typeof types.TicketStatusControl_TicketFragmentDoc,
+    "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": typeof types.SetTicketStatusDocument,
+    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
 };
 const documents: Documents = {
+    "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": types.ApiTokenRow_TokenFragmentDoc,
+    "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": types.ApiTokensPageDocument,
+    "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.RevokeApiTokenDocument,
+    "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": types.CreateApiTokenDocument,
+    "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.CreateCustomerDocument,
     "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.UpdateCustomerDocument,
@@ -67,7 +79,7 @@ const documents: Documents = {
     "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
     "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": types.LiveMessageEventsDocument,
-    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
+    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
     "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": types.LivePresenceEventsDocument,
@@ -93,16 +105,18 @@ const documents: Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
     "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.CreateTicketPageDocument,
-    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.CreateTicketDocument,
-    "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
+    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n": types.CreateTicketDocument,
+    "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
     "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.UpdateTicketDocument,
     "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
     "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
     "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
-    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
-    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
+    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
+    "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n": types.TicketStatusControl_TicketFragmentDoc,
+    "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": types.SetTicketStatusDocument,
+    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": types.DeleteTicketDocument,
 };
 
@@ -120,6 +134,26 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n"): (typeof documents)["\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n"): (typeof documents)["\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n"): (typeof documents)["\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -151,7 +185,7 @@ export function graphql(source: "\n  subscription LiveMessageEvents {\n    messa
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -255,11 +289,11 @@ export function graphql(source: "\n  query CreateTicketPage {\n    macros {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n"];
+export function graphql(source: "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -287,11 +321,19 @@ export function graphql(source: "\n  fragment TicketForm_customer on Customer {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n"): (typeof documents)["\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n"): (typeof documents)["\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n"): (typeof documents)["\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n"): (typeof documents)["\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

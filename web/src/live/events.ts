@@ -8,7 +8,9 @@ import {
   removeCustomer,
   removeMacro,
   removeMessage,
+  moveTicketInLists,
   removeTicketFromList,
+  type TicketFacets,
 } from '../apollo/lists';
 import { graphql } from '../gql';
 import type { ChangeKind } from '../gql/graphql';
@@ -46,6 +48,19 @@ export const TICKET_EVENTS = graphql(`
         ...TicketRow_ticket
         ...TicketDetail_ticket
         ...TicketForm_ticket
+        ...TicketStatusControl_ticket
+      }
+      previous {
+        status
+        priority
+        type
+        requesterId
+      }
+      current {
+        status
+        priority
+        type
+        requesterId
       }
     }
   }
@@ -100,10 +115,15 @@ export function applyMessageEvent(cache: ApolloCache, event: Change & { senderId
   }
 }
 
-export function applyTicketEvent(cache: ApolloCache, event: Change): void {
+/**
+ * Tickets: CREATED joins the lists it matches; UPDATED moves the ticket between filtered lists and counts by its
+ * facets before and after (a status change leaves the unsolved list in every tab); DELETED leaves them all.
+ */
+export function applyTicketEvent(cache: ApolloCache, event: Change & { previous?: TicketFacets | null; current?: TicketFacets | null }): void {
   if (event.kind === 'CREATED') addTicketToList(cache, event.id);
+  else if (event.kind === 'UPDATED') moveTicketInLists(cache, event.id, event.previous, event.current);
   // The tab deleting it evicts it itself once it has left the ticket's screen.
-  else if (event.kind === 'DELETED') removeTicketFromList(cache, event.id, { evict: !isDeletingTicket(event.id) });
+  else if (event.kind === 'DELETED') removeTicketFromList(cache, event.id, { evict: !isDeletingTicket(event.id), previous: event.previous });
 }
 
 export function applyCustomerEvent(cache: ApolloCache, event: Change): void {
