@@ -21,7 +21,7 @@ interface Input {
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Input;
 const wsUrl = `${input.url.replace(/^http/, 'ws')}/graphql`;
 const SUBSCRIPTION = 'subscription { messageEvents { kind id senderId receiverId message { id text } } }';
-const PRESENCE_SUBSCRIPTION = 'subscription { presenceEvents { userId online version } }';
+const PRESENCE_SUBSCRIPTION = 'subscription { presenceEvents { changes { userId online version } } }';
 /** Presence is tracked for every socket either way; BENCH_LIVE_PRESENCE=0 leaves the sockets unsubscribed from it. */
 const PRESENCE = process.env.BENCH_LIVE_PRESENCE !== '0';
 let presenceEvents = 0;
