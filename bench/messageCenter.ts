@@ -145,6 +145,8 @@ export async function messageCenterScale(bench: MessageCenterBench): Promise<Ben
     const list = await bench.latency(`8. conversations, first 50 of ${demoPartners.toLocaleString('en-US')} (${messages.toLocaleString('en-US')} messages)`, demoList);
     const count_ = await bench.latency(`8. unreadMessageCount over ${demoPartners.toLocaleString('en-US')} conversations`, demoUnread);
     const page = await bench.latency('8. one conversation, newest 50 messages', spec(demoCookie, PAGE, { with: busiest }));
+    // The floor on this machine right now: the smallest signed-in GraphQL request (session read, parse, execute).
+    const floor = await bench.latency('8. reference: `{ me { id } }`', spec(demoCookie, '{ me { id } }'));
     const scale = `${messages.toLocaleString('en-US')} messages, agent with ${demoPartners.toLocaleString('en-US')} partners`;
     return [
       {
@@ -158,6 +160,10 @@ export async function messageCenterScale(bench: MessageCenterBench): Promise<Ben
         note: `${unreadMany} SQL statements (agent with ${otherPartners} partners: ${unreadFew}), session read included`,
       },
       { scenario: '8c. Message center: one conversation\'s newest 50 messages (`messages(withUserId, first: 50)`, 1 connection)', rps: page.rps, p50: page.p50, p99: page.p99, budget: '—', met: null },
+      {
+        scenario: '8d. Reference: the smallest signed-in GraphQL request, `{ me { id } }` (1 connection)', rps: floor.rps, p50: floor.p50, p99: floor.p99, budget: '—', met: null,
+        note: `8a and 8b cost ${(list.p50 - floor.p50).toFixed(2)} ms and ${(count_.p50 - floor.p50).toFixed(2)} ms (p50) above it`,
+      },
       { scenario: '8. Message center: seeding', value: `${messages.toLocaleString('en-US')} messages and their conversation rows in ${seedSeconds.toFixed(1)} s`, budget: '—', met: null },
     ];
   } finally {
