@@ -7,6 +7,8 @@
  *   BENCH_SCALE=1000,100000,1000000   the scale points of scenario 4
  *   BENCH_SUBSCRIBERS=1000            scenario 5's sockets
  *   BENCH_ONLY=1,2,4     run only these scenarios (the table then says which were skipped)
+ *   BENCH_MESSAGES=1000000            scenario 8's messages (the message center at scale)
+ *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
  *   BENCH_VERBOSE=1      show the gateway's output
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,6 +24,7 @@ import {
 import { addAgents, addCustomers, addTickets, count, forgeSessions, openDb, rng, shuffle, TINY_PNG } from './seed.js';
 import { measureWeb, type WebResult } from './web.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { messageCenterScale } from './messageCenter.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCALE = (process.env.BENCH_SCALE ?? '1000,100000,1000000').split(',').map(Number);
@@ -334,7 +337,7 @@ async function main() {
     rows.push({
       scenario: `5a. Live: message delivery, send → receipt, ${live.subscribers} graphql-ws subscribers, 100 messages`, p50: live.p50, p99: live.p99,
       budget: 'p99 < 50 ms', met: live.p99 < 50,
-      note: `events reached ${live.socketsWithEvents} of ${live.subscribers} sockets (${live.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${live.mutationP50.toFixed(1)} ms`,
+      note: `events reached ${live.socketsWithEvents} of ${live.subscribers} sockets (${live.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${live.mutationP50.toFixed(1)} ms; presence on: every socket tracked and subscribed to presenceEvents (${live.presenceEvents ?? 0} presence events delivered while connecting)`,
     });
     rows.push({
       scenario: `5b. Live: gateway RSS with ${live.subscribers} sockets open`, value: `${live.rssOpen.toFixed(0)} MB (${live.rssBefore.toFixed(0)} MB before the sockets, ${live.rssAfter.toFixed(0)} MB after the messages)`,
@@ -359,6 +362,12 @@ async function main() {
 
   // ---- 4. scale --------------------------------------------------------------------------------------------
   if (runs(4)) await guard('4', scale);
+  if (runs(8)) await guard('8', async () => {
+    rows.push(...(await messageCenterScale({
+      dir: join(tmp, 'message-center'), gateway, stop, login, latency, statementsOf, demo: DEMO_ACCOUNTS[0], other: DEMO_ACCOUNTS[2],
+      totalMessages: Number(process.env.BENCH_MESSAGES ?? 1_000_000),
+    })));
+  });
 
   // ---- 7. start ----------------------------------------------------------------------------------------------
   if (runs(7)) await guard('7', start);

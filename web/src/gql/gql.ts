@@ -29,7 +29,7 @@ type Documents = {
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
-    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
     "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": typeof types.LiveTypingEventsDocument,
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": typeof types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": typeof types.ConversationUnread_ConversationFragmentDoc,
@@ -82,7 +82,7 @@ const documents: Documents = {
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
-    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": types.LivePresenceEventsDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n": types.LivePresenceEventsDocument,
     "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": types.LiveTypingEventsDocument,
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": types.ConversationUnread_ConversationFragmentDoc,
@@ -197,7 +197,7 @@ export function graphql(source: "\n  subscription LiveMacroEvents {\n    macroEv
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"): (typeof documents)["\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
