@@ -4,7 +4,7 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, createAuthLimiter, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
@@ -108,6 +108,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         await apollo.stop();
         await events.close();
         redisForLimits?.disconnect();
+        closeHotReads(orm);
         await orm.close(true);
       })()),
   };

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'react';
 import { removeCustomer } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { CustomerRow } from './CustomerRow';
 import { useModals } from '../layout/ModalHost';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
@@ -22,31 +22,27 @@ const DELETE_CUSTOMER = graphql(`
   }
 `);
 
-type Dialog = { kind: 'edit' | 'delete'; customer: CustomerValues } | null;
-
+/** view/customers: "(n) Customers", the shared directory; Edit and Delete open modals (the owner's rows only). */
 export default function CustomersPage() {
   const { data } = useQuery(CUSTOMERS_PAGE);
   const { openModal } = useModals();
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const dialog = useRecordDialog<CustomerValues>();
   const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
     update(cache, { data: result }) {
       if (result) removeCustomer(cache, result.deleteCustomer);
     },
   });
   if (!data) return null;
-  const close = () => setDialog(null);
+  const deleting = dialog.deleting;
 
   return (
     <section className="page">
-      <header className="page-header page-header-row">
-        <div>
-          <p className="eyebrow">Customer directory</p>
-          <h1>({data.customers.length}) Customers</h1>
-        </div>
-        <button type="button" className="button button-primary" onClick={() => openModal('createCustomer')}>
-          Create Customer
-        </button>
-      </header>
+      <RecordListHeader
+        eyebrow="Customer directory"
+        title={`(${data.customers.length}) Customers`}
+        createLabel="Create Customer"
+        onCreate={() => openModal('createCustomer')}
+      />
       <div className="card table-card">
         <table className="data-table customer-table">
           <thead>
@@ -60,26 +56,21 @@ export default function CustomersPage() {
           </thead>
           <tbody>
             {data.customers.map((customer) => (
-              <CustomerRow
-                key={customer.id}
-                customer={customer}
-                onEdit={(values) => setDialog({ kind: 'edit', customer: values })}
-                onDelete={(values) => setDialog({ kind: 'delete', customer: values })}
-              />
+              <CustomerRow key={customer.id} customer={customer} onEdit={dialog.edit} onDelete={dialog.remove} />
             ))}
           </tbody>
         </table>
       </div>
-      {dialog?.kind === 'edit' && <EditCustomerModal customer={dialog.customer} onClose={close} />}
-      {dialog?.kind === 'delete' && (
+      {dialog.editing && <EditCustomerModal customer={dialog.editing} onClose={dialog.close} />}
+      {deleting && (
         <ConfirmModal
           title="Delete Customer"
           question="Are you sure you would like to delete this customer?"
           confirmLabel="Delete Customer"
-          onClose={close}
+          onClose={dialog.close}
           onConfirm={async () => {
-            await deleteCustomer({ variables: { id: dialog.customer.id } });
-            close();
+            await deleteCustomer({ variables: { id: deleting.id } });
+            dialog.close();
           }}
         />
       )}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'react';
 import { removeMacro } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { MacroCard } from './MacroCard';
 import { useModals } from '../layout/ModalHost';
 import { EditMacroModal, type MacroValues } from './MacroForm';
@@ -25,12 +25,11 @@ const DELETE_MACRO = graphql(`
   }
 `);
 
-type Dialog = { kind: 'edit' | 'delete'; macro: MacroValues } | null;
-
+/** view/macros: "(n) Macros" as cards; Edit and Delete open modals. */
 export default function MacrosPage() {
   const { data } = useQuery(MACROS_PAGE);
   const { openModal } = useModals();
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const dialog = useRecordDialog<MacroValues>();
   const [deleteMacro] = useMutation(DELETE_MACRO, {
     update(cache, { data: result }) {
       // Tickets that used the macro now use "No Macro".
@@ -38,39 +37,31 @@ export default function MacrosPage() {
     },
   });
   if (!data) return null;
-  const close = () => setDialog(null);
+  const deleting = dialog.deleting;
 
   return (
     <section className="page">
-      <header className="page-header page-header-row">
-        <div>
-          <p className="eyebrow">Canned replies</p>
-          <h1>({data.macros.length}) Macros</h1>
-        </div>
-        <button type="button" className="button button-primary" onClick={() => openModal('createMacro')}>
-          Create Macro
-        </button>
-      </header>
+      <RecordListHeader
+        eyebrow="Canned replies"
+        title={`(${data.macros.length}) Macros`}
+        createLabel="Create Macro"
+        onCreate={() => openModal('createMacro')}
+      />
       <div className="macro-grid">
         {data.macros.map((macro) => (
-          <MacroCard
-            key={macro.id}
-            macro={macro}
-            onEdit={(values) => setDialog({ kind: 'edit', macro: values })}
-            onDelete={(values) => setDialog({ kind: 'delete', macro: values })}
-          />
+          <MacroCard key={macro.id} macro={macro} onEdit={dialog.edit} onDelete={dialog.remove} />
         ))}
       </div>
-      {dialog?.kind === 'edit' && <EditMacroModal macro={dialog.macro} onClose={close} />}
-      {dialog?.kind === 'delete' && (
+      {dialog.editing && <EditMacroModal macro={dialog.editing} onClose={dialog.close} />}
+      {deleting && (
         <ConfirmModal
           title="Delete Macro"
           question="Are you sure you would like to delete this Macro?"
           confirmLabel="Delete Macro"
-          onClose={close}
+          onClose={dialog.close}
           onConfirm={async () => {
-            await deleteMacro({ variables: { id: dialog.macro.id } });
-            close();
+            await deleteMacro({ variables: { id: deleting.id } });
+            dialog.close();
           }}
         />
       )}

@@ -7,9 +7,9 @@ import { graphql } from '../gql';
 import { STATUS_LABELS } from '../ui/Badges';
 import { DEFAULT_STATUSES, ORDERS, PRIORITIES, STATUSES, TYPES, isDefaultState, toVariables, toggle, useDashboardState } from './dashboardFilters';
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 /** Typing settles this long before the list follows. */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 const DASHBOARD_PAGE = graphql(`
   query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {
