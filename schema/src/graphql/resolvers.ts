@@ -206,11 +206,7 @@ export class MacroResolver {
 
 @Resolver(() => Message)
 export class MessageResolver {
-  @Query(() => [Message], { description: 'Messages you sent or received, oldest first; `withUserId` narrows to one conversation.' })
-  messages(@Arg('withUserId', () => Int, { nullable: true }) withUserId: number | null, @Ctx() { service }: GraphQLContext) {
-    return messages.listMessages(service, withUserId ?? undefined);
-  }
-
+  // The `messages` query (one conversation, a cursor connection) is in conversations.ts with the rest of the message center.
   @Mutation(() => Message)
   sendMessage(@Arg('receiverId', () => Int) receiverId: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
     return messages.sendMessage(service, receiverId, text);

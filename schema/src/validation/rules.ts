@@ -54,6 +54,11 @@ export const MESSAGES = {
   ticketRequesterUnknown: 'Requester not found.',
   ticketStatus: 'Status must be one of OPEN, PENDING, SOLVED.',
   searchLength: 'Search must be at most 200 characters. Shorten it and try again.',
+  // The message center's read state, presence and typing (issue 13).
+  invalidUserId: 'Invalid user id.',
+  invalidMessageId: 'Invalid message id.',
+  invalidCursor: 'Invalid cursor.',
+  conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
 } as const;
 
 export const TICKET_TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
@@ -202,3 +207,26 @@ export function validateMessage(input: { message: unknown }): FieldErrors {
 export function bothFilled(a: string, b: string): boolean {
   return a.trim().length > 0 && b.trim().length > 0;
 }
+
+/** API tokens (docs/integrators.md): a name to recognise the token by, scopes, and a lifetime in days. */
+export const API_SCOPES = ['READ', 'WRITE'] as const;
+export type ApiScopeName = (typeof API_SCOPES)[number];
+export const API_TOKEN_LIMITS = { name: { min: 1, max: 50 }, expiresInDays: { min: 1, max: 366, default: 90 } } as const;
+export const API_TOKEN_MESSAGES = {
+  name: 'Name must be between 1 and 50 characters.',
+  scopes: 'Choose at least one scope: READ, or WRITE (which includes READ).',
+  expiresInDays: 'Expiry must be a whole number of days from 1 to 366.',
+} as const;
+
+export interface ApiTokenFields { name: unknown; scopes: unknown; expiresInDays?: unknown }
+export function validateApiToken(input: ApiTokenFields): FieldErrors {
+  const days = input.expiresInDays;
+  return collect([
+    ['name', lengthBetween(typeof input.name === 'string' ? input.name.trim() : input.name, API_TOKEN_LIMITS.name.min, API_TOKEN_LIMITS.name.max), API_TOKEN_MESSAGES.name],
+    ['scopes', Array.isArray(input.scopes) && input.scopes.length > 0 && input.scopes.every((s) => (API_SCOPES as readonly unknown[]).includes(s)), API_TOKEN_MESSAGES.scopes],
+    ['expiresInDays', days === undefined || days === null || (Number.isInteger(days) && (days as number) >= API_TOKEN_LIMITS.expiresInDays.min && (days as number) <= API_TOKEN_LIMITS.expiresInDays.max), API_TOKEN_MESSAGES.expiresInDays],
+  ]);
+}
+
+/** The page size of a list (`first`), refused outside these bounds; published in docs/integrators.md. */
+export const PAGE_SIZE_MESSAGE = '`first` must be a whole number from 1 to 100.';

@@ -262,20 +262,25 @@ export interface MessageParties {
   receiverId: number;
 }
 
+interface MessageConnectionValue {
+  totalCount: number;
+  nodes: Refs;
+}
+
 /**
- * Query.messages (oldest first): the whole list (`messages`) and any one-conversation list
- * (`messages({"withUserId":n})`) the message belongs to get it at the end.
+ * Query.messages(withUserId): one cursor connection per conversation, newest first. A new message goes on top of
+ * the conversation it belongs to and counts; other conversations are left alone.
  */
 export function addMessageToLists(cache: ApolloCache, message: MessageParties): void {
-  cache.modify<{ messages: Refs }>({
+  cache.modify<{ messages: MessageConnectionValue }>({
     fields: {
       messages(existing, { storeFieldName, toReference }) {
-        const list = existing as Refs;
+        const connection = existing as MessageConnectionValue;
         const withUserId = conversationOf(storeFieldName);
-        if (withUserId !== null && withUserId !== message.senderId && withUserId !== message.receiverId) return existing;
+        if (withUserId !== message.senderId && withUserId !== message.receiverId) return existing;
         const ref = toReference({ __typename: 'Message', id: message.id })!;
-        if (has(list, ref)) return existing;
-        return [...list, ref] as typeof existing;
+        if (has(connection.nodes, ref)) return existing;
+        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] } as typeof existing;
       },
     },
   });
@@ -283,16 +288,25 @@ export function addMessageToLists(cache: ApolloCache, message: MessageParties): 
 
 export function removeMessage(cache: ApolloCache, id: number): void {
   const ref = cache.identify({ __typename: 'Message', id });
-  filterOut(cache, 'messages', ref);
+  cache.modify<{ messages: MessageConnectionValue }>({
+    fields: {
+      messages(existing) {
+        const connection = existing as MessageConnectionValue;
+        const nodes = connection.nodes.filter((node) => node.__ref !== ref);
+        if (nodes.length === connection.nodes.length) return existing;
+        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes } as typeof existing;
+      },
+    },
+  });
   evictEntity(cache, ref);
 }
 
-/** `messages({"withUserId":2})` -> 2; plain `messages` -> null (every conversation). */
+/** `messages:{"withUserId":2}` (keyArgs) or `messages({"withUserId":2})` -> 2. */
 function conversationOf(storeFieldName: string): number | null {
-  const open = storeFieldName.indexOf('(');
+  const open = storeFieldName.indexOf('{');
   if (open < 0) return null;
   try {
-    const args = JSON.parse(storeFieldName.slice(open + 1, -1)) as { withUserId?: number | null };
+    const args = JSON.parse(storeFieldName.slice(open, storeFieldName.lastIndexOf('}') + 1)) as { withUserId?: number | null };
     return args.withUserId ?? null;
   } catch {
     return null;
@@ -311,7 +325,7 @@ function prependTo(cache: ApolloCache, field: 'customers' | 'macros', entity: { 
   });
 }
 
-function filterOut(cache: ApolloCache, field: 'customers' | 'macros' | 'messages', ref: string | undefined): void {
+function filterOut(cache: ApolloCache, field: 'customers' | 'macros', ref: string | undefined): void {
   cache.modify<Record<string, Refs>>({
     fields: {
       [field](existing: Refs) {

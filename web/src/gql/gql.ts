@@ -14,6 +14,10 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": typeof types.ApiTokenRow_TokenFragmentDoc,
+    "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": typeof types.ApiTokensPageDocument,
+    "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.RevokeApiTokenDocument,
+    "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": typeof types.CreateApiTokenDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": typeof types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": typeof types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
@@ -25,16 +29,24 @@ type Documents = {
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
+    "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": typeof types.LiveTypingEventsDocument,
+    "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": typeof types.UnreadCountDocument,
+    "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": typeof types.ConversationUnread_ConversationFragmentDoc,
+    "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.LiveUnreadCountEventsDocument,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
     "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
     "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
-    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.MessageCenterDocument,
+    "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.ConversationMessagesDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": typeof types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": typeof types.DeleteMessageDocument,
+    "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n": typeof types.MarkConversationReadDocument,
+    "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n": typeof types.NotifyTypingDocument,
+    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
+    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.MessageCenterDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
@@ -55,6 +67,10 @@ type Documents = {
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
 };
 const documents: Documents = {
+    "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": types.ApiTokenRow_TokenFragmentDoc,
+    "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": types.ApiTokensPageDocument,
+    "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.RevokeApiTokenDocument,
+    "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": types.CreateApiTokenDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.CreateCustomerDocument,
@@ -66,16 +82,24 @@ const documents: Documents = {
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": types.LivePresenceEventsDocument,
+    "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": types.LiveTypingEventsDocument,
+    "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": types.UnreadCountDocument,
+    "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": types.ConversationUnread_ConversationFragmentDoc,
+    "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.LiveUnreadCountEventsDocument,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
     "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
     "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
-    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.MessageCenterDocument,
+    "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.ConversationMessagesDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": types.DeleteMessageDocument,
+    "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n": types.MarkConversationReadDocument,
+    "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n": types.NotifyTypingDocument,
+    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
+    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.MessageCenterDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
@@ -110,6 +134,22 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n"): (typeof documents)["\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n"): (typeof documents)["\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -157,6 +197,26 @@ export function graphql(source: "\n  subscription LiveMacroEvents {\n    macroEv
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"): (typeof documents)["\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UnreadCount {\n    unreadMessageCount\n  }\n"): (typeof documents)["\n  query UnreadCount {\n    unreadMessageCount\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n"): (typeof documents)["\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"): (typeof documents)["\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -177,11 +237,7 @@ export function graphql(source: "\n  mutation DeleteMacro($id: Int!) {\n    dele
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"): (typeof documents)["\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"];
+export function graphql(source: "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -194,6 +250,22 @@ export function graphql(source: "\n  mutation EditMessage($id: Int!, $text: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n"): (typeof documents)["\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n"): (typeof documents)["\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"): (typeof documents)["\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

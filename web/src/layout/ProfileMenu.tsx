@@ -80,6 +80,9 @@ export function ProfileMenu() {
                   <UnreadBadge />
                 </Link>
               </nav>
+              <nav className="menu-links menu-account" aria-label="Account">
+                <Link to="/settings/api-tokens" onClick={() => setOpen(false)}>API Tokens</Link>
+              </nav>
               <button type="button" className="button button-secondary menu-logout" onClick={choose(() => void logout())}>
                 Log Out
               </button>

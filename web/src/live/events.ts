@@ -14,10 +14,10 @@ import {
 } from '../apollo/lists';
 import { graphql } from '../gql';
 import type { ChangeKind } from '../gql/graphql';
-import { forgetMessage, noteIncoming } from './unread';
+import { clearTyping } from './presence';
 
 /**
- * The four subscriptions. Each selects the fragments of every screen that shows the entity, like the mutations
+ * The four list subscriptions (unread counts: ./unread.tsx; presence and typing: ./presence.ts). Each selects the fragments of every screen that shows the entity, like the mutations
  * do, so Apollo normalizes a complete `Ticket:7` (an UPDATED event needs nothing more) and a list that gains it
  * can render it without a fetch.
  */
@@ -108,10 +108,10 @@ export function applyMessageEvent(cache: ApolloCache, event: Change & { senderId
   const parties = { id: event.id, senderId: event.senderId, receiverId: event.receiverId };
   if (event.kind === 'CREATED') {
     addMessageToLists(cache, parties);
-    if (event.receiverId === meId && event.senderId !== meId) noteIncoming(event.id, event.senderId);
+    // Unread counts come from the server (unreadCountEvents); a sender whose message arrived has stopped typing it.
+    if (event.receiverId === meId) clearTyping(event.senderId);
   } else if (event.kind === 'DELETED') {
     removeMessage(cache, event.id);
-    forgetMessage(event.id);
   }
 }
 
