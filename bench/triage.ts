@@ -8,7 +8,7 @@
  * is measured beside them, without a budget, to show what a poor query costs.
  */
 import type { Db } from './seed.js';
-import type { LoadSpec } from './lib.js';
+import type { LoadResult, LoadSpec } from './lib.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pu', 'ba', 'de', 'fi', 'go'];
 /** 2,000 pronounceable made-up words (no English word, so no query collides with the fixed seed text). */
@@ -87,4 +87,82 @@ export function triageSpec(url: string, cookie: string, filter: Record<string, u
     url: `${url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ query: TRIAGE, variables: { first: 50, filter, orderBy } }),
   };
+}
+
+export interface TriagePoint {
+  total: number;
+  agentTickets: number;
+  /** Baseline req/s measured just before this scale point (the rows' ratio). */
+  baseRps: number;
+  filterOnly: LoadResult;
+  one: LoadResult;
+  two: LoadResult;
+  frequent: LoadResult;
+  /** Tickets of the agent each query matches. */
+  matched: { filterOnly: number; one: number; two: number; frequent: number };
+}
+
+type Measure = (label: string, spec: LoadSpec) => Promise<LoadResult>;
+type Check = (spec: LoadSpec, validate: (body: { data: { tickets: { totalCount: number; nodes: unknown[] } } }) => void) => Promise<unknown>;
+
+/**
+ * At one scale point, for one agent: the filter-only first page (unsolved, High or Urgent) and the three searches,
+ * each checked first (no error, the total the index holds), then timed one request at a time.
+ */
+export async function measureTriage(
+  o: { url: string; cookie: string; seconds: number; total: number; agentTickets: number; baseRps: number; matched: { one: number; two: number; frequent: number } },
+  latency: Measure,
+  check: Check,
+): Promise<TriagePoint> {
+  const label = (what: string) => `4. ${o.total.toLocaleString('en-US')} tickets, ${what}, agent with ${o.agentTickets.toLocaleString('en-US')}`;
+  const specs = {
+    filterOnly: { ...triageSpec(o.url, o.cookie, FILTER_ONLY), seconds: o.seconds },
+    one: { ...triageSpec(o.url, o.cookie, { search: SEARCH_TERMS.one }), seconds: o.seconds },
+    two: { ...triageSpec(o.url, o.cookie, { search: SEARCH_TERMS.two }), seconds: o.seconds },
+    frequent: { ...triageSpec(o.url, o.cookie, { search: SEARCH_TERMS.frequent }), seconds: o.seconds },
+  };
+  let filterOnlyTotal = 0;
+  await check(specs.filterOnly, (b) => void (filterOnlyTotal = b.data.tickets.totalCount));
+  for (const key of ['one', 'two', 'frequent'] as const) {
+    await check(specs[key], (b) => {
+      if (b.data.tickets.totalCount !== o.matched[key]) throw new Error(`triage: "${SEARCH_TERMS[key]}" found ${b.data.tickets.totalCount}, the index holds ${o.matched[key]}`);
+    });
+  }
+  return {
+    total: o.total, agentTickets: o.agentTickets, baseRps: o.baseRps,
+    filterOnly: await latency(label('filter-only first page'), specs.filterOnly),
+    one: await latency(label(`search "${SEARCH_TERMS.one}"`), specs.one),
+    two: await latency(label(`search "${SEARCH_TERMS.two}"`), specs.two),
+    frequent: await latency(label(`search "${SEARCH_TERMS.frequent}"`), specs.frequent),
+    matched: { filterOnly: filterOnlyTotal, ...o.matched },
+  };
+}
+
+export interface TriageRow { scenario: string; rps?: number; p50?: number; p99?: number; ratio?: number; budget: string; met: boolean | null; note?: string }
+
+/** Rows for the first and the last scale point; the budgets apply at the last (issue 14). */
+export function triageRows(points: TriagePoint[]): TriageRow[] {
+  const first = points[0];
+  const last = points[points.length - 1];
+  const shown = first === last ? [last] : [first, last];
+  const rows: TriageRow[] = [];
+  const kinds = [
+    ['filterOnly', () => `filter-only first page (unsolved, High or Urgent)`, 'p50 ≤ 5 ms', (r: LoadResult) => r.p50 <= 5],
+    ['one', () => `search, one word ("${SEARCH_TERMS.one}")`, 'p50 ≤ 20 ms, p99 ≤ 60 ms', (r: LoadResult) => r.p50 <= 20 && r.p99 <= 60],
+    ['two', () => `search, two words ("${SEARCH_TERMS.two}")`, 'p50 ≤ 20 ms, p99 ≤ 60 ms', (r: LoadResult) => r.p50 <= 20 && r.p99 <= 60],
+    ['frequent', () => `search, a frequent word ("${SEARCH_TERMS.frequent}", no budget)`, '—', null],
+  ] as const;
+  for (const [key, what, budget, met] of kinds) {
+    for (const p of shown) {
+      const r = p[key];
+      const atLast = p === last;
+      rows.push({
+        scenario: `4. Triage: ${p.total.toLocaleString('en-US')} tickets, ${what()}, agent with ${p.agentTickets.toLocaleString('en-US')} (1 connection)`,
+        rps: r.rps, p50: r.p50, p99: r.p99, ratio: r.rps / p.baseRps,
+        budget: atLast && met ? budget : '—', met: atLast && met ? met(r) : null,
+        note: `${p.matched[key].toLocaleString('en-US')} matching`,
+      });
+    }
+  }
+  return rows;
 }
