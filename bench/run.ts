@@ -22,6 +22,7 @@ import {
   HAS_TASKSET, LOAD_CPU, ROOT, autocannon, log, pinned, progress, sequential, sleep, startChild, startGateway, type Child, type LoadResult, type LoadSpec,
 } from './lib.js';
 import { addAgents, addCustomers, addTickets, count, forgeSessions, openDb, rng, shuffle, TINY_PNG } from './seed.js';
+import { SEARCH_TERMS, matchCount, measureTriage, seededTicket, triageRows, type TriagePoint } from './triage.js';
 import { measureWeb, type WebResult } from './web.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { messageCenterScale } from './messageCenter.js';
@@ -394,6 +395,8 @@ async function scale() {
   const macros = (db.prepare('select id from macros').all() as { id: number }[]).map((r) => r.id);
   db.close();
   const random = rng(42);
+  const textRandom = rng(4242);
+  const triage: TriagePoint[] = [];
   // Two agents are measured: the demo agent owns 1% of all tickets (at least a full page), Bobbie 10%.
   const shares = (total: number) => ({ demo: Math.max(50, total / 100), bobbie: total / 10 });
   const results: { total: number; demo: LoadResult; bobbie: LoadResult; deep?: LoadResult; demoCount: number; bobbieCount: number; seedSeconds: number; base: LoadResult }[] = [];
@@ -412,12 +415,13 @@ async function scale() {
     for (let i = 0; i < restNeed; i++) assignees[k++] = restAgents[i % restAgents.length];
     shuffle(assignees, random); // agents' tickets interleave through the table, as they would in real use
     const t0 = performance.now();
-    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets` });
+    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets`, fields: (i) => seededTicket(i, textRandom) });
     db.exec('analyze');
     const seedSeconds = (performance.now() - t0) / 1000;
     const demoCount = count(db, 'select count(*) as n from tickets where assignee_id = 1');
     const bobbieCount = count(db, 'select count(*) as n from tickets where assignee_id = 3');
     const all = count(db, 'select count(*) as n from tickets');
+    const matched = { one: matchCount(db, 3, SEARCH_TERMS.one), two: matchCount(db, 3, SEARCH_TERMS.two), frequent: matchCount(db, 3, SEARCH_TERMS.frequent) };
     db.close();
     log(`  4. ${all.toLocaleString('en-US')} tickets seeded (+${assignees.length.toLocaleString('en-US')} in ${seedSeconds.toFixed(1)} s): demo agent ${demoCount.toLocaleString('en-US')}, Bobbie ${bobbieCount.toLocaleString('en-US')}`);
     const baselineChild = await startChild(join(ROOT, 'bench/baseline.mjs'), {});
@@ -444,6 +448,8 @@ async function scale() {
       const after = Buffer.from(`ticket:${mid}`).toString('base64url');
       deep = await latency(`4. deep page (cursor in the middle of ${bobbieCount.toLocaleString('en-US')})`, { ...dashboardSpec(gw.url, bobbie, 50, after), seconds });
     }
+    // Issue 14: the filtered and searched dashboard for Bobbie (10% of the tickets).
+    triage.push(await measureTriage({ url: gw.url, cookie: bobbie, seconds, total: all, agentTickets: bobbieCount, baseRps: base.rps, matched }, latency, check));
     await stop(gw);
     results.push({ total: all, demo: demoR, bobbie: bobbieR, deep, demoCount, bobbieCount, seedSeconds, base });
   }
@@ -471,6 +477,7 @@ async function scale() {
       rps: last.deep.rps, p50: last.deep.p50, p99: last.deep.p99, ratio: last.deep.rps / last.base.rps, budget: '—', met: null,
     });
   }
+  rows.push(...triageRows(triage));
   notes.push(`Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to a sequential 1-connection baseline measured just before each scale point (${results.map((r) => `${fmtInt(r.base.rps)} req/s`).join(', ')}).`);
 }
 
