@@ -258,8 +258,8 @@ describe('lists stay true across tabs and agents', () => {
   });
 
   it('a ticket deleted while another tab shows it: that tab says it is gone', async () => {
-    const customers = await gql<{ customers: { id: number }[] }>(demo.page, '{ customers { id } }');
-    const ticketId = await createTicketApi(demo.page, unique('Short-lived'), customers.customers[0].id);
+    const customers = await gql<{ customers: { nodes: { id: number }[] } }>(demo.page, '{ customers(first: 1) { nodes { id } } }');
+    const ticketId = await createTicketApi(demo.page, unique('Short-lived'), customers.customers.nodes[0].id);
     await tabB.goto(`/view/ticket/${ticketId}`);
     await shown(tabB.getByRole('heading', { name: 'Ticket Details' }));
     await liveConnected(tabB);

@@ -4,6 +4,7 @@ import { Lexer, Source, TokenKind, buildSchema, parse, specifiedRules, validate 
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
+import { rules } from '@fulcrum/schema';
 import { validTicket } from '../testing/fixtures.js';
 import { GRAPHQL_LIMITS, createArmor } from '../graphql/armor.js';
 import { WS_INIT_TIMEOUT_MS, WS_MAX_PAYLOAD } from '../graphql/websockets.js';
@@ -97,19 +98,22 @@ describe('GraphQL query limits over HTTP', () => {
     figure('GraphQL limits', `aliases 30/31, directives 20/21, tokens 2000/2001, depth ${GRAPHQL_LIMITS.maxDepth}/${GRAPHQL_LIMITS.maxDepth + 1}, cost ${Math.floor(under)}/${Math.ceil(over)} (limit ${GRAPHQL_LIMITS.maxCost}): pass/refused`);
   });
 
-  it('lists are bounded: a requested page size is capped at 100, and the cost rule weighs `first`', async () => {
+  it('lists are bounded: a page holds at most 100 (more is refused, not cut), and the cost rule weighs `first`', async () => {
     const c = await gw.as(2);
     for (let i = 0; i < 105; i += 15) await Promise.all(Array.from({ length: 15 }, () => c.post('/api/tickets/create', validTicket(1))));
-    const r = await c.gql('{ tickets(first: 300) { totalCount nodes { id } pageInfo { hasNextPage } } }');
+    const r = await c.gql('{ tickets(first: 100) { totalCount nodes { id } pageInfo { hasNextPage } } }');
     expect(r.data?.tickets.totalCount).toBeGreaterThanOrEqual(105);
     expect(r.data?.tickets.nodes).toHaveLength(100);
     expect(r.data?.tickets.pageInfo.hasNextPage).toBe(true);
-    expect((await c.gql('{ tickets(first: -5) { nodes { id } } }')).data?.tickets.nodes).toHaveLength(1);
+    for (const first of [101, 300, -5]) {
+      const refused = await c.gql(`{ tickets(first: ${first}) { nodes { id } } }`);
+      expect(refused.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { first: [rules.MESSAGES.pageSize] } });
+    }
     // graphql-armor's cost analysis multiplies a list's cost by its `first`: a huge page is refused outright.
     const huge = await c.gql('{ tickets(first: 100000) { totalCount nodes { id } } }');
     expect(huge.status).toBe(400);
     expect(messages(huge)).toContain('Query Cost limit');
-    figure('list cap', `tickets(first: 300) answered ${r.data?.tickets.nodes.length} of ${r.data?.tickets.totalCount}; tickets(first: 100000) refused by the cost limit`);
+    figure('list cap', `tickets(first: 100) answered ${r.data?.tickets.nodes.length} of ${r.data?.tickets.totalCount}; first 101 refused (BAD_USER_INPUT); tickets(first: 100000) refused by the cost limit`);
   });
 
   it('batched HTTP requests are refused', async () => {
@@ -219,7 +223,7 @@ describe('graphql-ws', () => {
 
   it('serves subscriptions only, with the same limits as HTTP', async () => {
     const s = await openAckedSocket(gw.url, demo.cookieHeader);
-    s.send({ id: 'q', type: 'subscribe', payload: { query: '{ users { id email } }' } });
+    s.send({ id: 'q', type: 'subscribe', payload: { query: '{ users { nodes { id email } } }' } });
     expect(JSON.stringify((await s.next('error')).payload)).toMatch(/Only subscriptions/);
     s.send({ id: 'm', type: 'subscribe', payload: { query: 'mutation { login(email: "demo@fulcrum.app", password: "x") { id } }' } });
     expect(JSON.stringify((await s.next('error')).payload)).toMatch(/Only subscriptions/);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
@@ -8,8 +8,10 @@ import { reviveDates, type Change, type MessageChange } from '../realtime/events
 import type { GraphQLContext } from './context.js';
 import { CustomerInput, MacroInput, SignupInput, TicketInput } from './inputs.js';
 import { readUpload } from './upload.js';
+import { CustomerConnection, CustomerPageArgs, MacroConnection, PageArgs, TicketConnection, UserConnection, toConnection } from './connection.js';
+import { MESSAGE_ARG_NAMES, TICKET_INPUT_NAMES, withInputNames } from './inputNames.js';
 import {
-  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketConnection, TicketEvent, TicketImage, User,
+  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketEvent, TicketImage, User,
 } from './types.js';
 
 const toTicketInput = (input: TicketInput) => ({
@@ -44,23 +46,18 @@ export class AuthResolver {
 
 @Resolver()
 export class UserResolver {
-  @Query(() => [User], { description: 'Every agent, in id order.' })
-  users(@Ctx() { service }: GraphQLContext) {
-    return users.listUsers(service);
+  @Query(() => UserConnection, { description: 'The agents of this workspace, oldest account first, one page at a time.' })
+  async users(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await users.listUsersPage(service, page));
   }
 }
 
 @Resolver(() => Ticket)
 export class TicketResolver {
-  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, newest first. `first` is capped at 100." })
-  async tickets(
-    @Arg('first', () => Int, { nullable: true, defaultValue: 50 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() { service }: GraphQLContext,
-  ) {
+  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, newest first, one page at a time." })
+  async tickets(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
     // The page's statement also read its requesters, macros and assignee (tickets.pageRelations, used below).
-    const page = await tickets.listTickets(service, { first, after });
-    return { totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+    return toConnection(await tickets.listTickets(service, page));
   }
 
   @Query(() => Ticket)
@@ -75,7 +72,8 @@ export class TicketResolver {
     @Ctx() { service }: GraphQLContext,
   ) {
     requireViewer(service);
-    return tickets.createTicket(service, toTicketInput(input), await readUpload(image));
+    const upload = await readUpload(image);
+    return withInputNames(TICKET_INPUT_NAMES, () => tickets.createTicket(service, toTicketInput(input), upload));
   }
 
   @Mutation(() => Ticket, { description: 'Edits a ticket; without an image the old one stays.' })
@@ -86,7 +84,8 @@ export class TicketResolver {
     @Ctx() { service }: GraphQLContext,
   ) {
     requireViewer(service);
-    return tickets.updateTicket(service, id, toTicketInput(input), await readUpload(image));
+    const upload = await readUpload(image);
+    return withInputNames(TICKET_INPUT_NAMES, () => tickets.updateTicket(service, id, toTicketInput(input), upload));
   }
 
   @Mutation(() => Int, { description: 'Deletes the ticket and its image; returns the id.' })
@@ -104,7 +103,7 @@ export class TicketResolver {
     return tickets.pageRelations.get(ticket)?.requester ?? loaders.customer.load(ticket.requesterId);
   }
 
-  @FieldResolver(() => Macro, { description: 'apply_macro.' })
+  @FieldResolver(() => Macro, { description: 'The macro applied to the ticket; macro 1, "No Macro", when none was chosen.' })
   macro(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
     return tickets.pageRelations.get(ticket)?.macro ?? loaders.macro.load(ticket.macroId);
   }
@@ -120,9 +119,9 @@ export class TicketImageResolver {
 
 @Resolver(() => Customer)
 export class CustomerResolver {
-  @Query(() => [Customer], { description: 'The shared customer directory, newest first.' })
-  customers(@Ctx() { service }: GraphQLContext) {
-    return customers.listCustomers(service);
+  @Query(() => CustomerConnection, { description: 'The shared customer directory, newest first, one page at a time; `search` narrows it by name or email.' })
+  async customers(@Args(() => CustomerPageArgs) page: CustomerPageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await customers.listCustomersPage(service, page));
   }
 
   @Query(() => Customer)
@@ -158,9 +157,9 @@ export class CustomerResolver {
 
 @Resolver(() => Macro)
 export class MacroResolver {
-  @Query(() => [Macro], { description: 'Your macros and the built-in macro 1, newest first.' })
-  macros(@Ctx() { service }: GraphQLContext) {
-    return macros.listMacros(service);
+  @Query(() => MacroConnection, { description: 'Your macros and the built-in macro 1, newest first, one page at a time.' })
+  async macros(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await macros.listMacrosPage(service, page));
   }
 
   @Query(() => Macro)
@@ -198,12 +197,12 @@ export class MessageResolver {
 
   @Mutation(() => Message)
   sendMessage(@Arg('receiverId', () => Int) receiverId: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
-    return messages.sendMessage(service, receiverId, text);
+    return withInputNames(MESSAGE_ARG_NAMES, () => messages.sendMessage(service, receiverId, text));
   }
 
   @Mutation(() => Message, { description: 'Sender only.' })
   editMessage(@Arg('id', () => Int) id: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
-    return messages.editMessage(service, id, text);
+    return withInputNames(MESSAGE_ARG_NAMES, () => messages.editMessage(service, id, text));
   }
 
   @Mutation(() => Int, { description: 'Sender only; returns the id.' })
@@ -243,7 +242,7 @@ export class LiveResolver {
   }
 
   @Subscription(() => TicketEvent, {
-    description: 'Your tickets created, edited or deleted (in any tab, through GraphQL or REST).',
+    description: 'Your tickets created, edited or deleted, by any client.',
     subscribe: ({ context }) => {
       const viewerId = requireViewer((context as GraphQLContext).service);
       return (context as GraphQLContext).service.deps.bus.subscribe('ticket', viewerId);

@@ -11,6 +11,7 @@ import {
   type TicketType,
 } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { readPageArgs, toPage, type Page, type PageArgs } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
@@ -27,27 +28,8 @@ export interface TicketInput {
   description: unknown;
 }
 
-/** Page sizes are capped, so no request can ask for the whole table. */
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 50;
-
-export interface TicketPage {
-  nodes: TicketRecord[];
-  totalCount: number;
-  endCursor: string | null;
-  hasNextPage: boolean;
-}
-
-export function encodeCursor(id: number): string {
-  return Buffer.from(`ticket:${id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string | null | undefined): number | null {
-  if (!cursor) return null;
-  const match = /^ticket:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw AppError.validation({ after: ['Invalid cursor.'] });
-  return Number(match[1]);
-}
+/** One page of the caller's tickets (see connection.ts). */
+export type TicketPage = Page<TicketRecord>;
 
 interface TicketRow {
   id: number; title: string; type: TicketType; priority: TicketPriority; assignee_id: number; requester_id: number; macro_id: number;
@@ -106,10 +88,9 @@ interface PageRow extends TicketRow {
  * with the table or the page's depth), joined to image metadata, requester, macro and assignee by primary key, and
  * the total comes from a scalar subquery counted on the same index (covering: the table is not read for it).
  */
-export async function listTickets(ctx: ServiceContext, page: { first?: number | null; after?: string | null } = {}): Promise<TicketPage> {
+export async function listTickets(ctx: ServiceContext, page: PageArgs = {}): Promise<TicketPage> {
   const viewerId = requireViewer(ctx);
-  const first = Math.min(Math.max(page.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const afterId = decodeCursor(page.after);
+  const { first, afterId } = readPageArgs('ticket', page);
   const knex = ctx.em.getKnex();
   const qb = ticketQuery(ctx)
     .leftJoin('customers as c', 'c.id', 't.requester_id')
@@ -143,7 +124,7 @@ export async function listTickets(ctx: ServiceContext, page: { first?: number | 
     });
     return record;
   });
-  return { nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null };
+  return toPage('ticket', nodes, first, totalCount, rows.length > first);
 }
 
 /** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */

@@ -14,6 +14,8 @@ export const LIMITS = {
   message: { min: 1, max: 2000 },
   /** Longest email we store; not in the spec, but an unbounded column is an invitation. */
   email: { max: 255 },
+  /** Longest search text a list accepts. */
+  search: { max: 100 },
   /** Upload size limit for ticket images. */
   imageBytes: 5 * 1024 * 1024,
 } as const;
@@ -50,7 +52,13 @@ export const MESSAGES = {
   ticketPriority: 'Priority must be one of Low, Medium, High, Urgent.',
   ticketMacro: 'Macro not found.',
   ticketRequesterUnknown: 'Requester not found.',
+  pageSize: 'first must be a whole number from 0 to 100.',
+  pageCursor: 'after must be an endCursor this list returned.',
+  search: 'Search text must be at most 100 characters.',
 } as const;
+
+/** Page sizes of every paginated list (GraphQL `first`): the default, and the most one request may ask for. */
+export const PAGE_SIZE = { default: 50, max: 100 } as const;
 
 export const TICKET_TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
 export const TICKET_PRIORITIES = ['Low', 'Medium', 'High', 'Urgent'] as const;
