@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const built = 'web/dist/index.html';
-const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'schema/src/validation'];
+const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'web/explorer', 'schema/src/validation'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
