@@ -3,6 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { GraphiQL } from 'graphiql';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 import { createClient } from 'graphql-ws';
+import { buildSchema } from 'graphql';
+// The published schema (schema/schema.graphql), bundled: the explorer documents and completes every field even
+// where the gateway answers no introspection (production), and needs no schema request.
+import sdl from '../../schema/schema.graphql?raw';
 import 'graphiql/style.css';
 import './explorer.css';
 
@@ -42,6 +46,8 @@ function useFetcher(token: string) {
   return fetcher.fetch;
 }
 
+const schema = buildSchema(sdl);
+
 function Explorer() {
   const [token, setToken] = useState('');
   const tokenId = useId();
@@ -70,7 +76,7 @@ function Explorer() {
         </form>
       </header>
       <main className="explorer-main">
-        <GraphiQL fetcher={fetcher} defaultQuery={START} shouldPersistHeaders={false} />
+        <GraphiQL fetcher={fetcher} schema={schema} defaultQuery={START} shouldPersistHeaders={false} />
       </main>
     </div>
   );
