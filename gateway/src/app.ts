@@ -12,12 +12,12 @@ import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createImageRouter } from './http/images.js';
 import { createExplorerRouter } from './http/explorer.js';
-import { securityHeaders } from './http/security.js';
+import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
 import { createRestRouter } from './rest/router.js';
-import { refuseCrossSiteWrites } from './rest/sameOrigin.js';
-import { logError } from './rest/errors.js';
+import { refuseCrossSiteWrites } from './security/sameOrigin.js';
+import { logError } from './logging.js';
 import { createSessions, loadSessionSecret } from './session/sessions.js';
 
 export interface Gateway {

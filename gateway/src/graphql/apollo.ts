@@ -5,6 +5,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginUsageReportingDisabled, ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '@fulcrum/schema';
+import type { ErrorLog } from '../logging.js';
 import { createArmor, PARSE_OPTIONS } from './armor.js';
 import { createFormatError } from './errors.js';
 
@@ -27,7 +28,7 @@ export interface ApolloOptions {
   schema: GraphQLSchema;
   httpServer: Server;
   introspection: boolean;
-  log: (error: unknown, where: string) => void;
+  log: ErrorLog;
   /** Disposes the websocket server when Apollo stops. */
   disposeWebSockets: () => Promise<void>;
 }

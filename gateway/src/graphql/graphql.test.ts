@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkEm, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { HTML_AS_PNG, JPEG, PNG } from '../testing/fixtures.js';
 
@@ -14,11 +14,7 @@ const CREATE_TICKET = `mutation($input: TicketInput!, $image: Upload) { createTi
 const UPDATE_TICKET = `mutation($id: Int!, $input: TicketInput!, $image: Upload) { updateTicket(id: $id, input: $input, image: $image) { ${TICKET_FIELDS} } }`;
 const input = (over: Record<string, unknown> = {}) => ({ title: 'Printer on fire', type: 'Incident', priority: 'High', requesterId: 1, description: 'Smoke from tray 2.', ...over });
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-  marnie = await gw.as(1);
-});
+beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
 afterAll(() => gw.destroy());
 
 const codeOf = (res: { errors?: { extensions?: { code?: string } }[] }) => res.errors?.[0]?.extensions?.code;

@@ -7,8 +7,8 @@ import { graphqlContextFor } from '../http/serviceContext.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 import { createFormatError } from './errors.js';
-import { logError } from '../rest/errors.js';
-import { originMatchesHost } from '../rest/sameOrigin.js';
+import { logError, type ErrorLog } from '../logging.js';
+import { originMatchesHost } from '../security/sameOrigin.js';
 
 /** Largest websocket frame accepted: subscription documents are small. */
 export const WS_MAX_PAYLOAD = 64 * 1024;
@@ -43,7 +43,7 @@ export interface LiveServerOptions {
   /** Remove "Did you mean ...?" hints from every error (production, with introspection off). */
   blockFieldSuggestions?: boolean;
   /** Where unexpected resolver errors are logged (they reach the client as INTERNAL, without detail). */
-  log?: (error: unknown, where: string) => void;
+  log?: ErrorLog;
   /** How often open sockets' sessions are checked again (ms). */
   sessionRecheckMs?: number;
 }

@@ -14,80 +14,80 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
-    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
-    "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
-    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": typeof types.CustomerRow_CustomerFragmentDoc,
-    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
-    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": typeof types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
     "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
-    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
-    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
-    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": typeof types.CustomerRow_CustomerFragmentDoc,
+    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
+    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": typeof types.LiveMessageEventsDocument,
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
+    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
+    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
+    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
+    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
+    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
     "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.MessageCenterDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": typeof types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": typeof types.DeleteMessageDocument,
+    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
+    "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
+    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
     "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateTicketPageDocument,
     "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
-    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
     "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
     "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.UpdateTicketDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
-    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
+    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
+    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
-    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
 };
 const documents: Documents = {
-    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
-    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
-    "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
-    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": types.CustomerRow_CustomerFragmentDoc,
-    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
-    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.CreateCustomerDocument,
     "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.UpdateCustomerDocument,
-    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
-    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
-    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": types.CustomerRow_CustomerFragmentDoc,
+    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
+    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": types.LiveMessageEventsDocument,
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
+    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
+    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
+    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
+    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
+    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
     "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.MessageCenterDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": types.DeleteMessageDocument,
+    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
+    "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
+    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
     "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.CreateTicketPageDocument,
     "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.CreateTicketDocument,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
-    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
     "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
     "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.UpdateTicketDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
-    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
+    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
+    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": types.DeleteTicketDocument,
-    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
 };
 
 /**
@@ -107,34 +107,6 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"): (typeof documents)["\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"): (typeof documents)["\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n"): (typeof documents)["\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -147,23 +119,15 @@ export function graphql(source: "\n  mutation UpdateCustomer($id: Int!, $input: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+export function graphql(source: "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+export function graphql(source: "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"): (typeof documents)["\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+export function graphql(source: "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -180,6 +144,26 @@ export function graphql(source: "\n  subscription LiveCustomerEvents {\n    cust
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"): (typeof documents)["\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -203,19 +187,27 @@ export function graphql(source: "\n  mutation DeleteMessage($id: Int!) {\n    de
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -231,11 +223,23 @@ export function graphql(source: "\n  mutation UpdateTicket($id: Int!, $input: Ti
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"): (typeof documents)["\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"): (typeof documents)["\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -244,10 +248,6 @@ export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    tick
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,7 +1,7 @@
 import type { ApolloClient, TypedDocumentNode } from '@apollo/client';
 import { useApolloClient, useReactiveVar } from '@apollo/client/react';
 import { useEffect } from 'react';
-import type { SessionUser } from '../session';
+import type { SessionUser } from '../session/session';
 import { liveStatusVar, openLive } from './connection';
 import {
   applyCustomerEvent,

@@ -1,13 +1,13 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useLoginAs } from '../auth';
+import { useLoginAs } from '../session/auth';
 import { describeError } from '../apollo/errors';
 import { addMessageToLists, removeMessage } from '../apollo/lists';
-import { Modal } from '../components/Modal';
-import { demoAccountFor } from '../demoAccounts';
+import { Modal } from '../ui/Modal';
+import { demoAccountFor } from '../session/demoAccounts';
 import { graphql } from '../gql';
 import { latestUnreadSender, UnreadBadge, useViewingConversation } from '../live/unread';
-import { useSignedInUser } from '../session';
+import { useSignedInUser } from '../session/session';
 import { MessageCard, type MessageCardMode } from './MessageCard';
 
 export const MESSAGE_CENTER = graphql(`

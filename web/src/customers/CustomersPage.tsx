@@ -1,0 +1,88 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'react';
+import { removeCustomer } from '../apollo/lists';
+import { ConfirmModal } from '../ui/ConfirmModal';
+import { CustomerRow } from './CustomerRow';
+import { useModals } from '../layout/ModalHost';
+import { EditCustomerModal, type CustomerValues } from './CustomerForm';
+import { graphql } from '../gql';
+
+const CUSTOMERS_PAGE = graphql(`
+  query CustomersPage {
+    customers {
+      id
+      ...CustomerRow_customer
+    }
+  }
+`);
+
+const DELETE_CUSTOMER = graphql(`
+  mutation DeleteCustomer($id: Int!) {
+    deleteCustomer(id: $id)
+  }
+`);
+
+type Dialog = { kind: 'edit' | 'delete'; customer: CustomerValues } | null;
+
+export default function CustomersPage() {
+  const { data } = useQuery(CUSTOMERS_PAGE);
+  const { openModal } = useModals();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
+    update(cache, { data: result }) {
+      if (result) removeCustomer(cache, result.deleteCustomer);
+    },
+  });
+  if (!data) return null;
+  const close = () => setDialog(null);
+
+  return (
+    <section className="page">
+      <header className="page-header page-header-row">
+        <div>
+          <p className="eyebrow">Customer directory</p>
+          <h1>({data.customers.length}) Customers</h1>
+        </div>
+        <button type="button" className="button button-primary" onClick={() => openModal('createCustomer')}>
+          Create Customer
+        </button>
+      </header>
+      <div className="card table-card">
+        <table className="data-table customer-table">
+          <thead>
+            <tr>
+              <th scope="col">Id #</th>
+              <th scope="col">Assignee #</th>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Options</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.customers.map((customer) => (
+              <CustomerRow
+                key={customer.id}
+                customer={customer}
+                onEdit={(values) => setDialog({ kind: 'edit', customer: values })}
+                onDelete={(values) => setDialog({ kind: 'delete', customer: values })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {dialog?.kind === 'edit' && <EditCustomerModal customer={dialog.customer} onClose={close} />}
+      {dialog?.kind === 'delete' && (
+        <ConfirmModal
+          title="Delete Customer"
+          question="Are you sure you would like to delete this customer?"
+          confirmLabel="Delete Customer"
+          onClose={close}
+          onConfirm={async () => {
+            await deleteCustomer({ variables: { id: dialog.customer.id } });
+            close();
+          }}
+        />
+      )}
+    </section>
+  );
+}
