@@ -3,12 +3,12 @@
  * external request; it runs queries with the signed-in session, or with a pasted API token; and none of it is
  * part of the agents' app bundle.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useBrowser } from './browser';
 import { baseURL, demoLogin, gql, shown } from './helpers';
 
-let chromium: E2EBrowser;
+const chromium = useBrowser();
 
 /** Everything a page asked for, and every console complaint (CSP violations land there). */
 function watch(page: Page) {
@@ -37,18 +37,9 @@ async function run(page: Page, name: string, query: string, expectText: string):
   return response.innerText();
 }
 
-beforeAll(async () => {
-  chromium = await launchBrowser();
-});
-afterAll(() => chromium.close());
-
 describe('GraphQL explorer', () => {
-  let context: BrowserContext;
-  afterAll(() => context?.close());
-
   it('loads under the CSP with no external request, and runs a query as the signed-in agent', async () => {
-    let page: Page;
-    ({ context, page } = await openPage(chromium.browser, baseURL()));
+    const { page } = await chromium.open();
     await demoLogin(page);
     const seen = watch(page);
     await page.goto('/graphiql');
@@ -63,7 +54,7 @@ describe('GraphQL explorer', () => {
   });
 
   it('signed out, a pasted token is sent as a bearer; without one the API says UNAUTHENTICATED', async () => {
-    const { context: fresh, page } = await openPage(chromium.browser, baseURL());
+    const { context: fresh, page } = await chromium.open();
     try {
       await page.goto('/graphiql');
       await run(page, 'SignedOut', '{ tickets(first: 1) { totalCount } }', 'UNAUTHENTICATED');
@@ -79,7 +70,7 @@ describe('GraphQL explorer', () => {
   });
 
   it("is not part of the agents' app: the app's pages load no explorer code", async () => {
-    const { context: app, page } = await openPage(chromium.browser, baseURL());
+    const { context: app, page } = await chromium.open();
     try {
       const seen = watch(page);
       await demoLogin(page);
@@ -94,7 +85,7 @@ describe('GraphQL explorer', () => {
 
 /** A READ token of the demo agent through createApiToken, or null when this build has no API tokens yet. */
 async function createToken(): Promise<string | null> {
-  const { context: owner, page } = await openPage(chromium.browser, baseURL());
+  const { context: owner, page } = await chromium.open();
   try {
     await demoLogin(page);
     const mutations = await gql<{ __type: { fields: { name: string }[] } }>(page, '{ __type(name: "Mutation") { fields { name } } }');

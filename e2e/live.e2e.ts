@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NARROW, useBrowser } from './browser';
-import { gone, gql, makePng, shown, unique } from './helpers';
+import { gone, gql, makePng, shown, unique, pickRequester } from './helpers';
 import {
   anotherTab,
   BOBBIE,
@@ -219,7 +219,7 @@ describe('lists stay true across tabs and agents', () => {
     const tabA = demo.page;
     await tabA.locator('main').getByRole('link', { name: 'Create Ticket' }).click();
     await tabA.getByLabel('Title').fill(title);
-    await tabA.getByLabel('Requester').selectOption({ index: 1 });
+    await pickRequester(tabA);
     await tabA.getByLabel('Description').fill('Created in tab A, seen in tab B.');
     await tabA.getByLabel('Image').setInputFiles({ name: 'live.png', mimeType: 'image/png', buffer: makePng(12, 12, [20, 120, 220]) });
     await tabA.getByRole('button', { name: 'Create Ticket' }).click();

@@ -1,4 +1,22 @@
-import { InMemoryCache } from '@apollo/client';
+import { InMemoryCache, type FieldPolicy } from '@apollo/client';
+
+interface ConnectionValue {
+  nodes: readonly unknown[];
+}
+
+/**
+ * A cursor connection (tickets, customers, macros, users) is one cached list per `keyArgs` (e.g. one per customer
+ * search): `after` only selects a page of it. A first page replaces the list; a later page is appended.
+ */
+function connection(keyArgs: FieldPolicy['keyArgs'] = false): FieldPolicy<ConnectionValue> {
+  return {
+    keyArgs,
+    merge(existing, incoming, { args }) {
+      if (!existing || !args?.after) return incoming;
+      return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes] };
+    },
+  };
+}
 
 /**
  * The normalized cache. Entities are keyed by `__typename:id` (the default), so an edit returned by a
@@ -12,17 +30,13 @@ export function createCache(): InMemoryCache {
       DeletedMacro: { keyFields: false },
       Query: {
         fields: {
-          // One cursor-paginated list per agent: `first`/`after` only select a page of it.
-          tickets: {
-            keyArgs: false,
-            merge(existing, incoming, { args }) {
-              if (!existing || !args?.after) return incoming;
-              return {
-                ...incoming,
-                nodes: [...existing.nodes, ...incoming.nodes],
-              };
-            },
-          },
+          // A screen's list and a picker's list of the same records are separate lists (by page size and search):
+          // the macros page may have loaded 50 when the ticket form asks for 100. Mutations and live events update
+          // every cached list of a field (apollo/lists.ts).
+          tickets: connection(),
+          customers: connection(['first', 'search']),
+          macros: connection(['first']),
+          users: connection(['first']),
           // Reading a single entity first looks in the cache, so a ticket opened from the dashboard shows at once.
           ticket: {
             read(existing, { args, toReference }) {

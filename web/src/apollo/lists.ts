@@ -13,7 +13,8 @@ import { NO_MACRO_ID } from '@fulcrum/schema/validation';
 
 type Refs = readonly Reference[];
 
-interface TicketConnectionValue {
+/** A cached connection: its total and its nodes (pageInfo rides along untouched). */
+interface ConnectionValue {
   totalCount: number;
   nodes: Refs;
 }
@@ -22,10 +23,10 @@ const has = (list: Refs, ref: Reference) => list.some((item) => item.__ref === r
 
 /** Query.tickets (newest first, one cursor-paginated connection): a new ticket goes on top and counts. */
 export function addTicketToList(cache: ApolloCache, id: number): void {
-  cache.modify<{ tickets: TicketConnectionValue }>({
+  cache.modify<{ tickets: ConnectionValue }>({
     fields: {
       tickets(existing, { toReference }) {
-        const connection = existing as TicketConnectionValue;
+        const connection = existing as ConnectionValue;
         const ref = toReference({ __typename: 'Ticket', id })!;
         if (has(connection.nodes, ref)) return existing;
         return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] } as typeof existing;
@@ -40,10 +41,10 @@ export function addTicketToList(cache: ApolloCache, id: number): void {
  */
 export function removeTicketFromList(cache: ApolloCache, id: number, { evict }: { evict: boolean }): void {
   const ref = cache.identify({ __typename: 'Ticket', id });
-  cache.modify<{ tickets: TicketConnectionValue }>({
+  cache.modify<{ tickets: ConnectionValue }>({
     fields: {
       tickets(existing) {
-        const connection = existing as TicketConnectionValue;
+        const connection = existing as ConnectionValue;
         const nodes = connection.nodes.filter((node) => node.__ref !== ref);
         if (nodes.length === connection.nodes.length) return existing;
         return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes } as typeof existing;
@@ -69,20 +70,26 @@ export function isDeletingTicket(id: number): boolean {
   return ticketsBeingDeleted.has(id);
 }
 
-/** Query.customers (the shared directory, newest first). */
+/**
+ * Query.customers (the shared directory, newest first; one cached list per search): a new customer goes on top
+ * of the directory and of each search it matches, and counts.
+ */
 export function addCustomerToList(cache: ApolloCache, id: number): void {
-  prependTo(cache, 'customers', { __typename: 'Customer', id });
+  prependToConnection(cache, 'customers', { __typename: 'Customer', id }, (search, readField, ref) => {
+    const text = `${readField<string>('name', ref) ?? ''}\n${readField<string>('email', ref) ?? ''}`.toLowerCase();
+    return text.includes(search.trim().toLowerCase());
+  });
 }
 
 export function removeCustomer(cache: ApolloCache, id: number): void {
   const ref = cache.identify({ __typename: 'Customer', id });
-  filterOut(cache, 'customers', ref);
+  removeFromConnection(cache, 'customers', ref);
   evictEntity(cache, ref);
 }
 
 /** Query.macros (yours and macro 1, newest first). */
 export function addMacroToList(cache: ApolloCache, id: number): void {
-  prependTo(cache, 'macros', { __typename: 'Macro', id });
+  prependToConnection(cache, 'macros', { __typename: 'Macro', id });
 }
 
 /**
@@ -91,7 +98,7 @@ export function addMacroToList(cache: ApolloCache, id: number): void {
  */
 export function removeMacro(cache: ApolloCache, id: number, movedTicketIds: readonly number[] = cachedTicketsUsingMacro(cache, id)): void {
   const ref = cache.identify({ __typename: 'Macro', id });
-  filterOut(cache, 'macros', ref);
+  removeFromConnection(cache, 'macros', ref);
   for (const ticketId of movedTicketIds) {
     cache.modify({
       id: cache.identify({ __typename: 'Ticket', id: ticketId }),
@@ -158,19 +165,54 @@ function conversationOf(storeFieldName: string): number | null {
   }
 }
 
-function prependTo(cache: ApolloCache, field: 'customers' | 'macros', entity: { __typename: string; id: number }): void {
-  cache.modify<Record<string, Refs>>({
+type ReadField = <T>(field: string, from: Reference) => T | undefined;
+
+/** The `search` a cached list was read with (`customers({"search":"ada"})`), or null. */
+function searchOf(storeFieldName: string): string | null {
+  const open = storeFieldName.indexOf('(');
+  if (open < 0) return null;
+  try {
+    const args = JSON.parse(storeFieldName.slice(open + 1, -1)) as { search?: string | null };
+    return args.search?.trim() ? args.search : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A new record on top of each cached list of a connection field (a searched list only when it matches). */
+function prependToConnection(
+  cache: ApolloCache,
+  field: 'customers' | 'macros',
+  entity: { __typename: string; id: number },
+  matches?: (search: string, readField: ReadField, ref: Reference) => boolean,
+): void {
+  cache.modify({
     fields: {
-      [field](existing: Refs, { toReference }: { toReference: (value: typeof entity) => Reference | undefined }) {
+      [field](existing: unknown, { toReference, storeFieldName, readField }: { toReference: (value: typeof entity) => Reference | undefined; storeFieldName: string; readField: ReadField }) {
+        const connection = existing as ConnectionValue;
         const ref = toReference(entity)!;
-        if (has(existing, ref)) return existing;
-        return [ref, ...existing];
+        const search = searchOf(storeFieldName);
+        if (has(connection.nodes, ref) || (search !== null && !matches?.(search, readField, ref))) return existing;
+        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] };
       },
     },
   });
 }
 
-function filterOut(cache: ApolloCache, field: 'customers' | 'macros' | 'messages', ref: string | undefined): void {
+function removeFromConnection(cache: ApolloCache, field: 'customers' | 'macros', ref: string | undefined): void {
+  cache.modify({
+    fields: {
+      [field](existing: unknown) {
+        const connection = existing as ConnectionValue;
+        const nodes = connection.nodes.filter((node) => node.__ref !== ref);
+        if (nodes.length === connection.nodes.length) return existing;
+        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes };
+      },
+    },
+  });
+}
+
+function filterOut(cache: ApolloCache, field: 'messages', ref: string | undefined): void {
   cache.modify<Record<string, Refs>>({
     fields: {
       [field](existing: Refs) {

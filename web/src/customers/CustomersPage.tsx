@@ -2,16 +2,26 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { removeCustomer } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { LoadMore } from '../ui/LoadMore';
 import { CustomerRow } from './CustomerRow';
 import { useModals } from '../layout/ModalHost';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
 import { graphql } from '../gql';
 
+export const CUSTOMERS_PAGE_SIZE = 50;
+
 const CUSTOMERS_PAGE = graphql(`
-  query CustomersPage {
-    customers {
-      id
-      ...CustomerRow_customer
+  query CustomersPage($first: Int!, $after: String) {
+    customers(first: $first, after: $after) {
+      totalCount
+      nodes {
+        id
+        ...CustomerRow_customer
+      }
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
     }
   }
 `);
@@ -25,7 +35,7 @@ const DELETE_CUSTOMER = graphql(`
 type Dialog = { kind: 'edit' | 'delete'; customer: CustomerValues } | null;
 
 export default function CustomersPage() {
-  const { data } = useQuery(CUSTOMERS_PAGE);
+  const { data, fetchMore } = useQuery(CUSTOMERS_PAGE, { variables: { first: CUSTOMERS_PAGE_SIZE } });
   const { openModal } = useModals();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
@@ -35,13 +45,14 @@ export default function CustomersPage() {
   });
   if (!data) return null;
   const close = () => setDialog(null);
+  const { totalCount, nodes, pageInfo } = data.customers;
 
   return (
     <section className="page">
       <header className="page-header page-header-row">
         <div>
           <p className="eyebrow">Customer directory</p>
-          <h1>({data.customers.length}) Customers</h1>
+          <h1>({totalCount}) Customers</h1>
         </div>
         <button type="button" className="button button-primary" onClick={() => openModal('createCustomer')}>
           Create Customer
@@ -59,7 +70,7 @@ export default function CustomersPage() {
             </tr>
           </thead>
           <tbody>
-            {data.customers.map((customer) => (
+            {nodes.map((customer) => (
               <CustomerRow
                 key={customer.id}
                 customer={customer}
@@ -70,6 +81,13 @@ export default function CustomersPage() {
           </tbody>
         </table>
       </div>
+      <LoadMore
+        shown={nodes.length}
+        total={totalCount}
+        noun="customers"
+        hasNextPage={pageInfo.hasNextPage}
+        loadMore={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
+      />
       {dialog?.kind === 'edit' && <EditCustomerModal customer={dialog.customer} onClose={close} />}
       {dialog?.kind === 'delete' && (
         <ConfirmModal

@@ -15,22 +15,22 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": typeof types.CustomerEmailAvailableDocument,
-    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
-    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
+    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
+    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
     "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": typeof types.CustomerRow_CustomerFragmentDoc,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
+    "\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.CustomersPageDocument,
     "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": typeof types.LiveMessageEventsDocument,
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
-    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
+    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
+    "\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.MacrosPageDocument,
     "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.MessageCenterDocument,
+    "\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n      }\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.MessageCenterDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": typeof types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": typeof types.DeleteMessageDocument,
@@ -38,37 +38,38 @@ type Documents = {
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
-    "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateTicketPageDocument,
+    "\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.CreateTicketPageDocument,
     "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
     "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
-    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.EditTicketPageDocument,
+    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.UpdateTicketDocument,
+    "\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.RequesterPicker_CustomerFragmentDoc,
+    "\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": typeof types.RequesterSearchDocument,
     "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
     "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
 };
 const documents: Documents = {
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": types.CustomerEmailAvailableDocument,
-    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.CreateCustomerDocument,
-    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.UpdateCustomerDocument,
+    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": types.CreateCustomerDocument,
+    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": types.UpdateCustomerDocument,
     "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": types.CustomerRow_CustomerFragmentDoc,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
+    "\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.CustomersPageDocument,
     "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": types.LiveMessageEventsDocument,
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
-    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
+    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
+    "\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.MacrosPageDocument,
     "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.MessageCenterDocument,
+    "\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n      }\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.MessageCenterDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": types.DeleteMessageDocument,
@@ -76,15 +77,16 @@ const documents: Documents = {
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
-    "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.CreateTicketPageDocument,
+    "\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.CreateTicketPageDocument,
     "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.CreateTicketDocument,
     "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
-    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.EditTicketPageDocument,
+    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.UpdateTicketDocument,
+    "\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n": types.RequesterPicker_CustomerFragmentDoc,
+    "\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": types.RequesterSearchDocument,
     "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
     "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": types.DeleteTicketDocument,
@@ -111,11 +113,11 @@ export function graphql(source: "\n  query CustomerEmailAvailable($email: String
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"): (typeof documents)["\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -123,7 +125,7 @@ export function graphql(source: "\n  fragment CustomerRow_customer on Customer {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"];
+export function graphql(source: "\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -139,7 +141,7 @@ export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticket
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -159,7 +161,7 @@ export function graphql(source: "\n  mutation UpdateMacro($id: Int!, $input: Mac
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"];
+export function graphql(source: "\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -171,7 +173,7 @@ export function graphql(source: "\n  fragment MessageCard_message on Message {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"];
+export function graphql(source: "\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n      }\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n      }\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -203,7 +205,7 @@ export function graphql(source: "\n  query Root {\n    me {\n      id\n      use
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"): (typeof documents)["\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -215,7 +217,7 @@ export function graphql(source: "\n  query DashboardPage($first: Int!, $after: S
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"): (typeof documents)["\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -223,19 +225,23 @@ export function graphql(source: "\n  mutation UpdateTicket($id: Int!, $input: Ti
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"): (typeof documents)["\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"): (typeof documents)["\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -2,16 +2,26 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { removeMacro } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { LoadMore } from '../ui/LoadMore';
 import { MacroCard } from './MacroCard';
 import { useModals } from '../layout/ModalHost';
 import { EditMacroModal, type MacroValues } from './MacroForm';
 import { graphql } from '../gql';
 
+export const MACROS_PAGE_SIZE = 50;
+
 const MACROS_PAGE = graphql(`
-  query MacrosPage {
-    macros {
-      id
-      ...MacroCard_macro
+  query MacrosPage($first: Int!, $after: String) {
+    macros(first: $first, after: $after) {
+      totalCount
+      nodes {
+        id
+        ...MacroCard_macro
+      }
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
     }
   }
 `);
@@ -28,7 +38,7 @@ const DELETE_MACRO = graphql(`
 type Dialog = { kind: 'edit' | 'delete'; macro: MacroValues } | null;
 
 export default function MacrosPage() {
-  const { data } = useQuery(MACROS_PAGE);
+  const { data, fetchMore } = useQuery(MACROS_PAGE, { variables: { first: MACROS_PAGE_SIZE } });
   const { openModal } = useModals();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleteMacro] = useMutation(DELETE_MACRO, {
@@ -39,20 +49,21 @@ export default function MacrosPage() {
   });
   if (!data) return null;
   const close = () => setDialog(null);
+  const { totalCount, nodes, pageInfo } = data.macros;
 
   return (
     <section className="page">
       <header className="page-header page-header-row">
         <div>
           <p className="eyebrow">Canned replies</p>
-          <h1>({data.macros.length}) Macros</h1>
+          <h1>({totalCount}) Macros</h1>
         </div>
         <button type="button" className="button button-primary" onClick={() => openModal('createMacro')}>
           Create Macro
         </button>
       </header>
       <div className="macro-grid">
-        {data.macros.map((macro) => (
+        {nodes.map((macro) => (
           <MacroCard
             key={macro.id}
             macro={macro}
@@ -61,6 +72,13 @@ export default function MacrosPage() {
           />
         ))}
       </div>
+      <LoadMore
+        shown={nodes.length}
+        total={totalCount}
+        noun="macros"
+        hasNextPage={pageInfo.hasNextPage}
+        loadMore={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
+      />
       {dialog?.kind === 'edit' && <EditMacroModal macro={dialog.macro} onClose={close} />}
       {dialog?.kind === 'delete' && (
         <ConfirmModal

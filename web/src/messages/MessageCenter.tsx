@@ -12,10 +12,12 @@ import { MessageCard, type MessageCardMode } from './MessageCard';
 
 export const MESSAGE_CENTER = graphql(`
   query MessageCenter {
-    users {
-      id
-      username
-      email
+    users(first: 100) {
+      nodes {
+        id
+        username
+        email
+      }
     }
     messages {
       id
@@ -87,7 +89,7 @@ export function MessageCenter() {
   useEffect(() => {
     if (!data || partnerId !== null) return;
     const unreadFrom = latestUnreadSender();
-    const start = data.users.find((user) => user.id === unreadFrom) ?? data.users.find((user) => user.id !== me.id);
+    const start = data.users.nodes.find((user) => user.id === unreadFrom) ?? data.users.nodes.find((user) => user.id !== me.id);
     setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
@@ -102,7 +104,7 @@ export function MessageCenter() {
   }, [conversation?.length, partnerId]);
 
   if (!data) return null;
-  const partner = data.users.find((user) => user.id === partnerId) ?? null;
+  const partner = data.users.nodes.find((user) => user.id === partnerId) ?? null;
   const partnerAccount = partner ? demoAccountFor(partner.id) : undefined;
 
   async function send(event: React.FormEvent) {
@@ -128,7 +130,7 @@ export function MessageCenter() {
       <aside className="conversation-picker">
         <h2 className="picker-title">Conversations</h2>
         <ul role="list">
-          {data.users.map((user) => (
+          {data.users.nodes.map((user) => (
             <li key={user.id}>
               <button
                 type="button"

@@ -7,13 +7,11 @@ import { useSignedInUser } from '../session/session';
 
 const CREATE_TICKET_PAGE = graphql(`
   query CreateTicketPage {
-    macros {
-      id
-      ...TicketForm_macro
-    }
-    customers {
-      id
-      ...TicketForm_customer
+    macros(first: 100) {
+      nodes {
+        id
+        ...TicketForm_macro
+      }
     }
   }
 `);
@@ -59,8 +57,7 @@ export default function CreateTicketPage() {
         <p className="page-subtitle">Log a customer's request and attach a screenshot.</p>
       </header>
       <TicketForm
-        macros={data.macros}
-        customers={data.customers}
+        macros={data.macros.nodes}
         assignee={me}
         submitLabel="Create Ticket"
         onSubmit={submit}
