@@ -93,8 +93,9 @@ export async function pickRequester(page: Page, search = ''): Promise<string> {
   const box = page.getByRole('combobox', { name: 'Requester' });
   await box.click();
   await box.fill(search);
-  const option = page.getByRole('listbox').getByRole('option').first();
-  if (search) await page.getByRole('listbox').getByRole('option', { name: new RegExp(search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor();
+  const listbox = page.getByRole('listbox', { name: 'Requester' });
+  const option = listbox.getByRole('option').first();
+  if (search) await listbox.getByRole('option', { name: new RegExp(search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor();
   await option.waitFor();
   const name = await option.locator('.combobox-option-name').innerText();
   await box.press('ArrowDown');

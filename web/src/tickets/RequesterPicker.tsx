@@ -121,8 +121,12 @@ export function RequesterPicker(props: RequesterPickerProps) {
           placeholder: 'Search customers by name or email',
           'aria-invalid': props['aria-invalid'],
           'aria-describedby': [statusId, props['aria-describedby']].filter(Boolean).join(' '),
+          // Focus (keyboard or mouse) opens the list; a click never closes it (downshift's default toggles).
           onFocus: () => !isOpen && openMenu(),
-          onClick: () => !isOpen && openMenu(),
+          onClick: (event) => {
+            (event.nativeEvent as Event & { preventDownshiftDefault?: boolean }).preventDownshiftDefault = true;
+            openMenu();
+          },
         })}
       />
       <p id={statusId} className="combobox-status" role="status" aria-live="polite">
