@@ -55,7 +55,7 @@ afterAll(() => gw.destroy());
 
 describe('examples/integration', () => {
   it('pages through every customer (1,000+) with its typed documents', async () => {
-    const total = Number((await demo.gql('{ customers(first: 0) { totalCount } }')).data!.customers.totalCount);
+    const total = Number((await demo.gql('{ customers(first: 1) { totalCount } }')).data!.customers.totalCount);
     expect(total).toBeGreaterThanOrEqual(1000);
     const run = startExample([]);
     expect(await nextJson(run.lines)).toEqual({ viewer: 'Demo' });

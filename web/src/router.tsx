@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
           { path: 'view/customers', ...screen(() => import('./customers/CustomersPage')) },
           { path: 'view/macros', ...screen(() => import('./macros/MacrosPage')) },
           { path: 'message/center', ...screen(() => import('./messages/MessageCenterPage')) },
+          { path: 'settings/api-tokens', ...screen(() => import('./apiTokens/ApiTokensPage')) },
         ],
       },
     ],

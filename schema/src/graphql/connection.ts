@@ -1,7 +1,7 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { PAGE_SIZE } from '../validation/rules.js';
 import type { Page } from '../services/connection.js';
-import { Customer, Macro, Ticket, User } from './types.js';
+import { Customer, Macro, Ticket, TicketStatusCounts, User } from './types.js';
 
 /** The arguments of every list: `first` records `after` a cursor. The service checks both (connection.ts). */
 @ArgsType()
@@ -9,13 +9,13 @@ export class PageArgs {
   @Field(() => Int, {
     nullable: true,
     defaultValue: PAGE_SIZE.default,
-    description: `How many records to return, from 0 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}). A larger or negative value is refused with BAD_USER_INPUT on \`first\`; 0 returns only \`totalCount\` and \`pageInfo\`.`,
+    description: `How many records to return, from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}). Any other value is refused before the operation runs, with BAD_USER_INPUT on \`first\`.`,
   })
   first!: number | null;
 
   @Field(() => String, {
     nullable: true,
-    description: 'Start after this cursor: the `pageInfo.endCursor` of the previous page of the same list. Absent or null starts at the beginning. A cursor of another list, or one that was altered, is refused with BAD_USER_INPUT on `after`.',
+    description: 'Start after this cursor: the `pageInfo.endCursor` of the previous page of the same list (with the same filter and order). Absent, null or empty starts at the beginning. A cursor of another list, or one that was altered, is refused with BAD_USER_INPUT on `after`.',
   })
   after!: string | null;
 }
@@ -24,7 +24,7 @@ export class PageArgs {
 export class CustomerPageArgs extends PageArgs {
   @Field(() => String, {
     nullable: true,
-    description: 'Only customers whose name or email contains this text (case-insensitive; at most 100 characters; empty means everyone). `totalCount` then counts the matches.',
+    description: 'Only customers whose name or email contains this text (case-insensitive; at most 200 characters; empty means everyone). `totalCount` then counts the matches.',
   })
   search!: string | null;
 }
@@ -54,8 +54,11 @@ function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: stri
   return Connection;
 }
 
-@ObjectType({ description: "One page of the signed-in agent's tickets, newest first." })
-export class TicketConnection extends connectionOf(Ticket, 'tickets') {}
+@ObjectType({ description: "One page of the signed-in agent's tickets, in the requested order." })
+export class TicketConnection extends connectionOf(Ticket, 'tickets') {
+  @Field(() => TicketStatusCounts, { description: 'Per status, the tickets matching the rest of the filter (search, priority, type, requester): the counts on the status filter chips.' })
+  statusCounts!: TicketStatusCounts;
+}
 
 @ObjectType({ description: 'One page of the shared customer directory, newest first.' })
 export class CustomerConnection extends connectionOf(Customer, 'customers') {}

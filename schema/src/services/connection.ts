@@ -30,24 +30,24 @@ export interface Page<T> {
 }
 
 /** The lists that hand out cursors; a cursor is only valid on the list it came from. */
-export type CursorKind = 'ticket' | 'customer' | 'macro' | 'user';
+export type CursorKind = 'ticket' | 'customer' | 'macro' | 'user' | 'conversation' | 'message';
 
 export function encodeCursor(kind: CursorKind, id: number): string {
   return Buffer.from(`${kind}:${id}`).toString('base64url');
 }
 
-/** The id a cursor stands for; null for no cursor; BAD_USER_INPUT on `after` for anything else. */
+/** The id a cursor stands for; null for no cursor (absent, null or empty); BAD_USER_INPUT on `after` for anything else. */
 export function decodeCursor(kind: CursorKind, cursor: string | null | undefined): number | null {
-  if (cursor === null || cursor === undefined) return null;
+  if (cursor === null || cursor === undefined || cursor === '') return null;
   const match = typeof cursor === 'string' && cursor.length <= 64 ? new RegExp(`^${kind}:(\\d{1,15})$`).exec(Buffer.from(cursor, 'base64url').toString()) : null;
   if (!match || Number(match[1]) < 1) throw AppError.validation({ after: [MESSAGES.pageCursor] });
   return Number(match[1]);
 }
 
-/** The page size asked for: the default when absent; BAD_USER_INPUT on `first` outside 0..100 (never silently cut). */
+/** The page size asked for: the default when absent; BAD_USER_INPUT on `first` outside 1..100 (never silently cut). */
 export function pageSize(first: number | null | undefined): number {
   if (first === null || first === undefined) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) throw AppError.validation({ first: [MESSAGES.pageSize] });
+  if (!Number.isInteger(first) || first < PAGE_SIZE.min || first > MAX_PAGE_SIZE) throw AppError.validation({ first: [MESSAGES.pageSize] });
   return first;
 }
 

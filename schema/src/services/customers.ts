@@ -32,7 +32,7 @@ function likeContaining(text: string): string {
 /** A search text: trimmed, at most LIMITS.search.max characters; empty means no filter. */
 function searchText(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
-  if (typeof raw !== 'string' || raw.length > LIMITS.search.max || hasNul(raw)) throw AppError.validation({ search: [MESSAGES.search] });
+  if (typeof raw !== 'string' || raw.length > LIMITS.search.max || hasNul(raw)) throw AppError.validation({ search: [MESSAGES.searchLength] });
   return raw.trim() || null;
 }
 

@@ -48,7 +48,13 @@ interface CustomerFormProps {
   onCancel?: () => void;
 }
 
-/** Name and email; the submit looks disabled and a hint shows until both are filled. */
+/**
+ * Name and email; the submit looks disabled and a hint shows until both are filled.
+ * A deliberate parallel of macros/MacroForm.tsx: the two share their shape (two fields, hint, create or edit), not
+ * their logic. Creating a customer first asks the server whether the email is free (SPEC section 5) and words its
+ * failure as "customerCreateFailed"; a macro has neither, and its second field is a textarea. The shared parts
+ * (Field, FormActions, useFormState, Modal) are already one piece each in ui/.
+ */
 export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps) {
   const [name, setName] = useState(customer?.name ?? '');
   const [email, setEmail] = useState(customer?.email ?? '');

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'react';
 import { removeCustomer } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
+import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { CustomerRow } from './CustomerRow';
 import { useModals } from '../layout/ModalHost';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
@@ -32,32 +32,28 @@ const DELETE_CUSTOMER = graphql(`
   }
 `);
 
-type Dialog = { kind: 'edit' | 'delete'; customer: CustomerValues } | null;
-
+/** view/customers: "(n) Customers", the shared directory; Edit and Delete open modals (the owner's rows only). */
 export default function CustomersPage() {
   const { data, fetchMore } = useQuery(CUSTOMERS_PAGE, { variables: { first: CUSTOMERS_PAGE_SIZE } });
   const { openModal } = useModals();
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const dialog = useRecordDialog<CustomerValues>();
   const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
     update(cache, { data: result }) {
       if (result) removeCustomer(cache, result.deleteCustomer);
     },
   });
   if (!data) return null;
-  const close = () => setDialog(null);
   const { totalCount, nodes, pageInfo } = data.customers;
+  const deleting = dialog.deleting;
 
   return (
     <section className="page">
-      <header className="page-header page-header-row">
-        <div>
-          <p className="eyebrow">Customer directory</p>
-          <h1>({totalCount}) Customers</h1>
-        </div>
-        <button type="button" className="button button-primary" onClick={() => openModal('createCustomer')}>
-          Create Customer
-        </button>
-      </header>
+      <RecordListHeader
+        eyebrow="Customer directory"
+        title={`(${totalCount}) Customers`}
+        createLabel="Create Customer"
+        onCreate={() => openModal('createCustomer')}
+      />
       <div className="card table-card">
         <table className="data-table customer-table">
           <thead>
@@ -71,12 +67,7 @@ export default function CustomersPage() {
           </thead>
           <tbody>
             {nodes.map((customer) => (
-              <CustomerRow
-                key={customer.id}
-                customer={customer}
-                onEdit={(values) => setDialog({ kind: 'edit', customer: values })}
-                onDelete={(values) => setDialog({ kind: 'delete', customer: values })}
-              />
+              <CustomerRow key={customer.id} customer={customer} onEdit={dialog.edit} onDelete={dialog.remove} />
             ))}
           </tbody>
         </table>
@@ -88,16 +79,16 @@ export default function CustomersPage() {
         hasNextPage={pageInfo.hasNextPage}
         loadMore={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
       />
-      {dialog?.kind === 'edit' && <EditCustomerModal customer={dialog.customer} onClose={close} />}
-      {dialog?.kind === 'delete' && (
+      {dialog.editing && <EditCustomerModal customer={dialog.editing} onClose={dialog.close} />}
+      {deleting && (
         <ConfirmModal
           title="Delete Customer"
           question="Are you sure you would like to delete this customer?"
           confirmLabel="Delete Customer"
-          onClose={close}
+          onClose={dialog.close}
           onConfirm={async () => {
-            await deleteCustomer({ variables: { id: dialog.customer.id } });
-            close();
+            await deleteCustomer({ variables: { id: deleting.id } });
+            dialog.close();
           }}
         />
       )}

@@ -27,8 +27,8 @@ export default function LandingPage() {
     <div className="landing">
       <section className="landing-hero">
         <div className="landing-copy">
-          <p className="landing-wordmark" aria-label="fulcrum workspace">
-            <span className="landing-name">fulcrum</span>
+          <p className="landing-wordmark">
+            <span className="landing-name">fulcrum</span>{' '}
             <span className="landing-subtitle">workspace</span>
           </p>
           <h1 className="landing-headline">Balance Your Work</h1>

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
-import { LogoMark } from '../ui/Icons';
+import { Brand } from './Brand';
 
 /** The root errorElement: unknown routes (404 "No route matches URL") and any error a screen throws. */
 export default function ErrorPage() {
@@ -10,13 +10,8 @@ export default function ErrorPage() {
   return (
     <div className="app">
       <header className="topbar">
-        <a className="brand" href="/" aria-label="fulcrum workspace home">
-          <LogoMark />
-          <span className="brand-text">
-            <span className="brand-name">fulcrum</span>
-            <span className="brand-subtitle">workspace</span>
-          </span>
-        </a>
+        {/* Outside the shell there is no session: the brand links to /. */}
+        <Brand />
       </header>
       <main className="main">
         <section className="page page-narrow card error-page" role="alert">

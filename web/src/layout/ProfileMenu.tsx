@@ -8,12 +8,14 @@ import { useModals } from './ModalHost';
 
 /**
  * "Sign In" / "Menu" at 1310 px and wider, a burger icon below (the label stays for screen readers).
- * Closes on a click outside it, on Esc, and after choosing an item.
+ * Closes on a click outside it, on Esc, and after choosing an item. Focus that was inside the dropdown goes back to
+ * the menu button, so a modal opened from it (Log In, Sign Up) returns focus there when it closes.
  */
 export function ProfileMenu() {
   const me = useSession();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const { openModal } = useModals();
   const logout = useLogout();
@@ -24,7 +26,9 @@ export function ProfileMenu() {
       if (ref.current && !ref.current.contains(event.target as Node)) setOpen(false);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key !== 'Escape') return;
+      if (ref.current?.contains(document.activeElement)) buttonRef.current?.focus();
+      setOpen(false);
     };
     document.addEventListener('mousedown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);
@@ -35,6 +39,7 @@ export function ProfileMenu() {
   }, [open]);
 
   const choose = (action: () => void) => () => {
+    buttonRef.current?.focus();
     setOpen(false);
     action();
   };
@@ -42,6 +47,7 @@ export function ProfileMenu() {
   return (
     <div className="profile-menu" ref={ref}>
       <button
+        ref={buttonRef}
         type="button"
         className="menu-button"
         aria-haspopup="true"
@@ -73,6 +79,9 @@ export function ProfileMenu() {
                   Message Center
                   <UnreadBadge />
                 </Link>
+              </nav>
+              <nav className="menu-links menu-account" aria-label="Account">
+                <Link to="/settings/api-tokens" onClick={() => setOpen(false)}>API Tokens</Link>
               </nav>
               <button type="button" className="button button-secondary menu-logout" onClick={choose(() => void logout())}>
                 Log Out

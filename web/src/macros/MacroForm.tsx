@@ -41,7 +41,10 @@ interface MacroFormProps {
   onCancel?: () => void;
 }
 
-/** Name and description; the submit looks disabled and a hint shows until both are filled. */
+/**
+ * Name and description; the submit looks disabled and a hint shows until both are filled.
+ * A deliberate parallel of customers/CustomerForm.tsx (see there for why the two stay apart).
+ */
 export function MacroForm({ macro, onSaved, onCancel }: MacroFormProps) {
   const [name, setName] = useState(macro?.name ?? '');
   const [description, setDescription] = useState(macro?.description ?? '');

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'react';
 import { removeMacro } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
+import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { MacroCard } from './MacroCard';
 import { useModals } from '../layout/ModalHost';
 import { EditMacroModal, type MacroValues } from './MacroForm';
@@ -35,12 +35,11 @@ const DELETE_MACRO = graphql(`
   }
 `);
 
-type Dialog = { kind: 'edit' | 'delete'; macro: MacroValues } | null;
-
+/** view/macros: "(n) Macros" as cards; Edit and Delete open modals. */
 export default function MacrosPage() {
   const { data, fetchMore } = useQuery(MACROS_PAGE, { variables: { first: MACROS_PAGE_SIZE } });
   const { openModal } = useModals();
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const dialog = useRecordDialog<MacroValues>();
   const [deleteMacro] = useMutation(DELETE_MACRO, {
     update(cache, { data: result }) {
       // Tickets that used the macro now use "No Macro".
@@ -48,28 +47,20 @@ export default function MacrosPage() {
     },
   });
   if (!data) return null;
-  const close = () => setDialog(null);
   const { totalCount, nodes, pageInfo } = data.macros;
+  const deleting = dialog.deleting;
 
   return (
     <section className="page">
-      <header className="page-header page-header-row">
-        <div>
-          <p className="eyebrow">Canned replies</p>
-          <h1>({totalCount}) Macros</h1>
-        </div>
-        <button type="button" className="button button-primary" onClick={() => openModal('createMacro')}>
-          Create Macro
-        </button>
-      </header>
+      <RecordListHeader
+        eyebrow="Canned replies"
+        title={`(${totalCount}) Macros`}
+        createLabel="Create Macro"
+        onCreate={() => openModal('createMacro')}
+      />
       <div className="macro-grid">
         {nodes.map((macro) => (
-          <MacroCard
-            key={macro.id}
-            macro={macro}
-            onEdit={(values) => setDialog({ kind: 'edit', macro: values })}
-            onDelete={(values) => setDialog({ kind: 'delete', macro: values })}
-          />
+          <MacroCard key={macro.id} macro={macro} onEdit={dialog.edit} onDelete={dialog.remove} />
         ))}
       </div>
       <LoadMore
@@ -79,16 +70,16 @@ export default function MacrosPage() {
         hasNextPage={pageInfo.hasNextPage}
         loadMore={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
       />
-      {dialog?.kind === 'edit' && <EditMacroModal macro={dialog.macro} onClose={close} />}
-      {dialog?.kind === 'delete' && (
+      {dialog.editing && <EditMacroModal macro={dialog.editing} onClose={dialog.close} />}
+      {deleting && (
         <ConfirmModal
           title="Delete Macro"
           question="Are you sure you would like to delete this Macro?"
           confirmLabel="Delete Macro"
-          onClose={close}
+          onClose={dialog.close}
           onConfirm={async () => {
-            await deleteMacro({ variables: { id: dialog.macro.id } });
-            close();
+            await deleteMacro({ variables: { id: deleting.id } });
+            dialog.close();
           }}
         />
       )}

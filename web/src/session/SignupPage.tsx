@@ -1,21 +1,18 @@
 import { Link, Navigate } from 'react-router-dom';
 import { SignupForm } from './SignupForm';
 import { useSession } from './session';
+import { FormPage } from '../ui/FormPage';
 
 /** signup: redirects to / when already signed in. */
 export default function SignupPage() {
   const me = useSession();
   if (me) return <Navigate to="/" replace />;
   return (
-    <section className="page page-narrow card auth-page">
-      <header className="page-header">
-        <h1>Sign Up</h1>
-        <p className="page-subtitle">Create your agent account.</p>
-      </header>
+    <FormPage title="Sign Up" subtitle="Create your agent account." className="auth-page">
       <SignupForm variant="page" to="/" />
       <p className="modal-switch">
         Already have an account? <Link to="/login">Log In</Link>
       </p>
-    </section>
+    </FormPage>
   );
 }

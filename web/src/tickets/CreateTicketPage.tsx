@@ -4,6 +4,7 @@ import { addTicketToList } from '../apollo/lists';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
 import { useSignedInUser } from '../session/session';
+import { FormPage } from '../ui/FormPage';
 
 const CREATE_TICKET_PAGE = graphql(`
   query CreateTicketPage {
@@ -23,6 +24,7 @@ const CREATE_TICKET = graphql(`
       ...TicketRow_ticket
       ...TicketDetail_ticket
       ...TicketForm_ticket
+        ...TicketStatusControl_ticket
     }
   }
 `);
@@ -51,11 +53,7 @@ export default function CreateTicketPage() {
   }
 
   return (
-    <section className="page card">
-      <header className="page-header">
-        <h1>Create Ticket</h1>
-        <p className="page-subtitle">Log a customer's request and attach a screenshot.</p>
-      </header>
+    <FormPage title="Create Ticket" subtitle="Log a customer's request and attach a screenshot." wide>
       <TicketForm
         macros={data.macros.nodes}
         assignee={me}
@@ -63,6 +61,6 @@ export default function CreateTicketPage() {
         onSubmit={submit}
         onCancel={() => navigate('/view/tickets/all')}
       />
-    </section>
+    </FormPage>
   );
 }

@@ -5,6 +5,7 @@ import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
 import { useSignedInUser } from '../session/session';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
+import { FormPage } from '../ui/FormPage';
 
 const EDIT_TICKET_PAGE = graphql(`
   query EditTicketPage($id: Int!) {
@@ -54,11 +55,7 @@ function EditTicketScreen({ id }: { id: number }) {
   }
 
   return (
-    <section className="page card">
-      <header className="page-header">
-        <h1>Edit Ticket #{id}</h1>
-        <p className="page-subtitle">Choose a new image only if you want to replace the current one.</p>
-      </header>
+    <FormPage title={`Edit Ticket #${id}`} subtitle="Choose a new image only if you want to replace the current one." wide>
       <TicketForm
         key={id}
         ticket={data.ticket}
@@ -68,7 +65,7 @@ function EditTicketScreen({ id }: { id: number }) {
         onSubmit={submit}
         onCancel={() => navigate(`/view/ticket/${id}`)}
       />
-    </section>
+    </FormPage>
   );
 }
 

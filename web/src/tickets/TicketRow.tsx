@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { graphql, useFragment, type FragmentType } from '../gql';
-import { PriorityBadge, TypeBadge } from '../ui/Badges';
+import { PriorityBadge, StatusBadge, TypeBadge } from '../ui/Badges';
 import { ImagePlaceholderIcon } from '../ui/Icons';
 
 export const TicketRow_ticket = graphql(`
@@ -9,6 +9,9 @@ export const TicketRow_ticket = graphql(`
     title
     type
     priority
+    status
+    requesterId
+    updatedAt
     requester {
       id
       name
@@ -28,7 +31,7 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
   return (
     <tr className="ticket-row" onClick={() => navigate(href)}>
       <td><span className="cell-label">Id</span><Link to={href} className="ticket-id">#{ticket.id}</Link></td>
-      <td><span className="cell-label">Subject</span><Link to={href} className="ticket-subject">{ticket.title}</Link></td>
+      <td><span className="cell-label">Subject</span><Link to={href} className="ticket-subject">{ticket.title}</Link> <StatusBadge status={ticket.status} /></td>
       <td><span className="cell-label">Requester</span>{ticket.requester.name}</td>
       <td><span className="cell-label">Type</span><TypeBadge type={ticket.type} /></td>
       <td><span className="cell-label">Priority</span><PriorityBadge priority={ticket.priority} /></td>

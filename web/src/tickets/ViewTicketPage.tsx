@@ -5,6 +5,7 @@ import { isGone } from '../apollo/errors';
 import { deletingTicket, removeTicketFromList } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { TicketDetail } from './TicketDetail';
+import { TicketStatusControl } from './TicketStatusControl';
 import { graphql } from '../gql';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
 
@@ -13,6 +14,7 @@ const VIEW_TICKET_PAGE = graphql(`
     ticket(id: $id) {
       id
       ...TicketDetail_ticket
+      ...TicketStatusControl_ticket
     }
   }
 `);
@@ -49,6 +51,7 @@ function ViewTicketScreen({ id }: { id: number }) {
           <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>Delete</button>
         </div>
       </header>
+      <TicketStatusControl ticket={data.ticket} />
       <TicketDetail ticket={data.ticket} />
       {confirming && (
         <ConfirmModal
