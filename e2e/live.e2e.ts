@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NARROW, useBrowser } from './browser';
-import { gone, gql, makePng, shown, unique } from './helpers';
+import { gone, gql, makePng, shown, unique, pickRequester } from './helpers';
 import {
   anotherTab,
   BOBBIE,
@@ -224,7 +224,7 @@ describe('lists stay true across tabs and agents', () => {
     const tabA = demo.page;
     await tabA.locator('main').getByRole('link', { name: 'Create Ticket' }).click();
     await tabA.getByLabel('Title').fill(title);
-    await tabA.getByLabel('Requester').selectOption({ index: 1 });
+    await pickRequester(tabA);
     await tabA.getByLabel('Description').fill('Created in tab A, seen in tab B.');
     await tabA.getByLabel('Image').setInputFiles({ name: 'live.png', mimeType: 'image/png', buffer: makePng(12, 12, [20, 120, 220]) });
     await tabA.getByRole('button', { name: 'Create Ticket' }).click();
@@ -258,8 +258,8 @@ describe('lists stay true across tabs and agents', () => {
   });
 
   it('a ticket deleted while another tab shows it: that tab says it is gone', async () => {
-    const customers = await gql<{ customers: { id: number }[] }>(demo.page, '{ customers { id } }');
-    const ticketId = await createTicketApi(demo.page, unique('Short-lived'), customers.customers[0].id);
+    const customers = await gql<{ customers: { nodes: { id: number }[] } }>(demo.page, '{ customers(first: 1) { nodes { id } } }');
+    const ticketId = await createTicketApi(demo.page, unique('Short-lived'), customers.customers.nodes[0].id);
     await tabB.goto(`/view/ticket/${ticketId}`);
     await shown(tabB.getByRole('heading', { name: 'Ticket Details' }));
     await liveConnected(tabB);

@@ -11,6 +11,7 @@ import { createApollo } from './graphql/apollo.js';
 import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createImageRouter } from './http/images.js';
+import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
@@ -81,6 +82,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps)) }),
   );
   app.use(createImageRouter(deps));
+  app.use(createExplorerRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(createWebAppRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(((error, req, res, _next) => {
     // Outside /api (which has its own handler): body parser failures on /graphql, and anything unexpected.

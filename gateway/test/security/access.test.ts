@@ -119,7 +119,7 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
     { name: 'update customer', field: 'Mutation.updateCustomer', run: () => gqlOk('mutation($id: Int!) { updateCustomer(id: $id, input: { name: "hijacked", email: "hijacked@fulcrum.test" }) { id } }', { id: o.customer }) },
     { name: 'delete customer', field: 'Mutation.deleteCustomer', run: () => gqlOk('mutation($id: Int!) { deleteCustomer(id: $id) }', { id: o.customer }) },
     { name: 'read macro', field: 'Query.macro', run: () => gqlOk('query($id: Int!) { macro(id: $id) { id } }', { id: o.macro }) },
-    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros { id } }')).data?.macros ?? []).some((m: { id: number }) => m.id === o.macro) },
+    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros(first: 100) { nodes { id } } }')).data?.macros.nodes ?? []).some((m: { id: number }) => m.id === o.macro) },
     { name: 'update macro', field: 'Mutation.updateMacro', run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }) },
     { name: 'delete macro', field: 'Mutation.deleteMacro', run: () => gqlOk('mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: o.macro }) },
     { name: 'read others messages', field: 'Query.messages', run: async () => ((await x.gql('query($w: Int!) { messages(withUserId: $w, first: 100) { nodes { id } } }', { w: o.ownerIndex + 1 })).data?.messages?.nodes ?? []).some((m: { id: number }) => m.id === o.sent) },

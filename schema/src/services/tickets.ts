@@ -23,6 +23,7 @@ import {
 import { dateBinding, emKind, hotRead, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { pageSize } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
 import type { TicketFacets } from '../realtime/events.js';
@@ -42,9 +43,7 @@ export interface TicketInput {
   status?: unknown;
 }
 
-/** Page sizes are capped, so no request can ask for the whole table. */
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 50;
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './connection.js';
 
 export interface TicketFilter {
   /** Words and word prefixes in title, description, requester name and email; `123` or `#123` is ticket 123. */
@@ -87,7 +86,7 @@ export function decodeCursor(cursor: string | null | undefined, order: TicketOrd
   const parsed: Cursor | null = plain
     ? { order: 'NEWEST', key: Number(plain[1]), id: Number(plain[1]) }
     : keyed && Number.isFinite(Number(keyed[2])) ? { order: keyed[1] as TicketOrder, key: Number(keyed[2]), id: Number(keyed[3]) } : null;
-  if (!parsed || parsed.order !== order) throw AppError.validation({ after: ['Invalid cursor: it belongs to another order or list. Start again from the first page.'] });
+  if (!parsed || parsed.order !== order || parsed.id < 1) throw AppError.validation({ after: [MESSAGES.pageCursor] });
   return parsed;
 }
 
@@ -288,7 +287,7 @@ export async function listTickets(
   page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null } = {},
 ): Promise<TicketPage> {
   const viewerId = requireViewer(ctx);
-  const first = Math.min(Math.max(page.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const first = pageSize(page.first);
   const c = criteria(viewerId, page.filter ?? {}, page.orderBy);
   const cursor = decodeCursor(page.after, c.order);
   const kind = emKind(ctx.em);

@@ -16,11 +16,13 @@ import { ConversationView } from './ConversationView';
  */
 export const MESSAGE_CENTER = graphql(`
   query MessageCenter {
-    users {
-      id
-      username
-      email
-      online
+    users(first: 100) {
+      nodes {
+        id
+        username
+        email
+        online
+      }
     }
     conversations(first: 100) {
       nodes {
@@ -47,12 +49,12 @@ export function MessageCenter() {
   useEffect(() => {
     if (!data || partnerId !== null) return;
     const unreadFrom = data.conversations.nodes.find((c) => c.unreadCount > 0)?.partnerId;
-    const start = data.users.find((user) => user.id === unreadFrom) ?? data.users.find((user) => user.id !== me.id);
+    const start = data.users.nodes.find((user) => user.id === unreadFrom) ?? data.users.nodes.find((user) => user.id !== me.id);
     setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
   if (!data) return null;
-  const partner = data.users.find((user) => user.id === partnerId) ?? null;
+  const partner = data.users.nodes.find((user) => user.id === partnerId) ?? null;
   const partnerAccount = partner ? demoAccountFor(partner.id) : undefined;
 
   return (
@@ -60,7 +62,7 @@ export function MessageCenter() {
       <aside className="conversation-picker">
         <h2 className="picker-title">Conversations</h2>
         <ul role="list">
-          {data.users.map(({ online: reported, ...user }) => {
+          {data.users.nodes.map(({ online: reported, ...user }) => {
             const online = user.id === me.id ? connected || reported : reported;
             return (
               <li key={user.id}>
