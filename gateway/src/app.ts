@@ -4,7 +4,7 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, createAuthLimiter, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+  buildFulcrumSchema, createAuthLimiter, parseAllowList, WebhookEngine, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
@@ -49,7 +49,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     await client.connect();
     redisForLimits = client;
   }
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace) };
+  const { allowHosts, ...webhookTuning } = options.webhooks ?? {};
+  const webhooks = new WebhookEngine(orm, { allowList: parseAllowList(allowHosts), ...webhookTuning, log });
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace), webhooks };
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
 
   const app = express();
@@ -92,6 +94,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 4000, options.host ?? '127.0.0.1', () => resolve());
   });
+  await webhooks.start();
   const { port, address } = httpServer.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
 
@@ -106,6 +109,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       (closing ??= (async () => {
         clearInterval(pruneTimer);
         await apollo.stop();
+        await webhooks.stop();
         await events.close();
         redisForLimits?.disconnect();
         await orm.close(true);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AuthLimits } from '@fulcrum/schema';
+import { parseAllowList, type AuthLimits } from '@fulcrum/schema';
 
 export interface GatewayOptions {
   port?: number;
@@ -28,6 +28,8 @@ export interface GatewayOptions {
   sessionRecheckMs?: number;
   /** Log each request's errors (default: on, except in tests). */
   logErrors?: boolean;
+  /** Webhook delivery (docs/webhooks.md): FULCRUM_WEBHOOK_ALLOW_HOSTS, and FULCRUM_WEBHOOK_RETRY_DELAYS / _LEASE_MS / _POLL_MS for tests. */
+  webhooks?: { allowHosts?: string; retryDelaysMs?: number[]; leaseMs?: number; pollMs?: number; disableAfterMs?: number; disableAfterFailures?: number };
 }
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -45,6 +47,19 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     secureCookies: env.COOKIE_SECURE === '1' || env.COOKIE_SECURE === 'true',
     trustProxy: env.TRUST_PROXY ? (/^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY) : false,
     introspection: env.FULCRUM_INTROSPECTION ? env.FULCRUM_INTROSPECTION === '1' : env.NODE_ENV !== 'production',
+    webhooks: webhookOptionsFromEnv(env),
+  };
+}
+
+const numberList = (value: string | undefined) => (value ? value.split(',').map((v) => Number(v.trim())) : undefined);
+const number = (value: string | undefined) => (value ? Number(value) : undefined);
+
+function webhookOptionsFromEnv(env: NodeJS.ProcessEnv): GatewayOptions['webhooks'] {
+  return {
+    allowHosts: env.FULCRUM_WEBHOOK_ALLOW_HOSTS || undefined,
+    retryDelaysMs: numberList(env.FULCRUM_WEBHOOK_RETRY_DELAYS),
+    leaseMs: number(env.FULCRUM_WEBHOOK_LEASE_MS),
+    pollMs: number(env.FULCRUM_WEBHOOK_POLL_MS),
   };
 }
 
@@ -61,5 +76,12 @@ export function configurationProblems(options: GatewayOptions): string[] {
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
     problems.push(`PORT must be a whole number from 0 to 65535, not "${process.env.PORT}".`);
   }
+  try {
+    parseAllowList(options.webhooks?.allowHosts);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const delays = options.webhooks?.retryDelaysMs;
+  if (delays && !delays.every((d) => Number.isFinite(d) && d >= 0)) problems.push('FULCRUM_WEBHOOK_RETRY_DELAYS must be comma-separated milliseconds, e.g. 5000,300000.');
   return problems;
 }

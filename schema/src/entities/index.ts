@@ -5,6 +5,7 @@ export { Ticket } from './Ticket.js';
 export { TicketImage } from './TicketImage.js';
 export { Message } from './Message.js';
 export { Session } from './Session.js';
+export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -13,5 +14,6 @@ import { Ticket } from './Ticket.js';
 import { TicketImage } from './TicketImage.js';
 import { Message } from './Message.js';
 import { Session } from './Session.js';
+import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
-export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session];
+export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Webhook, WebhookEvent, WebhookJob, WebhookDelivery];

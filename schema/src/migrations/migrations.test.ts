@@ -15,7 +15,7 @@ import { seedDemo } from '../seed/demoSeed.js';
 import { MIGRATIONS } from './index.js';
 
 const LATEST = MIGRATIONS.map((m) => m.name);
-const TABLES = ['customers', 'macros', 'messages', 'sessions', 'ticket_images', 'tickets', 'users'];
+const TABLES = ['customers', 'macros', 'messages', 'sessions', 'ticket_images', 'tickets', 'users', 'webhook_deliveries', 'webhook_events', 'webhook_jobs', 'webhooks'];
 
 /** Row counts of every table and the full content of a few, to prove a second run changes nothing. */
 async function snapshot(orm: Orm): Promise<Record<string, unknown>> {

@@ -2,6 +2,7 @@ import type { Em, Orm } from '../database.js';
 import { AppError } from '../errors.js';
 import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
+import type { WebhookEngine } from '../webhooks/engine.js';
 
 /** What a transport must supply to change the caller's session (express-session behind both). */
 export interface SessionPort {
@@ -18,6 +19,8 @@ export interface ServiceDeps {
   orm: Orm;
   bus: EventBus;
   limiter: AuthLimiter;
+  /** The webhook delivery engine (URL checks at registration, test sends and redeliveries). */
+  webhooks?: WebhookEngine;
 }
 
 /** One per HTTP request or websocket operation: a fresh em.fork() and the caller. */

@@ -7,3 +7,4 @@ export * as messages from './messages.js';
 export * from './context.js';
 export * from './records.js';
 export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthLimiter } from './authLimiter.js';
+export * as webhooks from './webhooks.js';

@@ -4,6 +4,7 @@ import { hasErrors, validateMessage } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import type { MessageRecord } from './records.js';
 import type { ChangeKind } from '../realtime/events.js';
+import { flushWithEvents, messageData, webhookEvent } from '../webhooks/outbox.js';
 
 export function toMessageRecord(m: Message): MessageRecord {
   return { id: m.id, senderId: m.sender.id, receiverId: m.receiver.id, text: m.text, createdAt: m.createdAt, updatedAt: m.updatedAt };
@@ -41,7 +42,7 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
   if (!receiver) throw AppError.notFound('Receiver');
   if (receiver.id === viewerId) throw AppError.validation({ receiver: ['You cannot send a message to yourself.'] });
   const message = ctx.em.create(Message, { sender: ctx.em.getReference(User, viewerId), receiver, text: validText(text), createdAt: new Date(), updatedAt: new Date() });
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.message('CREATED', message));
   const record = toMessageRecord(message);
   publish(ctx, 'CREATED', record, record);
   return record;
@@ -58,9 +59,10 @@ async function findOwnMessage(ctx: ServiceContext, rawId: unknown): Promise<Mess
 
 export async function editMessage(ctx: ServiceContext, rawId: unknown, text: unknown): Promise<MessageRecord> {
   const message = await findOwnMessage(ctx, rawId);
+  const before = messageData(message);
   message.text = validText(text);
   message.updatedAt = new Date();
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.message('UPDATED', message, before));
   const record = toMessageRecord(message);
   publish(ctx, 'UPDATED', record, record);
   return record;
@@ -69,7 +71,9 @@ export async function editMessage(ctx: ServiceContext, rawId: unknown, text: unk
 export async function deleteMessage(ctx: ServiceContext, rawId: unknown): Promise<number> {
   const message = await findOwnMessage(ctx, rawId);
   const record = toMessageRecord(message);
-  await ctx.em.remove(message).flush();
+  const event = webhookEvent.message('DELETED', message);
+  ctx.em.remove(message);
+  await flushWithEvents(ctx, () => event);
   publish(ctx, 'DELETED', record);
   return record.id;
 }

@@ -13,6 +13,7 @@ import {
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
+import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
 export interface TicketInput {
@@ -256,18 +257,19 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
     createdAt: new Date(), updatedAt: new Date(),
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));
   return publishTicket(ctx, 'CREATED', ticket.id);
 }
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
+  const before = ticketData(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   return publishTicket(ctx, 'UPDATED', ticket.id);
 }
 
@@ -277,9 +279,10 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const fields: FieldErrors = {};
   const checkedImage = await validateImageField(image, true, fields);
   if (hasErrors(fields) || !checkedImage) throw AppError.validation(fields);
+  const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   const record = await publishTicket(ctx, 'UPDATED', ticket.id);
   return record.image!;
 }
@@ -289,8 +292,10 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const { id } = ticket;
   const assigneeId = ticket.assignee.id;
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
+  const event = webhookEvent.ticket('DELETED', ticket);
   if (ticket.image) ctx.em.remove(ticket.image);
-  await ctx.em.remove(ticket).flush();
+  ctx.em.remove(ticket);
+  await flushWithEvents(ctx, () => event);
   ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id });
   return id;
 }
