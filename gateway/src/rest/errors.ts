@@ -13,7 +13,7 @@ export interface ErrorLog {
 export const logError: ErrorLog = (error, where) => console.error(`[fulcrum] ${where}:`, redactSecrets(error));
 
 export function redactSecrets(value: unknown): unknown {
-  const scrub = (text: string) => text.replace(/\$argon2(?:id|i|d)\$[^\s'",)`]*/g, '[redacted hash]');
+  const scrub = (text: string) => text.replace(/\$argon2(?:id|i|d)\$[^\s'",)`]*/g, '[redacted hash]').replace(/whsec_[A-Za-z0-9+/=]+/g, '[redacted webhook secret]');
   if (value instanceof Error) {
     const copy = new Error(scrub(value.message));
     copy.name = value.name;
