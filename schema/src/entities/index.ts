@@ -5,6 +5,8 @@ export { Ticket } from './Ticket.js';
 export { TicketImage } from './TicketImage.js';
 export { Message } from './Message.js';
 export { Session } from './Session.js';
+export { Conversation } from './Conversation.js';
+export { ApiToken } from './ApiToken.js';
 export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
 import { User } from './User.js';
@@ -14,6 +16,8 @@ import { Ticket } from './Ticket.js';
 import { TicketImage } from './TicketImage.js';
 import { Message } from './Message.js';
 import { Session } from './Session.js';
+import { Conversation } from './Conversation.js';
+import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
-export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Webhook, WebhookEvent, WebhookJob, WebhookDelivery];
+export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation, ApiToken, Webhook, WebhookEvent, WebhookJob, WebhookDelivery];

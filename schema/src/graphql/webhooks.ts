@@ -96,6 +96,11 @@ export class WebhookResolver {
     return webhooks.listWebhooks(service);
   }
 
+  @Query(() => Webhook, { description: 'One of your endpoints (for its delivery log); NOT_FOUND for anyone else\'s.' })
+  webhook(@Arg('id', () => Int, { description: 'The endpoint id.' }) id: number, @Ctx() { service }: GraphQLContext) {
+    return webhooks.getWebhook(service, id);
+  }
+
   @Mutation(() => WebhookCreated, { description: 'Registers an endpoint. The URL and every address its host resolves to are checked (no private, loopback or metadata addresses).' })
   createWebhook(@Arg('input', () => WebhookInput, { description: 'URL and event types.' }) input: WebhookInput, @Ctx() { service }: GraphQLContext) {
     return webhooks.createWebhook(service, input);

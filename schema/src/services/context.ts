@@ -2,6 +2,8 @@ import type { Em, Orm } from '../database.js';
 import { AppError } from '../errors.js';
 import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
+import type { Presence } from '../realtime/presence.js';
+import type { ApiCredential } from './apiTokens.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 
 /** What a transport must supply to change the caller's session (express-session behind both). */
@@ -19,6 +21,8 @@ export interface ServiceDeps {
   orm: Orm;
   bus: EventBus;
   limiter: AuthLimiter;
+  /** Who is online, and the typing throttle (realtime/presence.ts). */
+  presence: Presence;
   /** The webhook delivery engine (URL checks at registration, test sends and redeliveries). */
   webhooks?: WebhookEngine;
 }
@@ -31,6 +35,8 @@ export interface ServiceContext {
   session?: SessionPort;
   /** Client address, for rate limits. */
   clientIp: string;
+  /** Set when the caller authenticated with an API token (Authorization: Bearer) instead of a session. */
+  token?: ApiCredential;
 }
 
 export function requireViewer(ctx: ServiceContext): number {

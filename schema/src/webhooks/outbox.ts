@@ -36,7 +36,7 @@ export function ticketData(t: Ticket): Data {
     ? { id: t.image.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height }
     : null;
   return {
-    id: t.id, title: t.title, type: t.type, priority: t.priority, assigneeId: t.assignee.id, requesterId: t.requester.id,
+    id: t.id, title: t.title, type: t.type, priority: t.priority, status: t.status, assigneeId: t.assignee.id, requesterId: t.requester.id,
     macroId: t.macro.id, description: t.description, image, createdAt: t.createdAt, updatedAt: t.updatedAt,
   };
 }
@@ -97,19 +97,31 @@ export function payloadOf(event: WebhookEventDraft, at: Date): string {
   return JSON.stringify(payload);
 }
 
-/**
- * Writes the events into the outbox through `em`, which must be inside the transaction of the change (as in an
- * `em.transactional` callback). The delivery worker of this process is woken once the transaction can have
- * committed; the others find the rows when they next poll.
- */
-export async function recordEvents(em: Em, events: WebhookEventDraft[]): Promise<void> {
+async function insertEvents(em: Em, events: WebhookEventDraft[]): Promise<void> {
   if (!events.length) return;
   const now = new Date();
   const rows = events.map((e) => ({ message_id: newMessageId(), type: e.type, audience: audienceColumn(e.audience), payload: payloadOf(e, now), fanned_out: false, created_at: now }));
   const trx = em.getTransactionContext();
   const insert = em.getKnex().insert(rows).into('webhook_events');
   await (trx ? insert.transacting(trx) : insert);
-  setImmediate(() => wakeWorkers(em));
+}
+
+/**
+ * Writes the events into the outbox inside a transaction the caller runs: `em` must be the entity manager an
+ * `em.transactional(async (em) => ...)` callback received (its own event manager), so this process's delivery
+ * worker can be woken once that transaction commits.
+ */
+export async function recordEvents(em: Em, events: WebhookEventDraft[]): Promise<void> {
+  if (!events.length) return;
+  await insertEvents(em, events);
+  let woken = false;
+  em.getEventManager().registerSubscriber({
+    afterTransactionCommit: () => {
+      if (woken) return;
+      woken = true;
+      wakeWorkers(em);
+    },
+  });
 }
 
 /**
@@ -118,17 +130,19 @@ export async function recordEvents(em: Em, events: WebhookEventDraft[]): Promise
  */
 export async function flushWithEvents(ctx: ServiceContext, events: () => WebhookEventDraft | WebhookEventDraft[]): Promise<void> {
   const em = ctx.em;
+  const drafts = () => {
+    const made = events();
+    return Array.isArray(made) ? made : [made];
+  };
   if (em.isInTransaction()) {
     await em.flush();
-    const drafts = events();
-    await recordEvents(em, Array.isArray(drafts) ? drafts : [drafts]);
+    await insertEvents(em, drafts());
     return;
   }
   await em.begin();
   try {
     await em.flush();
-    const drafts = events();
-    await recordEvents(em, Array.isArray(drafts) ? drafts : [drafts]);
+    await insertEvents(em, drafts());
     await em.commit();
   } catch (error) {
     await em.rollback();
