@@ -15,7 +15,7 @@ import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 import { ROOT, gatewayEnv, percentile, progress, sleep, startChild, type Child, type LoadResult, type LoadSpec } from './lib.js';
 
 export interface WebhookBench {
-  lag: { p50: number; p99: number; events: number; delivered: number; ratePerSecond: number };
+  lag: { p50: number; p99: number; sent: number; events: number; delivered: number; ratePerSecond: number };
   none: LoadResult[];
   one: LoadResult;
   deliveredDuringLoad: number;
@@ -106,7 +106,7 @@ export async function measureWebhooks(options: {
     const lags = acked.filter((w) => arrivals.has(w.id)).map((w) => Math.max(0, arrivals.get(w.id)! - w.ackedAt));
     await unregister(hook);
     return {
-      lag: { p50: percentile(lags, 50), p99: percentile(lags, 99), events: acked.length, delivered: lags.length, ratePerSecond: rate },
+      lag: { p50: percentile(lags, 50), p99: percentile(lags, 99), sent: total, events: acked.length, delivered: lags.length, ratePerSecond: rate },
       none: [none1, none2],
       one,
       deliveredDuringLoad,
