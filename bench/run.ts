@@ -26,6 +26,7 @@ import { SEARCH_TERMS, matchCount, measureTriage, seededTicket, triageRows, type
 import { measureWeb, type WebResult } from './web.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { messageCenterScale } from './messageCenter.js';
+import { measureWebhooks } from './webhooks.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCALE = (process.env.BENCH_SCALE ?? '1000,100000,1000000').split(',').map(Number);
@@ -372,6 +373,24 @@ async function main() {
 
   // ---- 7. start ----------------------------------------------------------------------------------------------
   if (runs(7)) await guard('7', start);
+
+  // ---- 8. webhooks (bench/webhooks.ts) -------------------------------------------------------------------------
+  if (runs(8)) await guard('8', async () => {
+    const w = await measureWebhooks({ dataDir: join(tmp, 'webhooks'), secret, seconds: SECONDS, connections: WRITE_CONNECTIONS, load, track: (child) => children.push(child) });
+    rows.push({
+      scenario: `8a. Webhooks: delivery lag, write acknowledged → receiver got it, REST ticket creates at ${w.lag.ratePerSecond.toFixed(0)} events/s, receiver on 127.0.0.1`,
+      p50: w.lag.p50, p99: w.lag.p99, budget: 'report', met: null,
+      note: `${w.lag.sent} writes sent at 100/s, ${w.lag.events} acknowledged (the rest refused or failed: see the gateway's output with BENCH_VERBOSE=1), ${w.lag.delivered} of them delivered`,
+    });
+    const noneRps = (w.none[0].rps + w.none[1].rps) / 2;
+    const costRatio = w.one.rps / noneRps;
+    rows.push({
+      scenario: `8b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`, rps: w.one.rps, p50: w.one.p50, p99: w.one.p99,
+      value: `${costRatio.toFixed(3)} of the throughput without (${fmtInt(w.none[0].rps)} and ${fmtInt(w.none[1].rps)} req/s before and after)`,
+      budget: 'within 15 % (≥ 0.85)', met: costRatio >= 0.85 && !failures(w.one),
+      note: withFailures(w.one, `${w.deliveredDuringLoad.toLocaleString('en-US')} events delivered during the run`),
+    });
+  });
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render(baseline, baseline1, profile);

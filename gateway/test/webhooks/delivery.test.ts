@@ -84,9 +84,11 @@ describe('webhook delivery', () => {
     const ticket = await demo.post('/api/tickets/create', validTicket(1));
     const image = await demo.upload('POST', `/api/tickets/${ticket.body.id}/add-image`, { data: PNG });
     expect(image.status).toBe(201);
+    const solved = await demo.gql('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: ticket.body.id });
+    expect(solved.errors).toBeUndefined();
     const deleted = await demo.gql('mutation($id: Int!) { deleteTicket(id: $id) }', { id: ticket.body.id });
     expect(deleted.errors).toBeUndefined();
-    const got = await receiver.waitFor(6, (r) => r.path === '/hook/changes');
+    const got = await receiver.waitFor(7, (r) => r.path === '/hook/changes');
     for (const r of got) verify(hook.secret, r);
     const byType = (t: string) => got.filter((r) => r.json.type === t).map((r) => r.json);
     const customers = byType('CUSTOMER_CREATED').map((e) => e.data);
@@ -96,7 +98,9 @@ describe('webhook delivery', () => {
     const [update] = byType('CUSTOMER_UPDATED');
     expect(update.data).toMatchObject({ id: viaRest.body.id, name: 'Rest Renamed' });
     expect(update.previous).toEqual({ name: 'Rest Person' });
-    const [imageUpdate] = byType('TICKET_UPDATED');
+    const [imageUpdate, statusUpdate] = byType('TICKET_UPDATED').sort((a, b) => (a.previous?.status ? 1 : 0) - (b.previous?.status ? 1 : 0));
+    expect(statusUpdate.previous).toMatchObject({ status: 'OPEN' });
+    expect(statusUpdate.data.status).toBe('SOLVED');
     expect(imageUpdate.previous).toMatchObject({ image: null });
     expect(imageUpdate.data.image).toMatchObject({ mimeType: 'image/png', width: 40, height: 30 });
     expect(byType('TICKET_DELETED')[0].data).toMatchObject({ id: ticket.body.id, title: 'Printer on fire' });

@@ -139,6 +139,8 @@ export async function updateWebhook(ctx: ServiceContext, rawId: unknown, input: 
   }
   webhook.updatedAt = new Date();
   await ctx.em.flush();
+  // Retries still scheduled for a disabled endpoint are dropped (redeliver them by hand once it is enabled).
+  if (webhook.disabledAt) await ctx.em.getKnex()('webhook_jobs').where({ webhook_id: webhook.id, state: 'pending' }).update({ state: 'failed', updated_at: new Date() });
   return toRecord(webhook);
 }
 

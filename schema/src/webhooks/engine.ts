@@ -40,7 +40,10 @@ export interface WebhookEngineOptions {
   retryDelaysMs?: number[];
   /** How long a claimed attempt is reserved to one gateway; must exceed the 10 s request limit. */
   leaseMs?: number;
-  /** How often the outbox is polled when nothing woke the engine (other gateways' writes). */
+  /**
+   * How often the outbox is polled when nothing woke the engine, for other gateways' writes: 1 s on PostgreSQL.
+   * SQLite has one gateway per file, whose own writes wake it, so it only wakes for the next due retry (or a minute).
+   */
   pollMs?: number;
   /** Attempts in flight at once, per gateway. */
   concurrency?: number;
@@ -99,7 +102,8 @@ export class WebhookEngine {
     this.allowList = options.allowList ?? parseAllowList(undefined);
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.leaseMs = options.leaseMs ?? 60 * SECOND;
-    this.pollMs = options.pollMs ?? SECOND;
+    this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;
+    this.pollMs = options.pollMs ?? (this.postgres ? SECOND : MINUTE);
     this.concurrency = options.concurrency ?? 16;
     this.disableAfterFailures = options.disableAfterFailures ?? this.retryDelaysMs.length + 1;
     this.disableAfterMs = options.disableAfterMs ?? 24 * HOUR;
@@ -107,7 +111,6 @@ export class WebhookEngine {
     this.httpLimits = options.http ?? DEFAULT_HTTP_LIMITS;
     this.resolve = options.resolve ?? systemResolver;
     this.log = options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, error));
-    this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;
   }
 
   get maxAttempts(): number {
@@ -162,8 +165,10 @@ export class WebhookEngine {
       }
       if (!this.running) break;
       if (!busy && !this.wakeRequested) {
+        const wait = await this.idleWait().catch(() => this.pollMs);
+        if (this.wakeRequested || !this.running) continue;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollMs);
+          const timer = setTimeout(resolve, wait);
           this.wakeSleeper = () => {
             clearTimeout(timer);
             resolve();
@@ -172,6 +177,13 @@ export class WebhookEngine {
         this.wakeSleeper = null;
       }
     }
+  }
+
+  /** How long to sleep when idle: until the next scheduled retry, at most pollMs. */
+  private async idleWait(): Promise<number> {
+    const [row] = (await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' })) as { next: unknown }[];
+    if (row?.next == null) return this.pollMs;
+    return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
   }
 
   /** One pass: fan out new events, claim what is due and start it. True when there may be more to do at once. */
@@ -196,6 +208,8 @@ export class WebhookEngine {
 
   /** New outbox events become jobs for the endpoints that may and want to see them. */
   async fanOut(limit = 500): Promise<number> {
+    // A probe outside any transaction first: an idle poll costs one statement.
+    if (!(await this.em().getKnex()('webhook_events').select('id').where('fanned_out', false).first())) return 0;
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
       const trx = em.getTransactionContext();
@@ -227,6 +241,7 @@ export class WebhookEngine {
 
   /** Reserves up to `limit` due jobs to this gateway (lease) and loads what their attempts need. */
   async claim(limit: number, onlyIds?: number[]): Promise<ClaimedJob[]> {
+    if (!onlyIds && !(await this.em().getKnex()('webhook_jobs').select('id').whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', new Date()).first())) return [];
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
       const trx = em.getTransactionContext();
