@@ -5,6 +5,7 @@ import { RESOLVERS } from './resolvers.js';
 import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
 import { ApiTokenResolver } from './apiTokens.js';
 import { describeSchema } from './descriptions.js';
+import { WebhookResolver } from './webhooks.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -23,6 +24,6 @@ const unusedPubSub = {
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver] as never, validate: false, pubSub: unusedPubSub as never }).then(describeSchema);
+  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver, WebhookResolver] as never, validate: false, pubSub: unusedPubSub as never }).then(describeSchema);
   return cached;
 }

@@ -26,6 +26,7 @@ import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { pageSize } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
+import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 import type { TicketFacets } from '../realtime/events.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
@@ -476,19 +477,20 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
     createdAt: new Date(), updatedAt: new Date(),
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));
   return publishTicket(ctx, 'CREATED', ticket.id);
 }
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
+  const before = ticketData(ticket);
   const previous = facetsOf(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
 
@@ -498,9 +500,10 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
   if (!isTicketStatus(status)) throw AppError.validation({ status: [MESSAGES.ticketStatus] });
   const previous = facetsOf(ticket);
   if (ticket.status !== status) {
+    const before = ticketData(ticket);
     ticket.status = status;
     ticket.updatedAt = new Date();
-    await ctx.em.flush();
+    await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   }
   return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
@@ -511,9 +514,10 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const fields: FieldErrors = {};
   const checkedImage = await validateImageField(image, true, fields);
   if (hasErrors(fields) || !checkedImage) throw AppError.validation(fields);
+  const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   const record = await publishTicket(ctx, 'UPDATED', ticket.id, facetsOf(ticket));
   return record.image!;
 }
@@ -524,8 +528,10 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const assigneeId = ticket.assignee.id;
   const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
+  const event = webhookEvent.ticket('DELETED', ticket);
   if (ticket.image) ctx.em.remove(ticket.image);
-  await ctx.em.remove(ticket).flush();
+  ctx.em.remove(ticket);
+  await flushWithEvents(ctx, () => event);
   ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id, previous });
   return id;
 }
