@@ -238,9 +238,9 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
 
 /** The page of a search: the viewer's matches joined to their tickets, filtered, in the chosen order. */
 function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limit: number): Sql {
-  const rest = residual(c, { priority: true, status: true });
-  const key = { RELEVANCE: 'm.score', NEWEST: 't.id', OLDEST: 't.id', PRIORITY: PRIORITY_RANK, UPDATED: 't.updated_at' }[c.order];
-  const bindings: unknown[] = [c.viewerId, ...rest.bindings];
+  const key = { RELEVANCE: 't.score', NEWEST: 't.id', OLDEST: 't.id', PRIORITY: PRIORITY_RANK, UPDATED: 't.updated_at' }[c.order];
+  const statuses = c.statuses ? `and t.status in ${placeholders(c.statuses)}` : '';
+  const bindings: unknown[] = [...(c.statuses ?? [])];
   let after = '';
   if (cursor) {
     if (c.order === 'NEWEST' || c.order === 'OLDEST') {
@@ -254,7 +254,19 @@ function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
   }
   bindings.push(limit);
   const order = c.order === 'OLDEST' ? 't.id asc' : c.order === 'NEWEST' ? 't.id desc' : `${key} desc, t.id desc`;
-  return { sql: `select t.id as id, ${key} as sk from matches m join tickets t on t.id = m.ticket_id where t.assignee_id = ? ${rest.sql} ${after} order by ${order} limit ?`, bindings };
+  return { sql: `select t.id as id, ${key} as sk from found t where 1 = 1 ${statuses} ${after} order by ${order} limit ?`, bindings };
+}
+
+/**
+ * A search's matches joined once to their tickets, with the rest of the filter applied (all but status): the page
+ * (searchPage) and the per-status counts (countsSql) both read this, so each match's ticket is read once.
+ */
+function foundSql(c: Criteria): Sql {
+  const rest = residual(c, { priority: true, status: false });
+  return {
+    sql: `select t.id, m.score, t.status, t.priority, t.updated_at from matches m join tickets t on t.id = m.ticket_id where t.assignee_id = ? ${rest.sql}`,
+    bindings: [c.viewerId, ...rest.bindings],
+  };
 }
 
 /**
@@ -270,9 +282,9 @@ function countsSql(c: Criteria): Sql {
     if (c.types) sql.push(`and k.type in ${placeholders(c.types)}`), bindings.push(...c.types);
     return { sql: sql.join(' '), bindings };
   }
+  if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
   const rest = residual(c, { priority: true, status: false });
-  const from = c.search ? 'matches m join tickets t on t.id = m.ticket_id' : 'tickets t';
-  return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from ${from} where t.assignee_id = ? ${rest.sql}`, bindings: [c.viewerId, ...rest.bindings] };
+  return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where t.assignee_id = ? ${rest.sql}`, bindings: [c.viewerId, ...rest.bindings] };
 }
 
 /**
@@ -297,6 +309,8 @@ export async function listTickets(
   if (c.search) {
     const matches = matchesSql(kind, c.search, viewerId);
     ctes.push(`matches as materialized (${matches.sql})`), bindings.push(...matches.bindings);
+    const found = foundSql(c);
+    ctes.push(`found as materialized (${found.sql})`), bindings.push(...found.bindings);
   }
   const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
   ctes.push(`page as (${ids.sql})`), bindings.push(...ids.bindings);
