@@ -56,6 +56,9 @@ describe('webhook SSRF guard at registration (no allowlist)', () => {
   let demo: TestClient;
   beforeAll(async () => {
     gateway = await startTestGateway({ webhooks: {} });
+    // A loaded machine can pause the client longer than the server's 5 s keep-alive; a request on a socket the
+    // server is just closing would then fail with ECONNRESET (the keep-alive race), which is not what is tested here.
+    gateway.server.keepAliveTimeout = 120_000;
     demo = await gateway.as(0);
   });
   afterAll(() => gateway?.destroy());
