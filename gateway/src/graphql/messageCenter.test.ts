@@ -15,7 +15,7 @@ import { collect, connected, wsClient } from '../testing/wsClient.js';
 
 const [DEMO, MARNIE, BOBBIE] = [1, 2, 3];
 const UNREAD_EVENTS = 'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId unreadCount lastReadMessageId lastMessage { id } } } }';
-const PRESENCE_EVENTS = 'subscription { presenceEvents { userId online version } }';
+const PRESENCE_EVENTS = 'subscription { presenceEvents { changes { userId online version } } }';
 const TYPING_EVENTS = 'subscription { typingEvents { senderId at } }';
 const CONVERSATIONS = `query($first: Int, $after: String) {
   conversations(first: $first, after: $after) {
@@ -248,7 +248,7 @@ describe('presence and typing', () => {
     const second = wsClient(gw.url, bobbie.cookieHeader, { lazy: false });
     sockets.push(first, second);
     await Promise.all([connected(first), connected(second)]);
-    const bobbieEvents = () => watcher.events.map((e) => e.presenceEvents).filter((e) => e.userId === BOBBIE);
+    const bobbieEvents = () => watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
     await expect.poll(bobbieEvents).toHaveLength(1);
     expect(bobbieEvents()[0].online).toBe(true);
     expect(await online()).toBe(true);
@@ -339,10 +339,10 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
     const s = wsClient(other.url, bobbieOnB.cookieHeader, { lazy: false });
     sockets.push(s);
     await connected(s);
-    await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.userId === BOBBIE && e.presenceEvents.online)).toBe(true);
+    await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.changes.some((c: { userId: number; online: boolean }) => c.userId === BOBBIE && c.online))).toBe(true);
     expect(((await demo.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online).toBe(true);
     await s.dispose();
-    await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.userId === BOBBIE && !e.presenceEvents.online)).toBe(true);
+    await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.changes.some((c: { userId: number; online: boolean }) => c.userId === BOBBIE && !c.online))).toBe(true);
   });
 });
 
@@ -406,7 +406,7 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
       const opened = connected(socket);
       collect(socket, TYPING_EVENTS);
       await opened;
-      const bobbie = () => watcher.events.map((e) => e.presenceEvents).filter((e) => e.userId === BOBBIE);
+      const bobbie = () => watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
       await expect.poll(bobbie).toHaveLength(1);
       b.child.kill('SIGKILL');
       await b.exited;

@@ -8,7 +8,7 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { conversations, messages } from '../services/index.js';
 import { requireViewer, type ServiceContext } from '../services/context.js';
 import type { ConversationRecord } from '../services/conversations.js';
-import type { PresenceChange, TypingSignal, UnreadChange } from '../realtime/events.js';
+import type { TypingSignal, UnreadChange } from '../realtime/events.js';
 import type { UserRecord } from '../services/records.js';
 import type { GraphQLContext } from './context.js';
 import { Message, User } from './types.js';
@@ -59,10 +59,15 @@ export class UnreadCountEvent {
 }
 
 @ObjectType({ description: 'An agent came online (their first socket opened) or went offline (their last closed, or their gateway stopped answering).' })
-export class PresenceEvent {
+export class PresenceChange {
   @Field(() => Int, { description: 'The agent.' }) userId!: number;
   @Field(() => Boolean, { description: 'True when the agent has at least one open socket now.' }) online!: boolean;
-  @Field(() => Int, { description: 'Grows with every presence change of this agent: when events arrive out of order, keep the one with the larger version.' }) version!: number;
+  @Field(() => Int, { description: 'Grows with every presence change of this agent: when changes arrive out of order, keep the one with the larger version.' }) version!: number;
+}
+
+@ObjectType({ description: 'Agents came online or went offline. Changes are sent in batches (at most one event per 250 ms per gateway), the newest change per agent.' })
+export class PresenceEvent {
+  @Field(() => [PresenceChange], { description: 'The changes of this batch, one per agent.' }) changes!: PresenceChange[];
 }
 
 @ObjectType({ description: 'Your conversation partner is typing to you. Sent at most once per 2 seconds per sender; show it for a few seconds, or until their message arrives.' })
@@ -149,8 +154,8 @@ export class MessageCenterLiveResolver {
       return (context as GraphQLContext).service.deps.bus.subscribe('presence');
     },
   })
-  presenceEvents(@Root() change: PresenceChange): PresenceEvent {
-    return { userId: change.userId, online: change.online, version: change.version };
+  presenceEvents(@Root() event: { changes: PresenceChange[] }): PresenceEvent {
+    return { changes: event.changes.map(({ userId, online, version }) => ({ userId, online, version })) };
   }
 
   @Subscription(() => TypingEvent, {

@@ -175,10 +175,12 @@ export function moveTicketInLists(cache: ApolloCache, id: number, previous: Tick
 export function removeTicketFromList(cache: ApolloCache, id: number, { evict, previous }: { evict: boolean; previous?: TicketFacets | null }): void {
   const ref = cache.identify({ __typename: 'Ticket', id });
   if (!applied.has(`deleted:${id}`)) {
-    applied.add(`deleted:${id}`);
     const facets = previous ?? facetsInCache(cache, id);
-    if (facets) moveTicket(cache, id, facets, null);
-    else {
+    if (facets) {
+      applied.add(`deleted:${id}`);
+      moveTicket(cache, id, facets, null);
+    } else {
+      // Where it was counted is unknown here: the rows go now, the counts with the live event (it carries them).
       cache.modify<{ tickets: ConnectionValue }>({
         fields: {
           tickets(existing) {
