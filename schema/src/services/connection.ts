@@ -52,7 +52,7 @@ export function pageSize(first: number | null | undefined): number {
 }
 
 /** Validated page arguments, read before any statement runs (both errors at once when both are wrong). */
-export function readPageArgs(kind: CursorKind, args: PageArgs): { first: number; afterId: number | null } {
+function readPageArgs(kind: CursorKind, args: PageArgs): { first: number; afterId: number | null } {
   let first: number = DEFAULT_PAGE_SIZE;
   let afterId: number | null = null;
   const fields: Record<string, string[]> = {};
@@ -74,7 +74,7 @@ export function readPageArgs(kind: CursorKind, args: PageArgs): { first: number;
  * Turns the records of a keyset read that asked for `first + 1` rows into a page: the extra row only says that
  * there is a next page (a caller that already cut the page says so with `hasNextPage`).
  */
-export function toPage<T extends { id: number }>(kind: CursorKind, records: T[], first: number, totalCount: number, hasNextPage = records.length > first): Page<T> {
+function toPage<T extends { id: number }>(kind: CursorKind, records: T[], first: number, totalCount: number, hasNextPage = records.length > first): Page<T> {
   const nodes = records.slice(0, first);
   return { nodes, totalCount, hasNextPage, endCursor: nodes.length ? encodeCursor(kind, nodes[nodes.length - 1].id) : null };
 }

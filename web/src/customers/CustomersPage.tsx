@@ -8,7 +8,7 @@ import { useModals } from '../layout/ModalHost';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
 import { graphql } from '../gql';
 
-export const CUSTOMERS_PAGE_SIZE = 50;
+const CUSTOMERS_PAGE_SIZE = 50;
 
 const CUSTOMERS_PAGE = graphql(`
   query CustomersPage($first: Int!, $after: String) {

@@ -8,7 +8,7 @@ import { useModals } from '../layout/ModalHost';
 import { EditMacroModal, type MacroValues } from './MacroForm';
 import { graphql } from '../gql';
 
-export const MACROS_PAGE_SIZE = 50;
+const MACROS_PAGE_SIZE = 50;
 
 const MACROS_PAGE = graphql(`
   query MacrosPage($first: Int!, $after: String) {

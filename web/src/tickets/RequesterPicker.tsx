@@ -24,10 +24,10 @@ const REQUESTER_SEARCH = graphql(`
   }
 `);
 
-export const REQUESTER_SEARCH_SIZE = 20;
+const REQUESTER_SEARCH_SIZE = 20;
 const DEBOUNCE_MS = 250;
 
-export interface Requester {
+interface Requester {
   id: number;
   name: string;
   email: string;
