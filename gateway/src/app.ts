@@ -69,6 +69,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.use(bearerOrSession(sessions.middleware, deps));
 
   const httpServer = createServer(app);
+  // Keep idle connections longer than the clients and proxies that reuse them (Node's default is 5 s, shorter than
+  // most): otherwise a client may send on a socket the server is closing at that moment and get ECONNRESET.
+  // Shutdown still closes idle sockets at once (the drain plugin).
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.headersTimeout = 66_000;
   const schema = await buildFulcrumSchema();
   const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log, sessionRecheckMs: options.sessionRecheckMs, budget });
   // Live events published while Redis was unreachable are lost: make every client reconnect and catch up.

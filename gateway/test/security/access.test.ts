@@ -28,7 +28,7 @@ function restRoutes(): { method: string; path: string }[] {
   return routes;
 }
 
-interface Owned { ticket: number; image: number; customer: number; macro: number; sent: number; received: number; ownerIndex: number; webhook: number; delivery: number }
+interface Owned { ticket: number; image: number; customer: number; macro: number; sent: number; received: number; ownerIndex: number; webhook: number; delivery: number; apiToken: number }
 
 /** What one agent owns: a ticket with an image, a customer, a macro, a message to a third agent, and one to the attacker. */
 async function createOwned(ownerIndex: number, attackerIndex: number): Promise<Owned> {
@@ -43,8 +43,10 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   // A webhook endpoint (a public address: registration passes) and one logged attempt (a test send).
   const webhook = (await owner.gql('mutation { createWebhook(input: { url: "https://93.184.216.34/hook", events: [TICKET_CREATED] }) { webhook { id } } }')).data?.createWebhook.webhook.id;
   const delivery = (await owner.gql('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: webhook })).data?.sendTestWebhook.id;
-  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery]) expect(id).toBeTypeOf('number');
-  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery };
+  // An API token of the owner's (made in the owner's browser session).
+  const apiToken = (await owner.gql('mutation { createApiToken(input: { name: "matrix", scopes: [READ] }) { token { id } } }')).data?.createApiToken.token.id;
+  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken]) expect(id).toBeTypeOf('number');
+  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken };
 }
 
 async function snapshot(owner: TestClient, o: Owned) {
@@ -137,6 +139,8 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
     { name: 'rotate webhook secret', field: 'Mutation.rotateWebhookSecret', run: () => gqlOk('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: o.webhook }) },
     { name: 'send test webhook', field: 'Mutation.sendTestWebhook', run: () => gqlOk('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: o.webhook }) },
     { name: 'redeliver webhook delivery', field: 'Mutation.redeliverWebhookDelivery', run: () => gqlOk('mutation($id: Int!) { redeliverWebhookDelivery(id: $id) { id } }', { id: o.delivery }) },
+    { name: 'revoke api token', field: 'Mutation.revokeApiToken', run: () => gqlOk('mutation($id: Int!) { revokeApiToken(id: $id) { id } }', { id: o.apiToken }) },
+    { name: 'list api tokens', field: 'Query.apiTokens', run: async () => ((await x.gql('{ apiTokens { id } }')).data?.apiTokens ?? []).some((t: { id: number }) => t.id === o.apiToken) },
     { name: 'delete webhook', field: 'Mutation.deleteWebhook', run: () => gqlOk('mutation($id: Int!) { deleteWebhook(id: $id) }', { id: o.webhook }) },
   ];
   return [...rest, ...graphql];
