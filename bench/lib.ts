@@ -8,11 +8,11 @@ import { REPO_ROOT, startProcess, type StartedProcess } from '../gateway/src/tes
 
 export const ROOT = REPO_ROOT;
 const require = createRequire(import.meta.url);
-export const AUTOCANNON = require.resolve('autocannon/autocannon.js');
+const AUTOCANNON = require.resolve('autocannon/autocannon.js');
 
 /** `taskset` pins the server to one core and the load to the other, where it exists and there are two cores. */
 export const HAS_TASKSET = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
-export const SERVER_CPU = '0';
+const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
 
 export function pinned(cpu: string, command: string, args: string[]): [string, string[]] {
@@ -70,7 +70,7 @@ export function runPinned(args: string[], what: string): Promise<string> {
 /** The last line a load script printed, as JSON. */
 export const lastJsonLine = <T>(out: string): T => JSON.parse(out.trim().split('\n').pop()!) as T;
 
-export function gatewayEnv(dataDir: string, secret: string, extra: Record<string, string> = {}): Record<string, string> {
+function gatewayEnv(dataDir: string, secret: string, extra: Record<string, string> = {}): Record<string, string> {
   return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', ...extra };
 }
 

@@ -28,7 +28,7 @@ export interface LadderStep {
 export const fmt = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 export const fmtInt = (n: number | undefined) => (n === undefined ? '—' : Math.round(n).toLocaleString('en-US'));
 
-export interface Report {
+interface Report {
   rows: Row[];
   ladder: LadderStep[];
   notes: string[];

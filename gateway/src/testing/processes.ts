@@ -14,7 +14,7 @@ import { clientsOf, type GatewayClients } from './client.js';
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The line main.ts prints once it listens; its first group is the URL. */
-export const LISTENING = /fulcrum listening on (http:\/\/\S+)/;
+const LISTENING = /fulcrum listening on (http:\/\/\S+)/;
 
 /** A TCP port free on 127.0.0.1 right now (for a process that must be told its port). */
 export function freePort(): Promise<number> {
@@ -28,7 +28,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface Exit {
+interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
@@ -44,7 +44,7 @@ export interface StartedProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   /** Names the process in errors. */
   name: string;
   env: Record<string, string | undefined>;
@@ -59,7 +59,7 @@ export interface StartOptions {
 }
 
 /** Thrown when a process was killed by a signal before it printed anything: stopped from outside, not a failed start. */
-export class SignalledBeforeReady extends Error {
+class SignalledBeforeReady extends Error {
   constructor(readonly signal: string, message: string) {
     super(message);
   }
@@ -141,7 +141,7 @@ export function startServerProcess(env: Record<string, string | undefined>, opti
   });
 }
 
-export interface GatewayProcessOptions {
+interface GatewayProcessOptions {
   name: string;
   databaseUrl: string;
   redisUrl: string;

@@ -71,7 +71,7 @@ export function connected(client: Client): Promise<void> {
   });
 }
 
-export interface LiveEvent {
+interface LiveEvent {
   at: number;
   data: Record<string, any>;
 }
@@ -86,7 +86,7 @@ export interface Live {
   dispose(): Promise<void>;
 }
 
-export interface LiveSubscription {
+interface LiveSubscription {
   events: LiveEvent[];
   /** The first event (already seen or to come) that matches. */
   waitFor(match: (data: Record<string, any>) => boolean, timeoutMs?: number): Promise<LiveEvent>;
