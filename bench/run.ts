@@ -7,6 +7,8 @@
  *   BENCH_SCALE=1000,100000,1000000   the scale points of scenario 4
  *   BENCH_SUBSCRIBERS=1000            scenario 5's sockets
  *   BENCH_ONLY=1,2,4     run only these scenarios (the table then says which were skipped)
+ *   BENCH_MESSAGES=1000000            scenario 8's messages (the message center at scale)
+ *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
  *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load
  *   BENCH_VERBOSE=1      show the gateway's output
  *
@@ -26,6 +28,7 @@ import { render, writeDoc } from './report.js';
 import { addAgents, addTickets, count, forgeSessions, openDb } from './seed.js';
 import { costLadder, dashboard, profileDashboard } from './scenarios/dashboard.js';
 import { live } from './scenarios/live.js';
+import { messageCenter } from './scenarios/messageCenter.js';
 import { restList } from './scenarios/restList.js';
 import { scale } from './scenarios/scale.js';
 import { start } from './scenarios/start.js';
@@ -85,6 +88,7 @@ async function main() {
   let profile: ProfileSummary | undefined;
   if (runs(2) && process.env.BENCH_PROFILE !== '0') await guard('profile', async () => void (profile = await profileDashboard(ws)));
   if (runs(4)) await guard('4', scale);
+  if (runs(8)) await guard('8', messageCenter);
   if (runs(7)) await guard('7', start);
 
   // ---- report ------------------------------------------------------------------------------------------------

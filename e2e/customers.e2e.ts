@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, shown, unique } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSharedPage } from './browser';
+import { gone, shown, unique, pickRequester } from './helpers';
 
-let chromium: E2EBrowser;
-let context: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  ({ context, page, errors } = await openPage(chromium.browser, baseURL()));
-  await demoLogin(page);
-});
-afterAll(async () => {
-  await context?.close();
-  await chromium?.close();
-});
+useSharedPage((opened) => ({ page, errors } = opened));
 
 async function customerCount(): Promise<number> {
   const text = await page.getByRole('heading', { name: /^\(\d+\) Customers$/ }).innerText();
@@ -33,7 +22,7 @@ describe('customers', () => {
     await shown(page.getByRole('heading', { name: /^\(\d+\) Customers$/ }));
     const headers = (await page.locator('thead th').allInnerTexts()).map((text) => text.toLowerCase());
     expect(headers).toEqual(['id #', 'assignee #', 'name', 'email', 'options']);
-    expect(await page.locator('tbody tr').count()).toBe(await customerCount());
+    expect(await page.locator('tbody tr').count()).toBe(Math.min(await customerCount(), 50)); // the first page
     // Shared directory: another agent's customer cannot be changed from here.
     const othersRow = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: /^Assignee #\s*2$/i }) }).first();
     await shown(othersRow);
@@ -89,10 +78,10 @@ describe('customers', () => {
     expect(await row.innerText()).toContain(name);
     expect(await row.locator('td').nth(1).innerText()).toContain('1'); // owner: the demo user, id 1
 
-    // The new customer is a requester option on the ticket form at once.
+    // The new customer is found by the ticket form's requester search at once.
     await page.goto('/create/ticket');
-    await shown(page.getByLabel('Requester'));
-    expect(await page.getByLabel('Requester').locator('option').allInnerTexts()).toContain(`${name} (${email})`);
+    expect(await pickRequester(page, email)).toBe(name);
+    expect(await page.getByRole('combobox', { name: 'Requester' }).inputValue()).toBe(`${name} (${email})`);
     await page.goto('/view/customers');
     await shown(page.getByRole('heading', { name: /^\(\d+\) Customers$/ }));
   });

@@ -29,6 +29,23 @@ export async function gql<T = Record<string, unknown>>(page: Page, query: string
   return body.data as T;
 }
 
+/**
+ * A customer and a macro of the signed-in agent's own (so their Edit and Delete are enabled), named
+ * "<label> Customer <stamp>" and "<label> Macro <stamp>"; returns those names.
+ */
+export async function createOwnRecords(page: Page, label: string): Promise<{ customer: string; macro: string }> {
+  const stamp = unique(label).replace(/\W/g, '');
+  const customer = `${label} Customer ${stamp}`;
+  const macro = `${label} Macro ${stamp}`;
+  await gql(page, 'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }', {
+    input: { name: customer, email: `${stamp.toLowerCase()}@example.com` },
+  });
+  await gql(page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
+    input: { name: macro, description: `A canned reply for the ${label} test.` },
+  });
+  return { customer, macro };
+}
+
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -82,4 +99,23 @@ export async function shown(locator: Locator): Promise<void> {
 /** Fails unless the locator disappears (hidden or detached). */
 export async function gone(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Chooses a requester in the ticket form's combobox (it searches customers on the server): types `search`
+ * (empty: the newest customers), waits for the options and picks the first with the keyboard. Returns the
+ * chosen customer's name.
+ */
+export async function pickRequester(page: Page, search = ''): Promise<string> {
+  const box = page.getByRole('combobox', { name: 'Requester' });
+  await box.click();
+  await box.fill(search);
+  const listbox = page.getByRole('listbox', { name: 'Requester' });
+  const option = listbox.getByRole('option').first();
+  if (search) await listbox.getByRole('option', { name: new RegExp(search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor();
+  await option.waitFor();
+  const name = await option.locator('.combobox-option-name').innerText();
+  await box.press('ArrowDown');
+  await box.press('Enter');
+  return name;
 }

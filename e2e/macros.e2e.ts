@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, makePng, shown, unique } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSharedPage } from './browser';
+import { gone, makePng, shown, unique, pickRequester } from './helpers';
 
-let chromium: E2EBrowser;
-let context: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  ({ context, page, errors } = await openPage(chromium.browser, baseURL()));
-  await demoLogin(page);
-});
-afterAll(async () => {
-  await context?.close();
-  await chromium?.close();
-});
+useSharedPage((opened) => ({ page, errors } = opened));
 
 async function macroCount(): Promise<number> {
   const text = await page.getByRole('heading', { name: /^\(\d+\) Macros$/ }).innerText();
@@ -95,7 +84,7 @@ describe('macros', () => {
     await page.goto('/create/ticket');
     await page.getByLabel('Title').fill(title);
     await page.getByLabel('Apply Macro').selectOption({ label: renamed });
-    await page.getByLabel('Requester').selectOption({ index: 1 });
+    await pickRequester(page);
     await page.getByLabel('Description').fill('Please apply the macro.');
     await page.getByLabel('Image').setInputFiles({ name: 'm.png', mimeType: 'image/png', buffer: makePng(8, 8, [0, 160, 90]) });
     await page.getByRole('button', { name: 'Create Ticket' }).click();

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, loadedImageWidth, makePng, shown, unique } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSharedPage } from './browser';
+import { gone, loadedImageWidth, makePng, shown, unique, pickRequester } from './helpers';
 
-let chromium: E2EBrowser;
-let context: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  ({ context, page, errors } = await openPage(chromium.browser, baseURL()));
-  await demoLogin(page);
-});
-afterAll(async () => {
-  await context?.close();
-  await chromium?.close();
-});
+useSharedPage((opened) => ({ page, errors } = opened));
 
 async function openTicketCount(): Promise<number> {
   const text = await page.getByRole('heading', { name: /^\(\d+\) Open Tickets$/ }).innerText();
@@ -52,7 +41,7 @@ describe('tickets', () => {
   it('refuses a file that is not an image: in the browser, and on the server for a fake PNG', async () => {
     await page.goto('/create/ticket');
     await page.getByLabel('Title').fill('Image check');
-    await page.getByLabel('Requester').selectOption({ index: 1 });
+    await pickRequester(page);
     await page.getByLabel('Description').fill('Checking the image rules.');
     const imageError = page.getByText('Image must be a PNG, JPEG, GIF or WebP file.');
     await page.getByLabel('Image').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -91,8 +80,7 @@ describe('tickets', () => {
     await page.getByLabel('Title').fill(title);
     await page.getByLabel('Type').selectOption('Incident');
     await page.getByLabel('Priority').selectOption('Urgent');
-    await page.getByLabel('Requester').selectOption({ index: 1 });
-    const requesterName = (await page.getByLabel('Requester').locator('option:checked').innerText()).replace(/ \(.*\)$/, '');
+    const requesterName = await pickRequester(page);
     await page.getByLabel('Description').fill('Smoke everywhere, please advise.');
     await page.getByLabel('Image').setInputFiles({ name: 'fire.png', mimeType: 'image/png', buffer: makePng(40, 30, [230, 80, 20]) });
     await shown(page.locator('.image-preview img'));

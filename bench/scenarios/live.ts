@@ -18,6 +18,7 @@ interface LiveResult {
   mutationP50: number;
   socketsWithEvents: number;
   totalEvents: number;
+  presenceEvents?: number;
 }
 
 export async function live(ws: Workspace): Promise<void> {
@@ -33,7 +34,7 @@ export async function live(ws: Workspace): Promise<void> {
   rows.push({
     scenario: `5a. Live: message delivery, send → receipt, ${result.subscribers} graphql-ws subscribers, 100 messages`, p50: result.p50, p99: result.p99,
     budget: 'p99 < 50 ms', met: result.p99 < 50,
-    note: `events reached ${result.socketsWithEvents} of ${result.subscribers} sockets (${result.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${result.mutationP50.toFixed(1)} ms`,
+    note: `events reached ${result.socketsWithEvents} of ${result.subscribers} sockets (${result.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${result.mutationP50.toFixed(1)} ms; presence on: every socket tracked and subscribed to presenceEvents (${result.presenceEvents ?? 0} presence events delivered while connecting)`,
   });
   rows.push({
     scenario: `5b. Live: gateway RSS with ${result.subscribers} sockets open`, value: `${result.rssOpen.toFixed(0)} MB (${result.rssBefore.toFixed(0)} MB before the sockets, ${result.rssAfter.toFixed(0)} MB after the messages)`,

@@ -8,6 +8,7 @@ import { SCALE, SECONDS, check, dashboardSpec, gateway, latency, login, notes, r
 import { log, progress, type LoadResult } from '../lib.js';
 import { fmt, fmtInt } from '../report.js';
 import { addAgents, addCustomers, addTickets, count, openDb, rng, shuffle } from '../seed.js';
+import { SEARCH_TERMS, matchCount, measureTriage, seededTicket, triageRows, type TriagePoint } from './triage.js';
 
 interface ScalePoint {
   total: number;
@@ -34,6 +35,8 @@ export async function scale(): Promise<void> {
   const macros = (db.prepare('select id from macros').all() as { id: number }[]).map((r) => r.id);
   db.close();
   const random = rng(42);
+  const textRandom = rng(4242);
+  const triage: TriagePoint[] = [];
   // Two agents are measured: the demo agent owns 1% of all tickets (at least a full page), Bobbie 10%.
   const shares = (total: number) => ({ demo: Math.max(50, total / 100), bobbie: total / 10 });
   const results: ScalePoint[] = [];
@@ -52,12 +55,13 @@ export async function scale(): Promise<void> {
     for (let i = 0; i < restNeed; i++) assignees[k++] = restAgents[i % restAgents.length];
     shuffle(assignees, random); // agents' tickets interleave through the table, as they would in real use
     const t0 = performance.now();
-    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets` });
+    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets`, fields: (i) => seededTicket(i, textRandom) });
     db.exec('analyze');
     const seedSeconds = (performance.now() - t0) / 1000;
     const demoCount = count(db, 'select count(*) as n from tickets where assignee_id = 1');
     const bobbieCount = count(db, 'select count(*) as n from tickets where assignee_id = 3');
     const all = count(db, 'select count(*) as n from tickets');
+    const matched = { one: matchCount(db, 3, SEARCH_TERMS.one), two: matchCount(db, 3, SEARCH_TERMS.two), frequent: matchCount(db, 3, SEARCH_TERMS.frequent) };
     db.close();
     log(`  4. ${all.toLocaleString('en-US')} tickets seeded (+${assignees.length.toLocaleString('en-US')} in ${seedSeconds.toFixed(1)} s): demo agent ${demoCount.toLocaleString('en-US')}, Bobbie ${bobbieCount.toLocaleString('en-US')}`);
     const baselineChild = await startBaseline();
@@ -83,6 +87,8 @@ export async function scale(): Promise<void> {
       const after = tickets.encodeCursor(mid);
       deep = await latency(`4. deep page (cursor in the middle of ${bobbieCount.toLocaleString('en-US')})`, { ...dashboardSpec(gw.url, bobbie, 50, after), seconds });
     }
+    // Issue 14: the filtered and searched dashboard for Bobbie (10% of the tickets).
+    triage.push(await measureTriage({ url: gw.url, cookie: bobbie, seconds, total: all, agentTickets: bobbieCount, baseRps: base.rps, matched }, latency, check));
     await stop(gw);
     results.push({ total: all, demo: demoR, bobbie: bobbieR, deep, demoCount, bobbieCount, seedSeconds, base });
   }
@@ -106,5 +112,6 @@ export async function scale(): Promise<void> {
       rps: last.deep.rps, p50: last.deep.p50, p99: last.deep.p99, ratio: last.deep.rps / last.base.rps, budget: '—', met: null,
     });
   }
+  rows.push(...triageRows(triage));
   notes.push(`Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to a sequential 1-connection baseline measured just before each scale point (${results.map((r) => `${fmtInt(r.base.rps)} req/s`).join(', ')}).`);
 }

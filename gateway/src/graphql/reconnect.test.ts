@@ -29,7 +29,7 @@ describe('reconnect', () => {
       const tick = () => (reconnects > 0 ? resolve() : Date.now() - start > 15_000 ? reject(new Error('no reconnect')) : setTimeout(tick, 50));
       tick();
     });
-    const caughtUp = (await marnie.gql('{ messages(withUserId: 1) { id text } }')).data!.messages as { id: number }[];
+    const caughtUp = (await marnie.gql('{ messages(withUserId: 1) { nodes { id text } } }')).data!.messages.nodes as { id: number }[];
     expect(caughtUp.some((m) => m.id === missed.id)).toBe(true);
 
     await sleep(200);

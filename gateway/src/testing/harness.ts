@@ -49,7 +49,7 @@ export interface TestGateway extends Gateway, GatewayClients {
 }
 
 /** Generous limits so a test suite's many logins from 127.0.0.1 are not throttled; limit tests pass their own. */
-export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, windowSeconds: 60 };
+export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, tokenFailuresPerIp: 10000, windowSeconds: 60 };
 
 export async function startTestGateway(overrides: GatewayOptions = {}): Promise<TestGateway> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'fulcrum-test-'));

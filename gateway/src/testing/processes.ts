@@ -1,14 +1,15 @@
 /**
- * Real server processes for the tests and the bench: `node --import tsx gateway/src/main.ts` (what `npm start`
- * runs), the same from an esbuild bundle, or any script that prints a ready line. One spawn-and-wait routine
+ * Real server processes for the tests and the bench: `node --import tsx gateway/src/main.ts`, the
+ * esbuild bundle `npm start` runs, or any script that prints a ready line. One spawn-and-wait routine
  * serves the scale-out gateways, the durability server and the bench's pinned children.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleGateway } from '../../bundle.mjs';
 import { clientsOf, type GatewayClients } from './client.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -110,20 +111,14 @@ export async function startProcess(command: string, args: string[], options: Sta
 }
 
 /**
- * main.ts compiled once with esbuild (the transform tsx applies file by file), our two workspaces inlined and
- * every npm dependency left external. It starts in about 1 s instead of about 2.5 s under tsx, which is what
- * lets the crash test restart the server 20 times in its time budget. Written under node_modules/.cache so
- * the bare imports resolve; remove `dirname(file)` when done.
+ * main.ts compiled once as `npm start` runs it (gateway/bundle.mjs). It starts in about 1 s instead of about
+ * 2.5 s under tsx, which is what lets the crash test restart the server 20 times in its time budget. Written
+ * under node_modules/.cache so the bare imports resolve; remove `dirname(file)` when done.
  */
 export async function bundleServer(name = `fulcrum-server-${process.pid}`): Promise<string> {
-  const { build } = await import('esbuild');
-  const deps = (file: string) => Object.keys(JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8')).dependencies ?? {});
-  const external = [...deps('gateway/package.json'), ...deps('schema/package.json')].filter((d) => d !== '@fulcrum/schema').flatMap((d) => [d, `${d}/*`]);
   const dir = join(REPO_ROOT, 'node_modules', '.cache', name);
   mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, 'main.mjs');
-  await build({ entryPoints: [join(REPO_ROOT, 'gateway/src/main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', external, outfile, tsconfig: join(REPO_ROOT, 'tsconfig.json'), logLevel: 'error' });
-  return outfile;
+  return bundleGateway(join(dir, 'main.mjs'));
 }
 
 /**

@@ -2,7 +2,7 @@
  * SIGTERM drains (in-flight requests finish, websockets close cleanly, the database closes) and faults never
  * take the process down (issue 5). Both run the real server, `node --import tsx gateway/src/main.ts`.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -173,7 +173,7 @@ describe('faults', () => {
       await hit('create customer', () => rest('/api/customers/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Broken', email: `broken-${round}@x.test` }) }));
       await hit('GET macros', () => rest('/api/macro/'));
       await hit('create ticket', () => rest('/api/tickets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validTicket(1)) }));
-      await hit('gql customers', () => gql('{ customers { id } }'));
+      await hit('gql customers', () => gql('{ customers { nodes { id } } }'));
       await hit('gql ticket fields', () => gql('{ tickets { nodes { id requester { name } macro { name } } } }'));
       await hit('gql createMacro', () => gql('mutation { createMacro(input: { name: "broken", description: "x" }) { id } }'));
     }
@@ -221,11 +221,28 @@ describe('faults', () => {
       await hit('signup into a failing table', () => rest('/api/auth/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `fault-${round}@x.test`, username: `fault${round}`, password: 'secret-password' }) }));
     }
     await sql('drop trigger fulcrum_fault' + (testDatabaseMode() === 'postgres' ? ' on users' : ''));
+    // API tokens: a lookup that fails inside the database (its SQL holds the token's hash, the request its secret),
+    // and a token insert that fails (the SQL holds the new hash). Neither may reach the log.
+    const createToken = 'mutation { createApiToken(input: { name: "fault", scopes: [READ] }) { secret } }';
+    const token: string = JSON.parse((await gql(createToken)).text).data.createApiToken.secret;
+    const tokenHash = createHash('sha256').update(token).digest('hex');
+    await sql('alter table api_tokens rename to api_tokens_gone');
+    for (let round = 0; round < 3; round++) {
+      await hit('token lookup in a missing table', () => rest('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, cookie: '' }, body: JSON.stringify({ query: '{ me { id } }' }) }));
+    }
+    await sql('alter table api_tokens_gone rename to api_tokens');
+    if (testDatabaseMode() === 'postgres') {
+      await sql('create trigger fulcrum_fault before insert on api_tokens for each row execute function fulcrum_fault()');
+    } else {
+      await sql("create trigger fulcrum_fault before insert on api_tokens begin select raise(abort, 'injected fault'); end");
+    }
+    for (let round = 0; round < 3; round++) await hit('token insert into a failing table', () => gql(createToken));
+    await sql('drop trigger fulcrum_fault' + (testDatabaseMode() === 'postgres' ? ' on api_tokens' : ''));
     // Still the same process, and serving normally again.
     expect(server.child.exitCode).toBeNull();
     expect(server.child.signalCode).toBeNull();
     expect((await demo.get('/api/customers/')).status).toBe(200);
-    expect((await demo.gql('{ customers { id } macros { id } }')).data?.customers.length).toBeGreaterThan(0);
+    expect((await demo.gql('{ customers { nodes { id } } macros { nodes { id } } }')).data?.customers.nodes.length).toBeGreaterThan(0);
     expect((await demo.post('/api/customers/create', { name: 'After', email: 'after-faults@x.test' })).status).toBe(201);
     expect(leaks).toEqual([]);
     const log = server.output();
@@ -233,8 +250,15 @@ describe('faults', () => {
     expect(log).toMatch(/uncaught exception/);
     expect(log).toMatch(/POST \/api\/auth\/signup:.*injected fault/);
     expect(log).not.toMatch(/\$argon2|secret-password/);
+    expect(log).toMatch(/POST \/graphql:.*(no such table|does not exist)/);
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(token.slice(12));
+    expect(log).not.toContain(tokenHash);
+    expect(log).not.toMatch(/fulcrum_pat_[0-9A-Za-z]/);
+    const redactedTokens = (log.match(/\[redacted token hash\]/g) ?? []).length;
+    expect(redactedTokens).toBeGreaterThan(0);
     const redacted = (log.match(/\[redacted hash\]/g) ?? []).length;
-    figure('faults', `${faults} faults injected (${fiveHundreds} HTTP 500s, the GraphQL ones INTERNAL errors, the websockets refused; no internals in any answer); process exits: 0; serving normally afterwards; password hashes in the log: 0 (${redacted} redacted)`);
+    figure('faults', `${faults} faults injected (${fiveHundreds} HTTP 500s, the GraphQL ones INTERNAL errors, the websockets refused; no internals in any answer); process exits: 0; serving normally afterwards; password hashes in the log: 0 (${redacted} redacted); API token secrets and hashes in the log: 0 (${redactedTokens} hashes redacted)`);
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
   }, 60_000);

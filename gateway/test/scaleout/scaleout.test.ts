@@ -22,7 +22,7 @@ if (!postgres) {
 const [DEMO, MARNIE] = [1, 2];
 const SEND = 'mutation($to: Int!, $text: String!) { sendMessage(receiverId: $to, text: $text) { id text } }';
 const CREATE_TICKET = 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id title } }';
-const MESSAGES_WITH = 'query($with: Int) { messages(withUserId: $with) { id text } }';
+const MESSAGES_WITH = 'query($with: Int!, $after: String) { messages(withUserId: $with, first: 100, after: $after) { nodes { id text } pageInfo { endCursor hasNextPage } } }';
 const TICKETS = 'query { tickets(first: 100) { totalCount nodes { id title } } }';
 
 describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redis', () => {
@@ -275,12 +275,20 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
       const reconnected = live(B, marnieOnVictim);
       await reconnected.connected;
       const events = reconnected.subscribe(MESSAGE_EVENTS);
-      const caughtUp = await carry(marnieOnVictim, B).gql(MESSAGES_WITH, { with: DEMO });
+      const onB = carry(marnieOnVictim, B);
+      const caughtUp = await onB.gql(MESSAGES_WITH, { with: DEMO });
       figure('reconnect to the other gateway + subscribe + catch-up query', `${(performance.now() - startedAt).toFixed(1)} ms`);
       expect(caughtUp.errors).toBeUndefined();
-      const texts = caughtUp.data!.messages.map((m: { text: string }) => m.text);
+      // The conversation is a cursor connection (newest first): the catch-up is its first page; older pages follow.
+      const loaded: { id: number; text: string }[] = [...caughtUp.data!.messages.nodes];
+      for (let page = caughtUp.data!.messages.pageInfo; page.hasNextPage; ) {
+        const next = await onB.gql(MESSAGES_WITH, { with: DEMO, after: page.endCursor });
+        loaded.push(...next.data!.messages.nodes);
+        page = next.data!.messages.pageInfo;
+      }
+      const texts = caughtUp.data!.messages.nodes.map((m: { text: string }) => m.text);
       expect(texts).toContain('sent while you were reconnecting');
-      const loadIds = new Set(caughtUp.data!.messages.map((m: { id: number }) => m.id));
+      const loadIds = new Set(loaded.map((m) => m.id));
       expect(acked.filter((a) => a.kind === 'message' && !loadIds.has(a.id))).toEqual([]);
 
       // And live again from here on.

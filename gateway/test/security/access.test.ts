@@ -110,6 +110,7 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       const r = await x.gqlUpload('mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }', { id: o.ticket, i: ticketInput }, 'img', { data: PNG });
       return !r.errors?.length && r.data?.updateTicket != null;
     } },
+    { name: 'set ticket status', field: 'Mutation.setTicketStatus', run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }) },
     { name: 'delete ticket', field: 'Mutation.deleteTicket', run: () => gqlOk('mutation($id: Int!) { deleteTicket(id: $id) }', { id: o.ticket }) },
     { name: 'create ticket with owner macro', field: 'Mutation.createTicket', run: async () => {
       const r = await x.gqlUpload('mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }', { i: { ...ticketInput, macroId: o.macro } }, 'img', { data: PNG });
@@ -118,11 +119,11 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
     { name: 'update customer', field: 'Mutation.updateCustomer', run: () => gqlOk('mutation($id: Int!) { updateCustomer(id: $id, input: { name: "hijacked", email: "hijacked@fulcrum.test" }) { id } }', { id: o.customer }) },
     { name: 'delete customer', field: 'Mutation.deleteCustomer', run: () => gqlOk('mutation($id: Int!) { deleteCustomer(id: $id) }', { id: o.customer }) },
     { name: 'read macro', field: 'Query.macro', run: () => gqlOk('query($id: Int!) { macro(id: $id) { id } }', { id: o.macro }) },
-    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros { id } }')).data?.macros ?? []).some((m: { id: number }) => m.id === o.macro) },
+    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros(first: 100) { nodes { id } } }')).data?.macros.nodes ?? []).some((m: { id: number }) => m.id === o.macro) },
     { name: 'update macro', field: 'Mutation.updateMacro', run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }) },
     { name: 'delete macro', field: 'Mutation.deleteMacro', run: () => gqlOk('mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: o.macro }) },
-    { name: 'read others messages', field: 'Query.messages', run: async () => ((await x.gql('query($w: Int) { messages(withUserId: $w) { id } }', { w: o.ownerIndex + 1 })).data?.messages ?? []).some((m: { id: number }) => m.id === o.sent) },
-    { name: 'read all messages', field: 'Query.messages', run: async () => ((await x.gql('{ messages { id } }')).data?.messages ?? []).some((m: { id: number }) => m.id === o.sent) },
+    { name: 'read others messages', field: 'Query.messages', run: async () => ((await x.gql('query($w: Int!) { messages(withUserId: $w, first: 100) { nodes { id } } }', { w: o.ownerIndex + 1 })).data?.messages?.nodes ?? []).some((m: { id: number }) => m.id === o.sent) },
+    { name: 'read others conversations', field: 'Query.conversations', run: async () => ((await x.gql('{ conversations(first: 100) { nodes { lastMessage { id } } } }')).data?.conversations?.nodes ?? []).some((c: { lastMessage: { id: number } | null }) => c.lastMessage?.id === o.sent) },
     { name: 'edit message of others', field: 'Mutation.editMessage', run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.sent }) },
     { name: 'edit received message', field: 'Mutation.editMessage', run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.received }) },
     { name: 'delete message of others', field: 'Mutation.deleteMessage', run: () => gqlOk('mutation($id: Int!) { deleteMessage(id: $id) }', { id: o.sent }) },
@@ -148,7 +149,10 @@ describe('access control matrix', () => {
 
       // The attacker listens to every subscription while the owner works on their own records.
       const socket: RawSocket = await openAckedSocket(gw.url, attacker.cookieHeader);
-      const subs = { t: 'subscription { ticketEvents { kind id ticket { id } } }', m: 'subscription { macroEvents { kind id macro { id } } }', g: 'subscription { messageEvents { kind id senderId receiverId message { id text } } }' };
+      const subs = {
+        t: 'subscription { ticketEvents { kind id ticket { id } } }', m: 'subscription { macroEvents { kind id macro { id } } }', g: 'subscription { messageEvents { kind id senderId receiverId message { id text } } }',
+        u: 'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId } } }', y: 'subscription { typingEvents { senderId } }',
+      };
       for (const [id, query] of Object.entries(subs)) socket.send({ id, type: 'subscribe', payload: { query } });
       await sleep(300);
 
@@ -168,15 +172,23 @@ describe('access control matrix', () => {
       await owner.put(`/api/messages/edit/${owned.sent}`, { message: 'edited privately' });
       const extraTicket = (await owner.post('/api/tickets/create', validTicket(owned.customer))).body.id;
       await owner.get(`/api/tickets/${extraTicket}/delete`);
+      await owner.gql('mutation($p: Int!) { notifyTyping(partnerId: $p) }', { p: third });
       // A sentinel of the attacker's own proves the sockets are live: once it arrives, anything leaked would have too.
       const own = (await attacker.post('/api/tickets/create', validTicket(owned.customer))).body.id;
       const ownMacro = (await attacker.post('/api/macro/create', { name: 'sentinel', description: 'mine' })).body.id;
       const ownMessage = (await attacker.post(`/api/messages/create/too/${third}`, { message: 'sentinel' })).body.id;
+      // The third agent's message and typing to the attacker: the attacker's own unread and typing events.
+      const thirdAgent = agents[third - 1];
+      await thirdAgent.post(`/api/messages/create/too/${attackerIndex + 1}`, { message: 'sentinel to the attacker' });
+      const typeToAttacker = async () => (await thirdAgent.gql('mutation($p: Int!) { notifyTyping(partnerId: $p) }', { p: attackerIndex + 1 })).data?.notifyTyping;
+      if (!(await typeToAttacker())) await sleep(2100).then(typeToAttacker); // at most one typing signal per 2 s per sender
       const deadline = Date.now() + 5000;
       const seen = () => socket.messages.filter((m) => m.type === 'next');
       const has = (sub: string, id: number) => seen().some((m) => m.id === sub && JSON.stringify(m.payload).includes(`"id":${id}`));
-      while (!(has('t', own) && has('m', ownMacro) && has('g', ownMessage)) && Date.now() < deadline) await sleep(20);
-      expect(has('t', own) && has('m', ownMacro) && has('g', ownMessage)).toBe(true);
+      const hasFrom = (sub: string, key: string, id: number) => seen().some((m) => m.id === sub && JSON.stringify(m.payload).includes(`"${key}":${id}`));
+      const allLive = () => has('t', own) && has('m', ownMacro) && has('g', ownMessage) && hasFrom('u', 'partnerId', third) && hasFrom('y', 'senderId', third);
+      while (!allLive() && Date.now() < deadline) await sleep(20);
+      expect(allLive()).toBe(true);
       const me = attackerIndex + 1;
       for (const m of seen()) {
         liveEventsChecked++;
@@ -184,12 +196,14 @@ describe('access control matrix', () => {
         const leaked =
           (m.id === 't' && [owned.ticket, extraTicket].includes(data.ticketEvents?.id)) ||
           (m.id === 'm' && data.macroEvents?.id === owned.macro) ||
-          (m.id === 'g' && data.messageEvents?.senderId !== me && data.messageEvents?.receiverId !== me);
+          (m.id === 'g' && data.messageEvents?.senderId !== me && data.messageEvents?.receiverId !== me) ||
+          (m.id === 'u' && data.unreadCountEvents?.conversation?.partnerId !== third) ||
+          (m.id === 'y' && data.typingEvents?.senderId !== third);
         if (leaked) liveLeaks.push(JSON.stringify(m.payload));
       }
-      total += 6; // six owner changes the attacker's three subscriptions must not see
+      total += 7; // seven owner changes the attacker's five subscriptions must not see
       socket.ws.close();
-      for (const f of ['Subscription.ticketEvents', 'Subscription.macroEvents', 'Subscription.messageEvents']) coveredFields.add(f);
+      for (const f of ['Subscription.ticketEvents', 'Subscription.macroEvents', 'Subscription.messageEvents', 'Subscription.unreadCountEvents', 'Subscription.typingEvents']) coveredFields.add(f);
     }
 
     // Every id-taking REST route and GraphQL field is in the matrix.
@@ -203,7 +217,8 @@ describe('access control matrix', () => {
       }
     }
     for (const field of Object.keys(schema.getSubscriptionType()!.getFields())) {
-      if (field !== 'customerEvents') expect(coveredFields).toContain(`Subscription.${field}`); // the customer directory is shared by design
+      // The customer directory and who is online are shared by design.
+      if (field !== 'customerEvents' && field !== 'presenceEvents') expect(coveredFields).toContain(`Subscription.${field}`);
     }
 
     // The shared reads do answer, and stay read-only (their writes are in the matrix above).

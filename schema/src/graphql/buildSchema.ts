@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { RESOLVERS } from './resolvers.js';
+import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
+import { ApiTokenResolver } from './apiTokens.js';
+import { describeSchema } from './descriptions.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -20,6 +23,6 @@ const unusedPubSub = {
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: RESOLVERS as never, validate: false, pubSub: unusedPubSub as never });
+  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver] as never, validate: false, pubSub: unusedPubSub as never }).then(describeSchema);
   return cached;
 }

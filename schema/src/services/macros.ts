@@ -2,7 +2,8 @@ import { AppError } from '../errors.js';
 import { Macro, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import type { MacroRecord } from './records.js';
+import { keysetPage, type Page, type PageArgs } from './connection.js';
+import { toDate, type MacroRecord } from './records.js';
 
 export function toMacroRecord(m: Macro): MacroRecord {
   return { id: m.id, name: m.name, description: m.description, ownerId: m.owner?.id ?? null, createdAt: m.createdAt };
@@ -15,6 +16,22 @@ function visibleTo(viewerId: number) {
 
 const permanent = () => new AppError('FORBIDDEN', MESSAGES.macroPermanent);
 
+interface MacroRow { id: number; name: string; description: string; owner_id: number | null; created_at: unknown }
+
+/** One page of the macros the caller may use (their own and macro 1), newest first (macro 1 comes last). */
+export async function listMacrosPage(ctx: ServiceContext, args: PageArgs = {}): Promise<Page<MacroRecord>> {
+  const viewerId = requireViewer(ctx);
+  const knex = ctx.em.getKnex();
+  return keysetPage<MacroRow, MacroRecord>(ctx, {
+    kind: 'macro',
+    idColumn: 'id',
+    order: 'desc',
+    query: () => knex.from('macros').select('id', 'name', 'description', 'owner_id', 'created_at').where((w) => w.where('id', NO_MACRO_ID).orWhere('owner_id', viewerId)),
+    toRecord: (r) => ({ id: Number(r.id), name: r.name, description: r.description, ownerId: r.owner_id == null ? null : Number(r.owner_id), createdAt: toDate(r.created_at) }),
+  }, args);
+}
+
+/** Every macro the caller may use, newest first (the REST list, a bare array). */
 export async function listMacros(ctx: ServiceContext): Promise<MacroRecord[]> {
   const viewerId = requireViewer(ctx);
   const macros = await ctx.em.find(Macro, visibleTo(viewerId), { orderBy: { id: 'desc' } });
