@@ -20,7 +20,7 @@ import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
-  ONLY, SECONDS, SUBSCRIBERS, gateway, guard, latency, load, login, notes, ladder, rows, runs, secret, startBaseline, stop, stopAll, tmp, type Workspace,
+  ONLY, SECONDS, SUBSCRIBERS, gateway, guard, latency, load, login, newWorkspace, notes, ladder, rows, runs, secret, startBaseline, stop, stopAll, tmp, type Workspace,
 } from './context.js';
 import { HAS_TASKSET, LOAD_CPU, log, progress } from './lib.js';
 import type { ProfileSummary } from './profile.js';
@@ -46,7 +46,7 @@ async function seedMainWorkspace(): Promise<Omit<Workspace, 'gw' | 'demo' | 'mar
   const dir = join(tmp, 'main');
   const t0 = performance.now();
   progress('seeding main workspace: migrations and demo seed');
-  await stop(await gateway(dir));
+  await newWorkspace(dir);
   const db = openDb(dir);
   const demoImage = db.prepare('select data, mime_type as mimeType, width, height from ticket_images order by id limit 1').get() as { data: Buffer; mimeType: string; width: number; height: number };
   const customerIds = (db.prepare('select id from customers').all() as { id: number }[]).map((r) => r.id);

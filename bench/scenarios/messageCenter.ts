@@ -8,7 +8,7 @@
  * messages with the same statement the migration and the demo seed use (services/conversations.ts).
  */
 import { join } from 'node:path';
-import { gateway, latency, login, rows, statementsOf, stop, tmp } from '../context.js';
+import { gateway, latency, newWorkspace, rows, statementsOf, stop, tmp } from '../context.js';
 import { log, progress, type LoadSpec } from '../lib.js';
 import { addAgents, count, openDb, rng, type Db } from '../seed.js';
 
@@ -76,10 +76,7 @@ export async function messageCenter(): Promise<void> {
   const total = TOTAL_MESSAGES;
   const partnerCount = PARTNERS;
   progress('8. message center: migrations and demo seed');
-  let gw = await gateway(dir);
-  const demoCookie = await login(gw.url, 0);
-  const otherCookie = await login(gw.url, 2);
-  await stop(gw);
+  const [demoCookie, otherCookie] = await newWorkspace(dir, 0, 2);
 
   const db = openDb(dir);
   const demoId = 1;
@@ -100,7 +97,7 @@ export async function messageCenter(): Promise<void> {
   db.close();
   log(`  8. ${messages.toLocaleString('en-US')} messages seeded in ${seedSeconds.toFixed(1)} s: demo agent with ${demoPartners.toLocaleString('en-US')} partners (${unread.toLocaleString('en-US')} unread), agent 3 with ${otherPartners}`);
 
-  gw = await gateway(dir, { demo: false });
+  const gw = await gateway(dir, { demo: false });
   try {
     const spec = (cookie: string, query: string, variables: Record<string, unknown> = {}): LoadSpec => ({
       url: `${gw.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query, variables }), seconds: 5,

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { tickets } from '@fulcrum/schema';
-import { SCALE, SECONDS, check, dashboardSpec, gateway, latency, login, notes, rows, startBaseline, stop, tmp } from '../context.js';
+import { SCALE, SECONDS, check, dashboardSpec, gateway, latency, newWorkspace, notes, rows, startBaseline, stop, tmp } from '../context.js';
 import { log, progress, type LoadResult } from '../lib.js';
 import { fmt, fmtInt } from '../report.js';
 import { addAgents, addCustomers, addTickets, count, openDb, rng, shuffle } from '../seed.js';
@@ -24,10 +24,7 @@ interface ScalePoint {
 export async function scale(): Promise<void> {
   const dir = join(tmp, 'scale');
   progress('4. scale: migrations and demo seed');
-  let gw = await gateway(dir);
-  const demo = await login(gw.url, 0);
-  const bobbie = await login(gw.url, 2);
-  await stop(gw);
+  const [demo, bobbie] = await newWorkspace(dir, 0, 2);
   let db = openDb(dir);
   const others = await addAgents(db, 'scale', 98);
   const everyone = [1, 2, 3, ...others];
@@ -67,7 +64,7 @@ export async function scale(): Promise<void> {
     const baselineChild = await startBaseline();
     const base = await latency('  baseline just before, 1 connection', { url: `${baselineChild.url}/` });
     await stop(baselineChild);
-    gw = await gateway(dir, { demo: false });
+    const gw = await gateway(dir, { demo: false });
     const seconds = Math.min(SECONDS, 5);
     const demoSpec = { ...dashboardSpec(gw.url, demo), seconds };
     const bobbieSpec = { ...dashboardSpec(gw.url, bobbie), seconds };
