@@ -245,6 +245,12 @@ export function openSocket(httpUrl: string, options: { cookie?: string; origin?:
   };
 }
 
+/** A graphql-transport-ws `subscribe` frame of exactly `size` bytes (padded in a variable), for frame-size limits. */
+export function subscribeFrameOfSize(size: number): string {
+  const base = JSON.stringify({ id: 'x', type: 'subscribe', payload: { query: 'subscription { ticketEvents { id } }', variables: { pad: '' } } });
+  return base.replace('"pad":""', `"pad":"${'p'.repeat(size - base.length)}"`);
+}
+
 /** Opens an authenticated raw socket and waits for connection_ack. */
 export async function openAckedSocket(httpUrl: string, cookie: string): Promise<RawSocket> {
   const socket = openSocket(httpUrl, { cookie });
