@@ -28,7 +28,7 @@ export const secret = randomBytes(32).toString('base64url');
 const children: Child[] = [];
 
 /** A gateway (bench/server.ts) on `dataDir`, pinned to the server core. */
-export async function gateway(dataDir: string, options: { demo?: boolean; nodeArgs?: string[] } = {}): Promise<Child> {
+export async function gateway(dataDir: string, options: { demo?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Child> {
   const child = await startGateway(dataDir, secret, options);
   children.push(child);
   return child;

@@ -74,8 +74,8 @@ function gatewayEnv(dataDir: string, secret: string, extra: Record<string, strin
   return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', ...extra };
 }
 
-export function startGateway(dataDir: string, secret: string, options: { demo?: boolean; nodeArgs?: string[] } = {}): Promise<Child> {
-  return startChild(join(ROOT, 'bench/server.ts'), gatewayEnv(dataDir, secret, { FULCRUM_DEMO: options.demo === false ? '0' : '1' }), ['--import', 'tsx', ...(options.nodeArgs ?? [])]);
+export function startGateway(dataDir: string, secret: string, options: { demo?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Child> {
+  return startChild(join(ROOT, 'bench/server.ts'), gatewayEnv(dataDir, secret, { FULCRUM_DEMO: options.demo === false ? '0' : '1', ...options.env }), ['--import', 'tsx', ...(options.nodeArgs ?? [])]);
 }
 
 export interface LoadResult {

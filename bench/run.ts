@@ -33,6 +33,7 @@ import { restList } from './scenarios/restList.js';
 import { scale } from './scenarios/scale.js';
 import { start } from './scenarios/start.js';
 import { web } from './scenarios/web.js';
+import { webhooks } from './scenarios/webhooks.js';
 import { writes } from './scenarios/writes.js';
 
 const benchStarted = performance.now();
@@ -90,6 +91,7 @@ async function main() {
   if (runs(4)) await guard('4', scale);
   if (runs(8)) await guard('8', messageCenter);
   if (runs(7)) await guard('7', start);
+  if (runs(8)) await guard('8', webhooks);
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

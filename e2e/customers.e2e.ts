@@ -7,6 +7,16 @@ let page: Page;
 let errors: string[];
 useSharedPage((opened) => ({ page, errors } = opened));
 
+/** The directory is paged (50 at a time, newest first; other files add customers): load every page. */
+async function loadAllCustomers(): Promise<void> {
+  const more = page.getByRole('button', { name: 'Load more customers' });
+  while ((await more.count()) > 0) {
+    const before = await page.locator('tbody tr').count();
+    await more.click();
+    await page.waitForFunction((n) => document.querySelectorAll('tbody tr').length > n, before);
+  }
+}
+
 async function customerCount(): Promise<number> {
   const text = await page.getByRole('heading', { name: /^\(\d+\) Customers$/ }).innerText();
   return Number(/\((\d+)\)/.exec(text)![1]);
@@ -23,6 +33,8 @@ describe('customers', () => {
     const headers = (await page.locator('thead th').allInnerTexts()).map((text) => text.toLowerCase());
     expect(headers).toEqual(['id #', 'assignee #', 'name', 'email', 'options']);
     expect(await page.locator('tbody tr').count()).toBe(Math.min(await customerCount(), 50)); // the first page
+    await loadAllCustomers();
+    expect(await page.locator('tbody tr').count()).toBe(await customerCount());
     // Shared directory: another agent's customer cannot be changed from here.
     const othersRow = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: /^Assignee #\s*2$/i }) }).first();
     await shown(othersRow);
@@ -121,6 +133,7 @@ describe('customers', () => {
 
   it('shows the refusal when the customer is still the requester of tickets', async () => {
     // Ada Lovelace requests a seeded ticket of the demo account.
+    await loadAllCustomers();
     const row = page.locator('tbody tr', { hasText: 'Ada Lovelace' });
     await row.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
     const dialog = page.getByRole('dialog');

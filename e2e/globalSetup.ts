@@ -48,6 +48,8 @@ export default async function setup(project: TestProject) {
     logErrors: process.env.FULCRUM_TEST_LOG === '1',
     // Many logins from 127.0.0.1 in one run: generous limits, like the server suite's harness.
     authLimits: { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, windowSeconds: 60 },
+    // Webhook receivers of the e2e tests listen on 127.0.0.1 (docs/webhooks.md, allowlisting).
+    webhooks: { allowHosts: '127.0.0.1' },
   });
   project.provide('baseURL', gateway.url);
   return async () => {

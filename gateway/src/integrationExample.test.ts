@@ -41,15 +41,9 @@ beforeAll(async () => {
   const now = new Date();
   const rows = Array.from({ length: 1000 }, (_, i) => ({ name: `Integration ${i}`, email: `integration-${i}@example.test`, owner_id: 1, created_at: now }));
   for (let i = 0; i < rows.length; i += 250) await em.getConnection().execute(em.getKnex().insert(rows.slice(i, i + 250)).into('customers') as never);
-  const mutations = await demo.gql('{ __type(name: "Mutation") { fields { name } } }');
-  const hasTokens = mutations.data!.__type.fields.some((f: { name: string }) => f.name === 'createApiToken');
-  if (hasTokens) {
-    const created = await demo.gql('mutation { createApiToken(input: { name: "example integration", scopes: [READ] }) { secret } }');
-    credentials = { FULCRUM_TOKEN: created.data!.createApiToken.secret };
-  } else {
-    // TEMPORARY, until API tokens land on this branch: the same program with a session cookie.
-    credentials = { FULCRUM_SESSION_COOKIE: demo.cookieHeader };
-  }
+  // A READ token, made the way the web app's token page makes it (with the browser session).
+  const created = await demo.gql('mutation { createApiToken(input: { name: "example integration", scopes: [READ] }) { secret } }');
+  credentials = { FULCRUM_TOKEN: created.data!.createApiToken.secret };
 }, 120_000);
 afterAll(() => gw.destroy());
 
@@ -83,7 +77,7 @@ describe('examples/integration', () => {
   }, 60_000);
 
   it('a wrong token is refused with UNAUTHENTICATED and a non-zero exit', async () => {
-    credentials = { FULCRUM_TOKEN: 'fulcrum_pat_not-a-real-token' };
+    credentials = { FULCRUM_TOKEN: 'fulcrum_pat_00000000000000000000000000000000000000' };
     const run = startExample([]);
     const printed: Record<string, unknown>[] = [];
     for (let line = await run.lines.next(); !line.done; line = await run.lines.next()) printed.push(JSON.parse(line.value));

@@ -11,8 +11,6 @@ export interface FulcrumConfig {
   url: string;
   /** An API token (FULCRUM_TOKEN). */
   token: string;
-  /** TEMPORARY, until API tokens land on this branch. */
-  cookie?: string;
 }
 
 /** A GraphQL error as Fulcrum sends it: a stable code, and for bad input the fields at fault. */
@@ -36,15 +34,12 @@ interface GraphQLResponse<T> {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): FulcrumConfig {
   const url = env.FULCRUM_URL?.replace(/\/+$/, '');
   const token = env.FULCRUM_TOKEN;
-  // TEMPORARY, until API tokens land on this branch: a browser session cookie in FULCRUM_SESSION_COOKIE.
-  if (url && !token && env.FULCRUM_SESSION_COOKIE) return { url, token: '', cookie: env.FULCRUM_SESSION_COOKIE };
   if (!url || !token) throw new Error('Set FULCRUM_URL (e.g. http://127.0.0.1:4000) and FULCRUM_TOKEN (an API token from your profile menu).');
   return { url, token };
 }
 
 export function createFulcrum(config: FulcrumConfig) {
-  const auth: Record<string, string> = config.cookie ? { cookie: config.cookie } : { authorization: `Bearer ${config.token}` };
-  const headers = { 'content-type': 'application/json', ...auth };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${config.token}` };
 
   async function request<TResult, TVariables>(document: TypedDocumentString<TResult, TVariables>, ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]): Promise<TResult> {
     const response = await fetch(`${config.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: document.toString(), variables }) });
@@ -66,8 +61,8 @@ export function createFulcrum(config: FulcrumConfig) {
     connected = handlers.connected;
     ws ??= createClient({
       url: `${config.url.replace(/^http/, 'ws')}/graphql`,
-      webSocketImpl: config.cookie ? class extends WebSocket { constructor(url: string, protocols?: string | string[]) { super(url, protocols, { headers: auth }); } } : WebSocket,
-      connectionParams: config.cookie ? {} : { authorization: `Bearer ${config.token}` },
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${config.token}` },
       on: { connected: () => connected?.() },
     });
     const fail = handlers.error ?? (() => {});

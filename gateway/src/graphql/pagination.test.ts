@@ -135,7 +135,10 @@ describe.each(LISTS)('Query.$field', (list) => {
         const cursor = pick && typeof pick === 'object' ? connection.encodeCursor(list.kind, expected[pick.index]) : pick;
         const res = await page(list, { first, after: cursor });
         const firstOk = first >= 1 && first <= 100;
-        const afterOk = cursor === null || typeof pick === 'object' || safeDecode(list.kind, cursor);
+        const decoded = cursor === null || typeof pick === 'object' ? undefined : safeDecode(list.kind, cursor);
+        // A random text that happens to be a valid cursor (all but impossible) is not this property's business.
+        if (typeof decoded === 'number') return;
+        const afterOk = decoded !== false;
         if (!firstOk || !afterOk) {
           expect(codeOf(res)).toBe('BAD_USER_INPUT');
           // The size is checked first (before anything runs), then the cursor.
@@ -153,10 +156,10 @@ describe.each(LISTS)('Query.$field', (list) => {
   });
 });
 
-/** Whether the service would accept this text as a cursor of `kind` (fast-check's random strings almost never are). */
-function safeDecode(kind: Kind, cursor: string): boolean {
+/** What the service makes of this text as a cursor of `kind`: an id, null (no cursor: ''), or false (refused). */
+function safeDecode(kind: Kind, cursor: string): number | null | false {
   try {
-    return connection.decodeCursor(kind, cursor) !== null;
+    return connection.decodeCursor(kind, cursor);
   } catch {
     return false;
   }

@@ -239,8 +239,8 @@ describe('search', () => {
     expect((await all(demo, { filter: { search: `${unique} nosuchwordanywhere` } }))).toEqual([]);
 
     // Requester name and email (the demo seed's first customer), and a rename is searchable at once.
-    const customers = await demo.gql<{ customers: { id: number; name: string; email: string; ownerId: number }[] }>('{ customers { id name email ownerId } me { id } }');
-    const own = customers.data!.customers.find((c) => c.ownerId === 1)!;
+    const customers = await demo.gql<{ customers: { nodes: { id: number; name: string; email: string; ownerId: number }[] } }>('{ customers(first: 100) { nodes { id name email ownerId } } me { id } }');
+    const own = customers.data!.customers.nodes.find((c) => c.ownerId === 1)!;
     const ticket = await createRest(demo, { requester: own.id, title: 'Requester search', description: unique });
     const nameWord = own.name.split(' ')[0];
     expect((await all(demo, { filter: { search: `${nameWord} ${unique}` } })).map((n) => n.id)).toEqual([ticket]);

@@ -56,7 +56,7 @@ function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: stri
 
 @ObjectType({ description: "One page of the signed-in agent's tickets, in the requested order." })
 export class TicketConnection extends connectionOf(Ticket, 'tickets') {
-  @Field(() => TicketStatusCounts, { description: 'Per status, the tickets matching the rest of the filter (search, priority, type, requester): the counts on the status filter chips.' })
+  @Field(() => TicketStatusCounts, { description: 'Per status, how many tickets match the rest of the filter (search, priority, type, requester), whatever its status part: the counts to show beside each status filter.' })
   statusCounts!: TicketStatusCounts;
 }
 

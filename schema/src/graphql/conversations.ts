@@ -65,7 +65,7 @@ export class PresenceChange {
   @Field(() => Int, { description: 'Grows with every presence change of this agent: when changes arrive out of order, keep the one with the larger version.' }) version!: number;
 }
 
-@ObjectType({ description: 'Agents came online or went offline. Changes are sent in batches (at most one event per 250 ms per gateway), the newest change per agent.' })
+@ObjectType({ description: 'Agents came online or went offline. Changes are sent in batches (at most one event per second per gateway), the newest change per agent.' })
 export class PresenceEvent {
   @Field(() => [PresenceChange], { description: 'The changes of this batch, one per agent.' }) changes!: PresenceChange[];
 }

@@ -20,7 +20,6 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Query.customerEmailAvailable(name:)': 'Ignored: two customers may share a name. Accepted so that a form may send both fields.',
   'Query.macro': 'One of your macros, or macro 1; any other id is NOT_FOUND.',
   'Query.macro(id:)': 'The macro id.',
-  'Query.messages(withUserId:)': 'Only the conversation with this agent; absent or null for all of your conversations.',
 
   'User.id': 'The agent id.',
   'User.username': 'The display name, 3 to 30 characters, unique.',

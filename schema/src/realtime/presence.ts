@@ -25,7 +25,7 @@ export const PRESENCE_TTL_MS = 30_000;
  * hears every change, so when many agents connect at once (a gateway restart) one event per change would cost
  * (agents x sockets) frames; a batch costs one frame per socket per window.
  */
-export const PRESENCE_BATCH_MS = 250;
+export const PRESENCE_BATCH_MS = 1_000;
 export const PRESENCE_HEARTBEAT_MS = 10_000;
 
 export interface Presence {

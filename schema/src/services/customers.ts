@@ -5,6 +5,7 @@ import { LIMITS, MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFie
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type CustomerRecord } from './records.js';
+import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from '../webhooks/outbox.js';
 
 export function toCustomerRecord(c: Customer): CustomerRecord {
   return { id: c.id, name: c.name, email: c.email, ownerId: c.owner.id, createdAt: c.createdAt };
@@ -104,9 +105,9 @@ export async function isCustomerEmailAvailable(ctx: ServiceContext, email: unkno
   return count === 0;
 }
 
-async function flushUnique(ctx: ServiceContext): Promise<void> {
+async function flushUnique(ctx: ServiceContext, events: () => WebhookEventDraft): Promise<void> {
   try {
-    await ctx.em.flush();
+    await flushWithEvents(ctx, events);
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw emailTaken();
     throw error;
@@ -118,7 +119,7 @@ export async function createCustomer(ctx: ServiceContext, input: CustomerFields)
   const data = validated(input);
   if ((await ctx.em.count(Customer, { email: data.email })) > 0) throw emailTaken();
   const customer = ctx.em.create(Customer, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
-  await flushUnique(ctx);
+  await flushUnique(ctx, () => webhookEvent.customer('CREATED', customer));
   const record = toCustomerRecord(customer);
   ctx.deps.bus.publish('customer', { kind: 'CREATED', id: record.id, record });
   return record;
@@ -128,8 +129,9 @@ export async function updateCustomer(ctx: ServiceContext, rawId: unknown, input:
   const customer = await findOwnCustomer(ctx, rawId);
   const data = validated(input);
   if (data.email !== customer.email && (await ctx.em.count(Customer, { email: data.email, id: { $ne: customer.id } })) > 0) throw emailTaken();
+  const before = customerData(customer);
   ctx.em.assign(customer, data);
-  await flushUnique(ctx);
+  await flushUnique(ctx, () => webhookEvent.customer('UPDATED', customer, before));
   const record = toCustomerRecord(customer);
   ctx.deps.bus.publish('customer', { kind: 'UPDATED', id: record.id, record });
   return record;
@@ -147,7 +149,9 @@ export async function deleteCustomer(ctx: ServiceContext, rawId: unknown): Promi
     throw new AppError('CONFLICT', message, { fields: { customer: [message] } });
   }
   const id = customer.id;
-  await ctx.em.remove(customer).flush();
+  const event = webhookEvent.customer('DELETED', customer);
+  ctx.em.remove(customer);
+  await flushWithEvents(ctx, () => event);
   ctx.deps.bus.publish('customer', { kind: 'DELETED', id });
   return id;
 }

@@ -4,6 +4,7 @@ import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } fro
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type MacroRecord } from './records.js';
+import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 
 export function toMacroRecord(m: Macro): MacroRecord {
   return { id: m.id, name: m.name, description: m.description, ownerId: m.owner?.id ?? null, createdAt: m.createdAt };
@@ -77,7 +78,7 @@ export async function createMacro(ctx: ServiceContext, input: MacroFields): Prom
   const viewerId = requireViewer(ctx);
   const data = validated(input);
   const macro = ctx.em.create(Macro, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.macro('CREATED', macro));
   const record = toMacroRecord(macro);
   ctx.deps.bus.publish('macro', viewerId, { kind: 'CREATED', id: record.id, record });
   return record;
@@ -88,8 +89,9 @@ export async function updateMacro(ctx: ServiceContext, rawId: unknown, input: Ma
   if (parseId(rawId) === NO_MACRO_ID) throw permanent();
   const macro = await findVisibleMacro(ctx, rawId);
   const data = validated(input);
+  const before = macroData(macro);
   ctx.em.assign(macro, data);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.macro('UPDATED', macro, before));
   const record = toMacroRecord(macro);
   ctx.deps.bus.publish('macro', viewerId, { kind: 'UPDATED', id: record.id, record });
   return record;
@@ -102,9 +104,14 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
   const macro = await findVisibleMacro(ctx, rawId);
   const id = macro.id;
   const moved = await ctx.em.transactional(async (em) => {
-    const tickets = await em.find(Ticket, { macro: id }, { fields: ['id', 'assignee'] });
-    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt: new Date() });
+    const tickets = await em.find(Ticket, { macro: id }, { populate: ['image'] });
+    const updatedAt = new Date();
+    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt });
     await em.nativeDelete(Macro, { id });
+    await recordEvents(em, [webhookEvent.macro('DELETED', macro), ...tickets.map((t) => {
+      const before = ticketData(t);
+      return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
+    })]);
     return tickets.map((t) => ({ id: t.id, assigneeId: t.assignee.id }));
   });
   ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });

@@ -26,6 +26,7 @@ import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { pageSize } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
+import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 import type { TicketFacets } from '../realtime/events.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
@@ -237,9 +238,9 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
 
 /** The page of a search: the viewer's matches joined to their tickets, filtered, in the chosen order. */
 function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limit: number): Sql {
-  const rest = residual(c, { priority: true, status: true });
-  const key = { RELEVANCE: 'm.score', NEWEST: 't.id', OLDEST: 't.id', PRIORITY: PRIORITY_RANK, UPDATED: 't.updated_at' }[c.order];
-  const bindings: unknown[] = [c.viewerId, ...rest.bindings];
+  const key = { RELEVANCE: 't.score', NEWEST: 't.id', OLDEST: 't.id', PRIORITY: PRIORITY_RANK, UPDATED: 't.updated_at' }[c.order];
+  const statuses = c.statuses ? `and t.status in ${placeholders(c.statuses)}` : '';
+  const bindings: unknown[] = [...(c.statuses ?? [])];
   let after = '';
   if (cursor) {
     if (c.order === 'NEWEST' || c.order === 'OLDEST') {
@@ -253,7 +254,19 @@ function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
   }
   bindings.push(limit);
   const order = c.order === 'OLDEST' ? 't.id asc' : c.order === 'NEWEST' ? 't.id desc' : `${key} desc, t.id desc`;
-  return { sql: `select t.id as id, ${key} as sk from matches m join tickets t on t.id = m.ticket_id where t.assignee_id = ? ${rest.sql} ${after} order by ${order} limit ?`, bindings };
+  return { sql: `select t.id as id, ${key} as sk from found t where 1 = 1 ${statuses} ${after} order by ${order} limit ?`, bindings };
+}
+
+/**
+ * A search's matches joined once to their tickets, with the rest of the filter applied (all but status): the page
+ * (searchPage) and the per-status counts (countsSql) both read this, so each match's ticket is read once.
+ */
+function foundSql(c: Criteria): Sql {
+  const rest = residual(c, { priority: true, status: false });
+  return {
+    sql: `select t.id, m.score, t.status, t.priority, t.updated_at from matches m join tickets t on t.id = m.ticket_id where t.assignee_id = ? ${rest.sql}`,
+    bindings: [c.viewerId, ...rest.bindings],
+  };
 }
 
 /**
@@ -269,9 +282,9 @@ function countsSql(c: Criteria): Sql {
     if (c.types) sql.push(`and k.type in ${placeholders(c.types)}`), bindings.push(...c.types);
     return { sql: sql.join(' '), bindings };
   }
+  if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
   const rest = residual(c, { priority: true, status: false });
-  const from = c.search ? 'matches m join tickets t on t.id = m.ticket_id' : 'tickets t';
-  return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from ${from} where t.assignee_id = ? ${rest.sql}`, bindings: [c.viewerId, ...rest.bindings] };
+  return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where t.assignee_id = ? ${rest.sql}`, bindings: [c.viewerId, ...rest.bindings] };
 }
 
 /**
@@ -296,6 +309,8 @@ export async function listTickets(
   if (c.search) {
     const matches = matchesSql(kind, c.search, viewerId);
     ctes.push(`matches as materialized (${matches.sql})`), bindings.push(...matches.bindings);
+    const found = foundSql(c);
+    ctes.push(`found as materialized (${found.sql})`), bindings.push(...found.bindings);
   }
   const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
   ctes.push(`page as (${ids.sql})`), bindings.push(...ids.bindings);
@@ -462,19 +477,20 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
     createdAt: new Date(), updatedAt: new Date(),
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));
   return publishTicket(ctx, 'CREATED', ticket.id);
 }
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
+  const before = ticketData(ticket);
   const previous = facetsOf(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
 
@@ -484,9 +500,10 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
   if (!isTicketStatus(status)) throw AppError.validation({ status: [MESSAGES.ticketStatus] });
   const previous = facetsOf(ticket);
   if (ticket.status !== status) {
+    const before = ticketData(ticket);
     ticket.status = status;
     ticket.updatedAt = new Date();
-    await ctx.em.flush();
+    await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   }
   return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
@@ -497,9 +514,10 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const fields: FieldErrors = {};
   const checkedImage = await validateImageField(image, true, fields);
   if (hasErrors(fields) || !checkedImage) throw AppError.validation(fields);
+  const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   const record = await publishTicket(ctx, 'UPDATED', ticket.id, facetsOf(ticket));
   return record.image!;
 }
@@ -510,8 +528,10 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const assigneeId = ticket.assignee.id;
   const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
+  const event = webhookEvent.ticket('DELETED', ticket);
   if (ticket.image) ctx.em.remove(ticket.image);
-  await ctx.em.remove(ticket).flush();
+  ctx.em.remove(ticket);
+  await flushWithEvents(ctx, () => event);
   ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id, previous });
   return id;
 }

@@ -234,3 +234,18 @@ export function validateApiToken(input: ApiTokenFields): FieldErrors {
 
 /** The page size of a list (`first`), refused outside these bounds; published in docs/integrators.md. */
 export const PAGE_SIZE_MESSAGE = MESSAGES.pageSize;
+// Webhooks (docs/webhooks.md): the event names, the limits and the messages, shared by the service and the web app.
+export const WEBHOOK_EVENT_TYPES = [
+  'TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_DELETED',
+  'CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED',
+  'MACRO_CREATED', 'MACRO_UPDATED', 'MACRO_DELETED',
+  'MESSAGE_CREATED', 'MESSAGE_UPDATED', 'MESSAGE_DELETED',
+] as const;
+export type WebhookEventTypeName = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_LIMITS = { urlLength: 2048, webhooksPerAgent: 20 } as const;
+export const WEBHOOK_MESSAGES = {
+  url: `URL must be an absolute https:// address of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
+  events: 'Choose at least one event.',
+  eventUnknown: 'Unknown event type.',
+  tooMany: `An agent may register at most ${WEBHOOK_LIMITS.webhooksPerAgent} webhooks; delete one first.`,
+} as const;

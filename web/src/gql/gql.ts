@@ -66,6 +66,16 @@ type Documents = {
     "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": typeof types.SetTicketStatusDocument,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
+    "\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n": typeof types.CreateWebhookDocument,
+    "\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n": typeof types.DeliveryRow_DeliveryFragmentDoc,
+    "\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": typeof types.WebhookPageDocument,
+    "\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": typeof types.SendTestWebhookDocument,
+    "\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": typeof types.RedeliverWebhookDeliveryDocument,
+    "\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
+    "\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n": typeof types.SetWebhookEnabledDocument,
+    "\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n": typeof types.DeleteWebhookDocument,
+    "\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n": typeof types.WebhookRow_WebhookFragmentDoc,
+    "\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n": typeof types.WebhooksPageDocument,
 };
 const documents: Documents = {
     "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": types.ApiTokenRow_TokenFragmentDoc,
@@ -120,6 +130,16 @@ const documents: Documents = {
     "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": types.SetTicketStatusDocument,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": types.DeleteTicketDocument,
+    "\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n": types.CreateWebhookDocument,
+    "\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n": types.DeliveryRow_DeliveryFragmentDoc,
+    "\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": types.WebhookPageDocument,
+    "\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": types.SendTestWebhookDocument,
+    "\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": types.RedeliverWebhookDeliveryDocument,
+    "\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n": types.RotateWebhookSecretDocument,
+    "\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n": types.SetWebhookEnabledDocument,
+    "\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n": types.DeleteWebhookDocument,
+    "\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n": types.WebhookRow_WebhookFragmentDoc,
+    "\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n": types.WebhooksPageDocument,
 };
 
 /**
@@ -344,6 +364,46 @@ export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    tick
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n"): (typeof documents)["\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"): (typeof documents)["\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"): (typeof documents)["\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n"): (typeof documents)["\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n"): (typeof documents)["\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n"): (typeof documents)["\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

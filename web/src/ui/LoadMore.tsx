@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describeError } from '../apollo/errors';
 
 interface LoadMoreProps {
@@ -21,19 +21,26 @@ export function LoadMore({ shown, total, noun, hasNextPage, loadMore }: LoadMore
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const status = useRef<HTMLParagraphElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  /** The button had the focus when the last page was asked for: the count takes it once the button is gone. */
+  const keepFocus = useRef(false);
+
+  useEffect(() => {
+    if (!hasNextPage && keepFocus.current) {
+      keepFocus.current = false;
+      status.current?.focus();
+    }
+  }, [hasNextPage]);
 
   async function next() {
     if (loading) return;
     setLoading(true);
     setFailed(null);
+    keepFocus.current = document.activeElement === button.current;
     try {
-      const hadFocus = document.activeElement;
       await loadMore();
-      // The button is gone after the last page: keep the keyboard user where they were.
-      requestAnimationFrame(() => {
-        if (hadFocus && !hadFocus.isConnected) status.current?.focus();
-      });
     } catch (error) {
+      keepFocus.current = false;
       setFailed(`Could not load more ${noun}: ${describeError(error).message}`);
     } finally {
       setLoading(false);
@@ -52,7 +59,7 @@ export function LoadMore({ shown, total, noun, hasNextPage, loadMore }: LoadMore
         </p>
       )}
       {hasNextPage && (
-        <button type="button" className="button button-secondary" onClick={next} aria-disabled={loading} aria-busy={loading}>
+        <button ref={button} type="button" className="button button-secondary" onClick={next} aria-disabled={loading} aria-busy={loading}>
           {loading ? 'Loading...' : `Load more ${noun}`}
         </button>
       )}
