@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { median, percentile } from './lib.js';
+import { median, percentile } from '../gateway/src/testing/measure.js';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as { url: string; method?: string; headers?: Record<string, string>; body?: string; seconds: number; warmupSeconds: number; anyStatus?: boolean };
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import signature from 'cookie-signature';
 import argon2 from 'argon2';
 import { progress } from './lib.js';
-import type { SeededTicket } from './triage.js';
+import type { SeededTicket } from './scenarios/triage.js';
 
 export type Db = Database.Database;
 
@@ -97,7 +97,7 @@ export interface TicketBatch {
   /** Image rows: `tiny` (1x1 PNG, metadata only matters) or a real image copied from the demo seed. */
   image?: { data: Buffer; mimeType: string; width: number; height: number };
   label: string;
-  /** Title, description, status, type and priority of ticket `i` (bench/triage.ts); default: fixed text, OPEN. */
+  /** Title, description, status, type and priority of ticket `i` (bench/scenarios/triage.ts); default: fixed text, OPEN. */
   fields?: (i: number) => SeededTicket;
 }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, type TestGateway } from '../testing/harness.js';
 import type { GqlResult, TestClient } from '../testing/client.js';
 import { PNG } from '../testing/fixtures.js';
 
@@ -26,9 +26,8 @@ const REST_NAMES = ['title', 'type', 'priority', 'assignee', 'requester', 'apply
 const REST_NAME_OF: Record<string, string> = { requesterId: 'requester', macroId: 'apply_macro' };
 
 beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-  const marnie = await gw.as(1);
+  let marnie: TestClient;
+  [gw, demo, marnie] = await startSignedIn(0, 1);
   marnieMacro = (await marnie.gql('mutation { createMacro(input: { name: "Marnie only", description: "mine" }) { id } }')).data!.createMacro.id;
 });
 afterAll(() => gw.destroy());

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { Client } from 'graphql-ws';
 import { randomBytes } from 'node:crypto';
 import { conversations as conversationService, PRESENCE_BATCH_MS, PRESENCE_HEARTBEAT_MS, PRESENCE_TTL_MS, type Em } from '@fulcrum/schema';
-import { createPostgresDatabase, REDIS_URL, startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
+import { createPostgresDatabase, REDIS_URL, startSignedIn, startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
 import { spawnGateway, type GatewayProcess } from '../testing/processes.js';
 import type { TestClient } from '../testing/client.js';
 import { collect, connected, wsClient } from '../testing/wsClient.js';
@@ -50,10 +50,7 @@ const conversationWith = async (c: TestClient, partnerId: number) =>
   ((await c.gql(CONVERSATIONS, { first: 100 })).data!.conversations.nodes as { partnerId: number; unreadCount: number; lastReadMessageId: number; lastMessage: { id: number } }[]).find((n) => n.partnerId === partnerId);
 const read = (c: TestClient, partner: number, upTo?: number) => c.gql(READ, { partner, upTo });
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  [demo, marnie, bobbie] = await Promise.all([gw.as(0), gw.as(1), gw.as(2)]);
-});
+beforeAll(async () => ([gw, demo, marnie, bobbie] = await startSignedIn(0, 1, 2)));
 afterAll(async () => {
   await Promise.all(sockets.map((s) => s.dispose()));
   await gw.destroy();

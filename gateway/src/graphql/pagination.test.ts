@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { connection, forkEm, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, type TestGateway } from '../testing/harness.js';
 import type { GqlResult, TestClient } from '../testing/client.js';
 
 const { MESSAGES } = rules;
@@ -49,8 +49,7 @@ const fieldsOf = (res: GqlResult) => res.errors?.[0]?.extensions?.fields;
 const codeOf = (res: GqlResult) => res.errors?.[0]?.extensions?.code;
 
 beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
+  [gw, demo] = await startSignedIn(0);
   // Enough rows that every list spans several pages: 130 customers, 120 macros (110 the demo agent's),
   // 105 agents, 140 tickets of the demo agent.
   const em = forkEm(gw.orm);

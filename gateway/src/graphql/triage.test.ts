@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { collect, connected, wsClient } from '../testing/wsClient.js';
 
@@ -30,11 +30,7 @@ let marnie: TestClient;
 /** A word no seed text holds, so each test's tickets are its own. */
 const word = (prefix = 'zq') => `${prefix}${randomBytes(4).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)])}`;
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-  marnie = await gw.as(1);
-});
+beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
 afterAll(() => gw?.destroy());
 
 async function list(client: TestClient, variables: Record<string, unknown>): Promise<Page> {

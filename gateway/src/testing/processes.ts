@@ -15,7 +15,7 @@ import { clientsOf, type GatewayClients } from './client.js';
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The line main.ts prints once it listens; its first group is the URL. */
-export const LISTENING = /fulcrum listening on (http:\/\/\S+)/;
+const LISTENING = /fulcrum listening on (http:\/\/\S+)/;
 
 /** A TCP port free on 127.0.0.1 right now (for a process that must be told its port). */
 export function freePort(): Promise<number> {
@@ -29,7 +29,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface Exit {
+interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
@@ -45,7 +45,7 @@ export interface StartedProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   /** Names the process in errors. */
   name: string;
   env: Record<string, string | undefined>;
@@ -60,7 +60,7 @@ export interface StartOptions {
 }
 
 /** Thrown when a process was killed by a signal before it printed anything: stopped from outside, not a failed start. */
-export class SignalledBeforeReady extends Error {
+class SignalledBeforeReady extends Error {
   constructor(readonly signal: string, message: string) {
     super(message);
   }
@@ -111,9 +111,9 @@ export async function startProcess(command: string, args: string[], options: Sta
 }
 
 /**
- * main.ts compiled once by the bundle `npm start` runs (gateway/bundle.mjs). It starts in about 1 s instead of about 2.5 s under tsx, which is what
- * lets the crash test restart the server 20 times in its time budget. Written under node_modules/.cache so
- * the bare imports resolve; remove `dirname(file)` when done.
+ * main.ts compiled once as `npm start` runs it (gateway/bundle.mjs). It starts in about 1 s instead of about
+ * 2.5 s under tsx, which is what lets the crash test restart the server 20 times in its time budget. Written
+ * under node_modules/.cache so the bare imports resolve; remove `dirname(file)` when done.
  */
 export async function bundleServer(name = `fulcrum-server-${process.pid}`): Promise<string> {
   const dir = join(REPO_ROOT, 'node_modules', '.cache', name);
@@ -136,7 +136,7 @@ export function startServerProcess(env: Record<string, string | undefined>, opti
   });
 }
 
-export interface GatewayProcessOptions {
+interface GatewayProcessOptions {
   name: string;
   databaseUrl: string;
   redisUrl: string;

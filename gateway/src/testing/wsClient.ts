@@ -71,7 +71,7 @@ export function connected(client: Client): Promise<void> {
   });
 }
 
-export interface LiveEvent {
+interface LiveEvent {
   at: number;
   data: Record<string, any>;
 }
@@ -86,7 +86,7 @@ export interface Live {
   dispose(): Promise<void>;
 }
 
-export interface LiveSubscription {
+interface LiveSubscription {
   events: LiveEvent[];
   /** The first event (already seen or to come) that matches. */
   waitFor(match: (data: Record<string, any>) => boolean, timeoutMs?: number): Promise<LiveEvent>;
@@ -243,6 +243,12 @@ export function openSocket(httpUrl: string, options: { cookie?: string; origin?:
       });
     },
   };
+}
+
+/** A graphql-transport-ws `subscribe` frame of exactly `size` bytes (padded in a variable), for frame-size limits. */
+export function subscribeFrameOfSize(size: number): string {
+  const base = JSON.stringify({ id: 'x', type: 'subscribe', payload: { query: 'subscription { ticketEvents { id } }', variables: { pad: '' } } });
+  return base.replace('"pad":""', `"pad":"${'p'.repeat(size - base.length)}"`);
 }
 
 /** Opens an authenticated raw socket and waits for connection_ack. */

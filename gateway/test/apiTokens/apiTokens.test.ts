@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ApiToken, apiTokens, forkEm, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import { startSignedIn, startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
 import { openSocket, type RawSocket } from '../../src/testing/wsClient.js';
@@ -19,10 +19,7 @@ import { bearerGql, createToken, CREATE_TOKEN, REVOKE_TOKEN } from './support.js
 let gw: TestGateway;
 let demo: TestClient;
 let marnie: TestClient;
-beforeAll(async () => {
-  gw = await startTestGateway();
-  [demo, marnie] = await Promise.all([gw.as(0), gw.as(1)]);
-});
+beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
 afterAll(() => gw.destroy());
 
 const DAY = 24 * 60 * 60 * 1000;

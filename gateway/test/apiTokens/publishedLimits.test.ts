@@ -10,7 +10,7 @@ import { Lexer, Source, TokenKind } from 'graphql';
 import { apiTokens, DEFAULT_AUTH_LIMITS } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { GqlResult, TestClient } from '../../src/testing/client.js';
-import { openAckedSocket } from '../../src/testing/wsClient.js';
+import { openAckedSocket, subscribeFrameOfSize as frame } from '../../src/testing/wsClient.js';
 import { figure } from '../../src/testing/measure.js';
 import { bearerGql, createToken } from './support.js';
 
@@ -107,10 +107,6 @@ const CHECKS: Record<string, Check> = {
   },
   'Websocket message': async (n) => {
     const socket = await openAckedSocket(gw.url, session.cookieHeader);
-    const frame = (size: number) => {
-      const base = JSON.stringify({ id: 'x', type: 'subscribe', payload: { query: 'subscription { ticketEvents { id } }', variables: { pad: '' } } });
-      return base.replace('"pad":""', `"pad":"${'p'.repeat(size - base.length)}"`);
-    };
     expect(frame(n).length).toBe(n);
     socket.send(frame(n));
     await new Promise((r) => setTimeout(r, 300));

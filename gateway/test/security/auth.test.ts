@@ -29,9 +29,7 @@ const sidOf = (client: TestClient) => {
 
 describe('password storage', () => {
   let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startTestGateway({ logErrors: true });
-  });
+  beforeAll(async () => void (gw = await startTestGateway({ logErrors: true })));
   afterAll(() => gw.destroy());
 
   it('stores argon2id hashes with m >= 19 MiB and t >= 2, read back from the database', async () => {
@@ -94,9 +92,7 @@ describe('password storage', () => {
 
 describe('login timing', () => {
   let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-  });
+  beforeAll(async () => void (gw = await startTestGateway()));
   afterAll(() => gw.destroy());
 
   it('an unknown email takes about as long as a wrong password (a dummy argon2 verification)', async () => {
@@ -124,9 +120,7 @@ describe('login timing', () => {
 
 describe('login and signup rate limits (production defaults)', () => {
   let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startTestGateway({ authLimits: DEFAULT_AUTH_LIMITS, trustProxy: true });
-  });
+  beforeAll(async () => void (gw = await startTestGateway({ authLimits: DEFAULT_AUTH_LIMITS, trustProxy: true })));
   afterAll(() => gw.destroy());
 
   async function attempts(n: number, concurrency: number, one: (i: number) => Promise<{ status: number; headers: Headers }>) {
@@ -263,9 +257,7 @@ describe('login and signup rate limits (production defaults)', () => {
 
 describe('sessions', () => {
   let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-  });
+  beforeAll(async () => void (gw = await startTestGateway()));
   afterAll(() => gw.destroy());
 
   it('login issues a new session id; a planted session cookie is destroyed, not adopted', async () => {

@@ -7,7 +7,7 @@ import { validTicket } from '../../src/testing/fixtures.js';
 import { GRAPHQL_LIMITS, createArmor } from '../../src/graphql/armor.js';
 import { WS_INIT_TIMEOUT_MS, WS_MAX_PAYLOAD } from '../../src/graphql/websockets.js';
 import { figure, sleep } from '../../src/testing/measure.js';
-import { openAckedSocket, openSocket } from '../../src/testing/wsClient.js';
+import { openAckedSocket, openSocket, subscribeFrameOfSize as frame } from '../../src/testing/wsClient.js';
 
 let gw: TestGateway;
 let demo: TestClient;
@@ -177,10 +177,6 @@ describe('graphql-ws', () => {
 
   it('accepts a frame at the size limit and closes one past it with 1009', async () => {
     const s = await openAckedSocket(gw.url, demo.cookieHeader);
-    const frame = (size: number) => {
-      const base = JSON.stringify({ id: 'x', type: 'subscribe', payload: { query: 'subscription { ticketEvents { id } }', variables: { pad: '' } } });
-      return base.replace('"pad":""', `"pad":"${'p'.repeat(size - base.length)}"`);
-    };
     expect(frame(WS_MAX_PAYLOAD).length).toBe(WS_MAX_PAYLOAD);
     s.send(frame(WS_MAX_PAYLOAD));
     await sleep(300);

@@ -1,5 +1,5 @@
 /**
- * Triage at scale (issue 14): the seeded tickets' text, status, type and priority, the search words the bench
+ * Part of scenario 4 (scale.ts), triage at scale (issue 14): the seeded tickets' text, status, type and priority, the search words the bench
  * asks for, and the GraphQL request of the searched and filtered dashboard. Used by the scale scenario.
  *
  * The text: titles and descriptions drawn from a 2,000-word vocabulary with a Zipf-like spread (a few words in
@@ -7,8 +7,8 @@
  * tickets, the two-word query two words of about 3% each (together in about 0.1%); a frequent word (about 5%)
  * is measured beside them, without a budget, to show what a poor query costs.
  */
-import type { Db } from './seed.js';
-import type { LoadResult, LoadSpec } from './lib.js';
+import type { Db } from '../seed.js';
+import type { LoadResult, LoadSpec } from '../lib.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pu', 'ba', 'de', 'fi', 'go'];
 /** 2,000 pronounceable made-up words (no English word, so no query collides with the fixed seed text). */

@@ -1,12 +1,14 @@
 /**
- * Scenario 5, the load side (its own process, on the load core): N graphql-ws subscribers, each signed in as its
- * own agent and subscribed to its own message topic; then one agent sends M messages to another over GraphQL,
- * one at a time, and the latency from the start of each send to its receipt on the receiver's socket is recorded.
- * Prints one JSON line. Input: a JSON file given as argv[2].
+ * Scenario 5 (scenarios/live.ts), the load side (its own process, on the load core): N graphql-ws subscribers,
+ * each signed in as its own agent and subscribed to its own message topic; then one agent sends M messages to
+ * another over GraphQL, one at a time, and the latency from the start of each send to its receipt on the
+ * receiver's socket is recorded. Prints one JSON line. Input: a JSON file given as argv[2].
  */
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { median, percentile, rssMb, sleep } from './lib.js';
+import { median, percentile, sleep } from '../gateway/src/testing/measure.js';
+import { MESSAGE_EVENTS, wsUrl } from '../gateway/src/testing/wsClient.js';
+import { rssMb } from './lib.js';
 
 interface Input {
   url: string;
@@ -19,8 +21,6 @@ interface Input {
 }
 
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Input;
-const wsUrl = `${input.url.replace(/^http/, 'ws')}/graphql`;
-const SUBSCRIPTION = 'subscription { messageEvents { kind id senderId receiverId message { id text } } }';
 const PRESENCE_SUBSCRIPTION = 'subscription { presenceEvents { changes { userId online version } } }';
 /** Presence is tracked for every socket either way; BENCH_LIVE_PRESENCE=0 leaves the sockets unsubscribed from it. */
 const PRESENCE = process.env.BENCH_LIVE_PRESENCE !== '0';
@@ -31,14 +31,14 @@ const waiting = new Map<string, (at: number) => void>(); // text -> resolver, on
 
 function subscribe(userId: number, cookie: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl, 'graphql-transport-ws', { headers: { cookie } });
+    const ws = new WebSocket(wsUrl(input.url), 'graphql-transport-ws', { headers: { cookie } });
     const timer = setTimeout(() => reject(new Error(`subscriber ${userId}: no ack`)), 30_000);
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
     ws.on('message', (raw) => {
       const at = performance.now();
       const msg = JSON.parse(String(raw)) as { type: string; id?: string; payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } } };
       if (msg.type === 'connection_ack') {
-        ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+        ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: MESSAGE_EVENTS } }));
         // As the web app does: presence too (every socket hears every agent come online).
         if (PRESENCE) ws.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: PRESENCE_SUBSCRIPTION } }));
         clearTimeout(timer);

@@ -6,12 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT, median } from './lib.js';
+import { median } from '../../gateway/src/testing/measure.js';
+import { rows, type Workspace } from '../context.js';
+import { log, progress, ROOT } from '../lib.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export type WebResult =
+type WebResult =
   | { measured: false; reason: string }
   | {
       measured: true;
@@ -30,7 +32,7 @@ const ROWS_RENDERED = () => new Set([...document.querySelectorAll('a[href*="/vie
 const RENDERED_AT = () =>
   new Set([...document.querySelectorAll('a[href*="/view/ticket/"]')].map((a) => a.getAttribute('href'))).size >= 50 ? performance.now() : 0;
 
-export async function measureWeb(url: string, sessionCookie: string, runs = 7): Promise<WebResult> {
+async function measureWeb(url: string, sessionCookie: string, runs = 7): Promise<WebResult> {
   if (!existsSync(join(ROOT, 'web/dist/index.html'))) return { measured: false, reason: 'web not built' };
   if (!existsSync(CHROMIUM)) return { measured: false, reason: `no Chromium at ${CHROMIUM}` };
   const { chromium } = await import('playwright-core');
@@ -87,4 +89,22 @@ export async function measureWeb(url: string, sessionCookie: string, runs = 7): 
   } finally {
     await browser.close();
   }
+}
+
+export async function web(ws: Workspace): Promise<void> {
+  progress('  6. web: headless Chromium');
+  const result = await measureWeb(ws.gw.url, ws.demo);
+  if (!result.measured) {
+    log(`  6. web: not measured: ${result.reason}`);
+    rows.push({ scenario: '6. Web: initial JS and time to a rendered dashboard', value: `not measured: ${result.reason}`, budget: '< 200 kB gz each, < 1 s', met: null });
+    return;
+  }
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+  log(`  6. web: landing ${kb(result.landing.gzip)} gz, dashboard ${kb(result.dashboard.gzip)} gz, rendered in ${result.renderP50.toFixed(0)} ms (max ${result.renderMax.toFixed(0)})`);
+  rows.push({ scenario: '6a. Web: landing page initial JS, gzipped', value: `${kb(result.landing.gzip)} (${result.landing.files} files, ${kb(result.landing.raw)} raw)`, budget: '< 200 kB', met: result.landing.gzip < 200 * 1024 });
+  rows.push({ scenario: '6b. Web: dashboard initial JS, gzipped', value: `${kb(result.dashboard.gzip)} (${result.dashboard.files} files, ${kb(result.dashboard.raw)} raw)`, budget: '< 200 kB', met: result.dashboard.gzip < 200 * 1024 });
+  rows.push({
+    scenario: '6c. Web: navigation → dashboard with 50 tickets rendered (headless Chromium, cold cache)', p50: result.renderP50, p99: result.renderMax,
+    value: `median ${result.renderP50.toFixed(0)} ms, max ${result.renderMax.toFixed(0)} ms over ${result.renderMs.length} runs`, budget: '< 1 s', met: result.renderMax < 1000,
+  });
 }

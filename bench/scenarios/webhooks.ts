@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 12), scenario 8 of `npm run bench`:
+ * Scenario 8 (with the message center's 8a to 8d: BENCH_ONLY=8 runs both), webhooks (issue 12):
  *
  * - 8a. Delivery lag at 100 events/s: a REST ticket create every 10 ms for BENCH_SECONDS (open loop: a write does
  *   not wait for the one before), a receiver on 127.0.0.1 (allowlisted) in this process; the lag of each event is
@@ -11,20 +11,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { DEMO_ACCOUNTS } from '@fulcrum/schema';
-import { ROOT, gatewayEnv, percentile, progress, sleep, startChild, type Child, type LoadResult, type LoadSpec } from './lib.js';
+import { percentile, sleep } from '../../gateway/src/testing/measure.js';
+import { SECONDS, WRITE_CONNECTIONS, failures, gateway, load, login, rows, stop, tmp, withFailures } from '../context.js';
+import { progress, type LoadResult, type LoadSpec } from '../lib.js';
+import { fmtInt } from '../report.js';
 
-export interface WebhookBench {
+interface WebhookBench {
   lag: { p50: number; p99: number; sent: number; events: number; delivered: number; ratePerSecond: number };
   none: LoadResult[];
   one: LoadResult;
   deliveredDuringLoad: number;
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNTS[0].email, password: DEMO_ACCOUNTS[0].password }) });
-  if (!res.ok) throw new Error(`login: ${res.status}`);
-  return res.headers.getSetCookie().find((c) => c.startsWith('fulcrum.sid='))!.split(';')[0];
 }
 
 async function gql(url: string, cookie: string, query: string, variables: Record<string, unknown> = {}) {
@@ -34,14 +30,7 @@ async function gql(url: string, cookie: string, query: string, variables: Record
   return body.data;
 }
 
-export async function measureWebhooks(options: {
-  dataDir: string;
-  secret: string;
-  seconds: number;
-  connections: number;
-  load: (label: string, spec: LoadSpec) => Promise<LoadResult>;
-  track: (child: Child) => void;
-}): Promise<WebhookBench> {
+async function measureWebhooks(options: { dataDir: string; seconds: number; connections: number }): Promise<WebhookBench> {
   const arrivals = new Map<number, number>();
   let received = 0;
   const receiver = createServer((req, res) => {
@@ -63,11 +52,10 @@ export async function measureWebhooks(options: {
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
   progress('8. webhooks: starting a gateway with 127.0.0.1 allowlisted');
-  const gw = await startChild(join(ROOT, 'bench/server.ts'), gatewayEnv(options.dataDir, options.secret, { FULCRUM_DEMO: '1', FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }), ['--import', 'tsx']);
-  options.track(gw);
+  const gw = await gateway(options.dataDir, { env: { FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   try {
-    const cookie = await login(gw.url);
-    const { customers } = await gql(gw.url, cookie, '{ customers { id } }');
+    const cookie = await login(gw.url, 0);
+    const customers = (await gql(gw.url, cookie, '{ customers(first: 1) { nodes { id } } }')).customers.nodes;
     const body = JSON.stringify({ title: 'Bench hook', type: 'Incident', priority: 'High', requester: customers[0].id, apply_macro: 1, description: 'Created by the webhook benchmark.' });
     const create = (): Promise<{ id: number; ackedAt: number } | null> =>
       fetch(`${gw.url}/api/tickets/create`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body })
@@ -78,13 +66,13 @@ export async function measureWebhooks(options: {
     const unregister = (id: number) => gql(gw.url, cookie, 'mutation($id: Int!) { deleteWebhook(id: $id) }', { id });
 
     // 8b first (the lag run's endpoint would otherwise be registered): none, one, none.
-    const none1 = await options.load(`8b. REST create, no webhook, ${options.connections} connections`, spec);
+    const none1 = await load(`8b. REST create, no webhook, ${options.connections} connections`, spec);
     let hook = await register();
     const before = received;
-    const one = await options.load(`8b. REST create, one webhook, ${options.connections} connections`, spec);
+    const one = await load(`8b. REST create, one webhook, ${options.connections} connections`, spec);
     const deliveredDuringLoad = received - before;
     await unregister(hook);
-    const none2 = await options.load(`8b. REST create, no webhook again, ${options.connections} connections`, spec);
+    const none2 = await load(`8b. REST create, no webhook again, ${options.connections} connections`, spec);
 
     // 8a: 100 events/s, open loop.
     hook = await register();
@@ -112,7 +100,24 @@ export async function measureWebhooks(options: {
       deliveredDuringLoad,
     };
   } finally {
-    await gw.stop();
+    await stop(gw);
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
+}
+
+export async function webhooks(): Promise<void> {
+  const w = await measureWebhooks({ dataDir: join(tmp, 'webhooks'), seconds: SECONDS, connections: WRITE_CONNECTIONS });
+  rows.push({
+    scenario: `8a. Webhooks: delivery lag, write acknowledged → receiver got it, REST ticket creates at ${w.lag.ratePerSecond.toFixed(0)} events/s, receiver on 127.0.0.1`,
+    p50: w.lag.p50, p99: w.lag.p99, budget: 'report', met: null,
+    note: `${w.lag.sent} writes sent at 100/s, ${w.lag.events} acknowledged (the rest refused or failed: see the gateway's output with BENCH_VERBOSE=1), ${w.lag.delivered} of them delivered`,
+  });
+  const noneRps = (w.none[0].rps + w.none[1].rps) / 2;
+  const costRatio = w.one.rps / noneRps;
+  rows.push({
+    scenario: `8b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`, rps: w.one.rps, p50: w.one.p50, p99: w.one.p99,
+    value: `${costRatio.toFixed(3)} of the throughput without (${fmtInt(w.none[0].rps)} and ${fmtInt(w.none[1].rps)} req/s before and after)`,
+    budget: 'within 15 % (≥ 0.85)', met: costRatio >= 0.85 && !failures(w.one),
+    note: withFailures(w.one, `${w.deliveredDuringLoad.toLocaleString('en-US')} events delivered during the run`),
+  });
 }

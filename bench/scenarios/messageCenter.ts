@@ -7,33 +7,14 @@
  * Seeded straight into SQLite (as scenario 4 seeds tickets); the conversation rows are then built from the
  * messages with the same statement the migration and the demo seed use (services/conversations.ts).
  */
-import type { Child, LoadResult, LoadSpec } from './lib.js';
-import { log, progress } from './lib.js';
-import { addAgents, count, openDb, rng, type Db } from './seed.js';
+import { join } from 'node:path';
+import { gateway, latency, newWorkspace, rows, statementsOf, stop, tmp } from '../context.js';
+import { log, progress, type LoadSpec } from '../lib.js';
+import { addAgents, count, openDb, rng, type Db } from '../seed.js';
 
-export interface BenchRow {
-  scenario: string;
-  rps?: number;
-  p50?: number;
-  p99?: number;
-  value?: string;
-  budget: string;
-  met: boolean | null;
-  note?: string;
-}
-
-export interface MessageCenterBench {
-  dir: string;
-  gateway(dir: string, options?: { demo?: boolean }): Promise<Child>;
-  stop(child: Child): Promise<void>;
-  login(url: string, email: string, password: string): Promise<string>;
-  latency(label: string, spec: LoadSpec): Promise<LoadResult>;
-  statementsOf(gw: Child, request: () => Promise<unknown>): Promise<string[]>;
-  demo: { email: string; password: string };
-  other: { email: string; password: string };
-  totalMessages?: number;
-  partners?: number;
-}
+/** BENCH_MESSAGES: the messages seeded (default 1,000,000). */
+const TOTAL_MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
+const PARTNERS = 1_000;
 
 const CONVERSATIONS = `query Conversations($first: Int) {
   conversations(first: $first) {
@@ -90,16 +71,14 @@ function seedMessages(db: Db, demoId: number, partners: number[], agents: number
   flush();
 }
 
-export async function messageCenterScale(bench: MessageCenterBench): Promise<BenchRow[]> {
-  const total = bench.totalMessages ?? 1_000_000;
-  const partnerCount = bench.partners ?? 1_000;
+export async function messageCenter(): Promise<void> {
+  const dir = join(tmp, 'message-center');
+  const total = TOTAL_MESSAGES;
+  const partnerCount = PARTNERS;
   progress('8. message center: migrations and demo seed');
-  let gw = await bench.gateway(bench.dir);
-  const demoCookie = await bench.login(gw.url, bench.demo.email, bench.demo.password);
-  const otherCookie = await bench.login(gw.url, bench.other.email, bench.other.password);
-  await bench.stop(gw);
+  const [demoCookie, otherCookie] = await newWorkspace(dir, 0, 2);
 
-  const db = openDb(bench.dir);
+  const db = openDb(dir);
   const demoId = 1;
   const partners = await addAgents(db, 'mc', partnerCount);
   const t0 = performance.now();
@@ -118,7 +97,7 @@ export async function messageCenterScale(bench: MessageCenterBench): Promise<Ben
   db.close();
   log(`  8. ${messages.toLocaleString('en-US')} messages seeded in ${seedSeconds.toFixed(1)} s: demo agent with ${demoPartners.toLocaleString('en-US')} partners (${unread.toLocaleString('en-US')} unread), agent 3 with ${otherPartners}`);
 
-  gw = await bench.gateway(bench.dir, { demo: false });
+  const gw = await gateway(dir, { demo: false });
   try {
     const spec = (cookie: string, query: string, variables: Record<string, unknown> = {}): LoadSpec => ({
       url: `${gw.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query, variables }), seconds: 5,
@@ -136,19 +115,19 @@ export async function messageCenterScale(bench: MessageCenterBench): Promise<Ben
     if ((await post(demoUnread)).unreadMessageCount !== unread) throw new Error(`8: expected ${unread} unread`);
 
     // SQL statements: the agent with 1,000 partners against one with a few (the session read included in both).
-    const statements = async (s: LoadSpec) => (await bench.statementsOf(gw, () => post(s))).length;
+    const statements = async (s: LoadSpec) => (await statementsOf(gw, () => post(s))).length;
     const listMany = await statements(demoList);
     const listFew = await statements(spec(otherCookie, CONVERSATIONS, { first: 50 }));
     const unreadMany = await statements(demoUnread);
     const unreadFew = await statements(spec(otherCookie, UNREAD));
 
-    const list = await bench.latency(`8. conversations, first 50 of ${demoPartners.toLocaleString('en-US')} (${messages.toLocaleString('en-US')} messages)`, demoList);
-    const count_ = await bench.latency(`8. unreadMessageCount over ${demoPartners.toLocaleString('en-US')} conversations`, demoUnread);
-    const page = await bench.latency('8. one conversation, newest 50 messages', spec(demoCookie, PAGE, { with: busiest }));
+    const list = await latency(`8. conversations, first 50 of ${demoPartners.toLocaleString('en-US')} (${messages.toLocaleString('en-US')} messages)`, demoList);
+    const count_ = await latency(`8. unreadMessageCount over ${demoPartners.toLocaleString('en-US')} conversations`, demoUnread);
+    const page = await latency('8. one conversation, newest 50 messages', spec(demoCookie, PAGE, { with: busiest }));
     // The floor on this machine right now: the smallest signed-in GraphQL request (session read, parse, execute).
-    const floor = await bench.latency('8. reference: `{ me { id } }`', spec(demoCookie, '{ me { id } }'));
+    const floor = await latency('8. reference: `{ me { id } }`', spec(demoCookie, '{ me { id } }'));
     const scale = `${messages.toLocaleString('en-US')} messages, agent with ${demoPartners.toLocaleString('en-US')} partners`;
-    return [
+    rows.push(
       {
         scenario: `8a. Message center: \`conversations(first: 50)\`, ${scale} (1 connection)`, rps: list.rps, p50: list.p50, p99: list.p99,
         budget: 'p50 < 5 ms; statements constant', met: list.p50 < 5 && listMany === listFew,
@@ -165,8 +144,8 @@ export async function messageCenterScale(bench: MessageCenterBench): Promise<Ben
         note: `8a and 8b cost ${(list.p50 - floor.p50).toFixed(2)} ms and ${(count_.p50 - floor.p50).toFixed(2)} ms (p50) above it`,
       },
       { scenario: '8. Message center: seeding', value: `${messages.toLocaleString('en-US')} messages and their conversation rows in ${seedSeconds.toFixed(1)} s`, budget: '—', met: null },
-    ];
+    );
   } finally {
-    await bench.stop(gw);
+    await stop(gw);
   }
 }
