@@ -20,7 +20,8 @@ let demo: TestClient;
 const statements: string[] = [];
 
 beforeAll(async () => {
-  gw = await startTestGateway();
+  // The webhook worker polls its outbox on the same knex client: an hour apart here, so no poll lands in a count.
+  gw = await startTestGateway({ webhooks: { pollMs: 3_600_000 } });
   const knex = gw.orm.em.fork().getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
   knex.on('query', (q) => statements.push(q.sql));
   // 60 more tickets for the demo agent, spread over every customer and macro (distinct relations per row).

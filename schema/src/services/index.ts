@@ -10,3 +10,5 @@ export * from './context.js';
 export * from './records.js';
 export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthLimiter } from './authLimiter.js';
 export type { ApiCredential, ApiTokenRecord } from './apiTokens.js';
+export * as connection from './connection.js';
+export * as webhooks from './webhooks.js';

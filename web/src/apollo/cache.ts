@@ -1,4 +1,22 @@
-import { InMemoryCache } from '@apollo/client';
+import { InMemoryCache, type FieldPolicy } from '@apollo/client';
+
+interface ConnectionValue {
+  nodes: readonly unknown[];
+}
+
+/**
+ * A cursor connection (tickets, customers, macros, users) is one cached list per `keyArgs` (e.g. one per customer
+ * search): `after` only selects a page of it. A first page replaces the list; a later page is appended.
+ */
+function connection(keyArgs: FieldPolicy['keyArgs'] = false): FieldPolicy<ConnectionValue> {
+  return {
+    keyArgs,
+    merge(existing, incoming, { args }) {
+      if (!existing || !args?.after) return incoming;
+      return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes] };
+    },
+  };
+}
 
 /**
  * The normalized cache. Entities are keyed by `__typename:id` (the default), so an edit returned by a
@@ -14,18 +32,13 @@ export function createCache(): InMemoryCache {
       Conversation: { keyFields: ['partnerId'] },
       Query: {
         fields: {
-          // One cursor-paginated list per filter and order (the dashboard's URL state): `first`/`after` only select
-          // a page of it. apollo/lists.ts keeps every cached list in step with changes.
-          tickets: {
-            keyArgs: ['filter', 'orderBy'],
-            merge(existing, incoming, { args }) {
-              if (!existing || !args?.after) return incoming;
-              return {
-                ...incoming,
-                nodes: [...existing.nodes, ...incoming.nodes],
-              };
-            },
-          },
+          // One cached list per filter and order (the dashboard's URL state), per page size and search (a screen's
+          // list and a picker's list of the same records are separate: the macros page may have loaded 50 when the
+          // ticket form asks for 100). Mutations and live events update every cached list of a field (apollo/lists.ts).
+          tickets: connection(['filter', 'orderBy']),
+          customers: connection(['first', 'search']),
+          macros: connection(['first']),
+          users: connection(['first']),
           // One conversation (newest first) per partner; `after` pages add older messages at the end.
           messages: {
             keyArgs: ['withUserId'],

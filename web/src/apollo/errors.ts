@@ -53,7 +53,7 @@ export function isGone(error: unknown, hasData: boolean): boolean {
   return !!error && (!hasData || describeError(error).code === 'NOT_FOUND');
 }
 
-/** Renames server field names to the form's own (e.g. applyMacro -> macro). */
+/** Renames the server's field names (the GraphQL input's: requesterId, macroId) to a form's own (requester, macro). */
 export function renameFields(fields: FieldErrors, names: Record<string, string>): FieldErrors {
   const out: FieldErrors = {};
   for (const [name, list] of Object.entries(fields)) (out[names[name] ?? name] ??= []).push(...list);
