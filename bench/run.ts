@@ -26,7 +26,7 @@ import { HAS_TASKSET, LOAD_CPU, log, progress } from './lib.js';
 import type { ProfileSummary } from './profile.js';
 import { render, writeDoc } from './report.js';
 import { addAgents, addTickets, count, forgeSessions, openDb } from './seed.js';
-import { costLadder, dashboard, profileDashboard } from './scenarios/dashboard.js';
+import { bearerDashboard, costLadder, dashboard, profileDashboard } from './scenarios/dashboard.js';
 import { live } from './scenarios/live.js';
 import { messageCenter } from './scenarios/messageCenter.js';
 import { restList } from './scenarios/restList.js';
@@ -79,6 +79,7 @@ async function main() {
 
   if (runs(1)) await guard('1', () => restList(ws));
   if (runs(2)) await guard('2', () => dashboard(ws));
+  if (runs(2)) await guard('2b', () => bearerDashboard(ws));
   if (runs(2)) await guard('ladder', () => costLadder(ws));
   // 6 before the writes, so the dashboard shows the same 50 tickets.
   if (runs(6)) await guard('6', () => web(ws));
@@ -91,7 +92,7 @@ async function main() {
   if (runs(4)) await guard('4', scale);
   if (runs(8)) await guard('8', messageCenter);
   if (runs(7)) await guard('7', start);
-  if (runs(8)) await guard('8', webhooks);
+  if (runs(9)) await guard('9', webhooks);
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

@@ -16,6 +16,9 @@ const gateway = await startGateway({
   sessionSecret: process.env.SESSION_SECRET,
   introspection: false,
   logErrors: true,
+  // The bench measures throughput, not the budget: every bearer request still spends from its token's budget
+  // (the limiter runs), the budget just never runs out.
+  tokenBudget: 1_000_000_000,
   webhooks: { allowHosts: process.env.FULCRUM_WEBHOOK_ALLOW_HOSTS || undefined },
 });
 

@@ -35,6 +35,27 @@ export async function dashboard(ws: Workspace): Promise<void> {
   });
 }
 
+/** 2b. The same dashboard with an API token (issue 11): within 10 % of the cookie row. */
+export async function bearerDashboard(ws: Workspace): Promise<void> {
+  const { gw, demo } = ws;
+  const created = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: gqlHeaders(demo), body: JSON.stringify({ query: 'mutation { createApiToken(input: { name: "bench", scopes: [READ] }) { secret } }' }) });
+  const token = ((await created.json()) as { data: { createApiToken: { secret: string } } }).data.createApiToken.secret;
+  const spec: LoadSpec = { ...dashboardSpec(gw.url, ''), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } };
+  await check(spec, (b) => {
+    if (b.data.tickets.nodes.length !== 50) throw new Error('bearer dashboard: expected 50 tickets');
+  });
+  const statements = await statementsOf(gw, () => fetch(spec.url, { method: 'POST', headers: spec.headers, body: spec.body as string }).then((r) => r.text()));
+  // Cookie and bearer back to back, each after its own baseline, so the comparison sees the same machine.
+  const [cookie, cookieBase] = await paired(ws, '2b. GraphQL dashboard, cookie (for the bearer comparison)', dashboardSpec(gw.url, demo));
+  const [r, base] = await paired(ws, '2b. GraphQL dashboard, Authorization: Bearer', spec);
+  const relative = ratioTo(r, base) / ratioTo(cookie, cookieBase);
+  rows.push({
+    scenario: '2b. GraphQL dashboard with an API token (`Authorization: Bearer`), 50 tickets', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
+    budget: 'within 10 % of the cookie row (≥ 0.9×)', met: relative >= 0.9 && !failures(r),
+    note: `${failures(r) ? failures(r) + '; ' : ''}${(relative * 100).toFixed(0)} % of the cookie dashboard measured just before (${Math.round(cookie.rps)} req/s); ${statements.length} SQL statements per request (token read + page); ${baseNote(base)}`,
+  });
+}
+
 /** The cost ladder: one connection, one request at a time, each step adding a layer. */
 export async function costLadder(ws: Workspace): Promise<void> {
   const { gw, demo } = ws;
