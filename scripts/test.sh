@@ -2,7 +2,9 @@
 # The one test command (README, `npm test`, .ci/run): every test of the product, in this order:
 #   1. type check;  2. committed schema.graphql and generated web types are up to date;
 #   3. server suite on the embedded default (SQLite file, in-process pub/sub);
-#   4. server suite again on the scale-out path (PostgreSQL + Redis), which must be reachable;
+#   4. server suite again on the scale-out path (PostgreSQL + Redis): the servers named by FULCRUM_TEST_PG_URL /
+#      FULCRUM_TEST_REDIS_URL (which must answer), else those on 127.0.0.1:5432 / 6379, else private throwaway
+#      ones started for this step and removed after it (scripts/withTestServices.sh);
 #   5. web build, then browser tests in headless Chromium.
 # Chromium and nginx (for the reverse-proxy test) are installed from Debian first when missing.
 set -euo pipefail
@@ -23,8 +25,7 @@ step "3/5 server tests on SQLite"
 npx vitest run
 
 step "4/5 server tests on PostgreSQL + Redis"
-node scripts/requireServices.mjs
-FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1 npx vitest run
+FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1 bash scripts/withTestServices.sh npx vitest run
 
 step "5/5 browser tests"
 npm run build --workspace web
