@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -57,9 +58,7 @@ interface Run {
 
 /** Runs the script in a process group of its own (like a terminal job); `onReady` may signal that group. */
 async function runScript(command: string[], env: Record<string, string | undefined>, onReady?: (pgid: number) => void): Promise<Run> {
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && !key.startsWith('FULCRUM_TEST_')),
-  );
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && !key.startsWith('FULCRUM_TEST_')));
   const child = spawn('bash', [SCRIPT, ...command], { cwd: ROOT, env: { ...base, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { status: null, signal: null, stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
@@ -105,7 +104,7 @@ describe.skipIf(process.env.FULCRUM_TEST_DATABASE === 'postgres')('scripts/withT
     });
     expect(run.stderr).toContain(`PostgreSQL: nothing on 127.0.0.1:${defaults.FULCRUM_TEST_DEFAULT_PG_PORT}/test, FULCRUM_TEST_PG_URL unset`);
     expect(run.stderr).toContain(`Redis: nothing on 127.0.0.1:${defaults.FULCRUM_TEST_DEFAULT_REDIS_PORT}, FULCRUM_TEST_REDIS_URL unset`);
-    expect(run.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Test Files\s+2 passed \(2\)/);
+    expect(stripVTControlCharacters(run.stdout)).toMatch(/Test Files\s+2 passed \(2\)/);
     expect(run.status).toBe(0);
     const redisConnections = [...run.stdout.matchAll(/total_connections_received:(\d+)/g)].map((m) => Number(m[1]));
     expect(redisConnections[1] - redisConnections[0]).toBeGreaterThan(2); // the bus tests' connections

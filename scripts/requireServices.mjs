@@ -47,7 +47,9 @@ for (const { name, label, variable, fallback, defaultPort } of services) {
     console.log(`${name} ${explicit ? 'explicit' : 'default'} ${url}`);
   } else if (explicit) {
     ok = false;
-    console.error(`${label} is NOT reachable at ${address} (${variable}=${parsed}). Start it or unset ${variable} (then the tests start a private ${label}), and run the tests again.`);
+    console.error(
+      `${label} is NOT reachable at ${address} (${variable}=${parsed}). Start it or unset ${variable} (then the tests start a private ${label}), and run the tests again.`,
+    );
   } else {
     console.log(`${name} absent ${url}`);
   }
