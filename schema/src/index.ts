@@ -7,6 +7,6 @@ export * from './services/index.js';
 export * from './realtime/events.js';
 export { buildFulcrumSchema } from './graphql/buildSchema.js';
 export { createLoaders, type GraphQLContext } from './graphql/context.js';
-export { seedDemo, DEMO_ACCOUNTS, isEmptyDatabase } from './seed/demoSeed.js';
+export { seedDemo, DEMO_ACCOUNTS } from './seed/demoSeed.js';
 export { demoTicketImage } from './seed/demoImages.js';
 export * as rules from './validation/rules.js';

@@ -192,7 +192,7 @@ describe.skipIf(process.env.FULCRUM_TEST_DATABASE !== 'postgres')('migrations on
         order.push('a out');
       });
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const second = withStartupLock(b, async () => void order.push('b in'));
+      const second = withStartupLock(b, () => Promise.resolve(void order.push('b in')));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(order).toEqual(['a in']);
       release();

@@ -6,4 +6,4 @@ export * as tickets from './tickets.js';
 export * as messages from './messages.js';
 export * from './context.js';
 export * from './records.js';
-export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthLimiter } from './authLimiter.js';
+export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './authLimiter.js';

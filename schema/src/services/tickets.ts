@@ -82,7 +82,7 @@ function ticketQuery(ctx: ServiceContext) {
 async function loadTickets(ctx: ServiceContext, where: (qb: ReturnType<typeof ticketQuery>) => unknown): Promise<TicketRecord[]> {
   const qb = ticketQuery(ctx);
   where(qb);
-  const rows = (await ctx.em.getConnection().execute(qb as never)) as TicketRow[];
+  const rows = await ctx.em.getConnection().execute<TicketRow[]>(qb as never);
   return rows.map(rowToRecord);
 }
 
@@ -122,7 +122,7 @@ export async function listTickets(ctx: ServiceContext, page: { first?: number | 
     .where('t.assignee_id', viewerId);
   if (afterId) qb.andWhere('t.id', '<', afterId);
   qb.orderBy('t.id', 'desc').limit(first + 1);
-  const rows = (await ctx.em.getConnection().execute(qb as never)) as PageRow[];
+  const rows = await ctx.em.getConnection().execute<PageRow[]>(qb as never);
   // An empty page has no row to carry the total: only then is it counted on its own (past the last page).
   const totalCount = rows.length ? Number(rows[0].total_count) : afterId ? await countTickets(ctx, viewerId) : 0;
   const customers = new Map<number, CustomerRecord>();
@@ -153,7 +153,7 @@ export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[
 }
 
 async function countTickets(ctx: ServiceContext, viewerId: number): Promise<number> {
-  const [row] = (await ctx.em.getConnection().execute(ctx.em.getKnex().from('tickets').where('assignee_id', viewerId).count({ n: '*' }) as never)) as { n: number | string }[];
+  const [row] = await ctx.em.getConnection().execute<{ n: number | string }[]>(ctx.em.getKnex().from('tickets').where('assignee_id', viewerId).count({ n: '*' }) as never);
   return Number(row?.n ?? 0);
 }
 
