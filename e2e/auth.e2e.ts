@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, shown } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { demoLogin, gone, shown } from './helpers';
 
-let chromium: E2EBrowser;
-let browser: Browser;
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  browser = chromium.browser;
-});
-afterAll(async () => chromium?.close());
+const chromium = useBrowser();
 
 const stamp = Date.now().toString(36);
 
 describe('session', () => {
   it('Demo Login logs in as the demo account and goes to view/tickets/all; Log Out goes to /', async () => {
-    const { page, context, errors } = await openPage(browser, baseURL());
+    const { page, context, errors } = await chromium.open();
     await demoLogin(page);
     await page.getByRole('button', { name: 'Menu' }).click();
     await shown(page.getByText('Hello, Demo'));
@@ -34,7 +27,7 @@ describe('session', () => {
   });
 
   it('full-page Log In: required fields, the server field error, then success redirects to /', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/login');
     const form = page.locator('main');
     await form.getByRole('button', { name: 'Log In' }).click();
@@ -51,7 +44,7 @@ describe('session', () => {
   });
 
   it('modal Log In: "Log in as Demo User" fills the demo credentials, then goes to view/tickets/all', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('button', { name: 'Log In' }).click();
@@ -69,7 +62,7 @@ describe('session', () => {
   });
 
   it('modal Sign Up shows every rule of SPEC section 5 and the server\'s duplicate-email error', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -107,7 +100,7 @@ describe('session', () => {
   });
 
   it('page Sign Up checks only the password match, shows server field errors, then redirects to /', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/signup');
     const form = page.locator('main');
     await form.getByLabel('Email').fill(`page.${stamp}@example.com`);
@@ -131,7 +124,7 @@ describe('session', () => {
   });
 
   it('shows "Something went wrong. Please try again" when the server answers 5xx', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/login');
     await page.route('**/graphql', (route) =>
       route.request().postData()?.includes('mutation Login')

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, shown, unique } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSharedPage } from './browser';
+import { gone, shown, unique } from './helpers';
 
-let chromium: E2EBrowser;
-let context: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  ({ context, page, errors } = await openPage(chromium.browser, baseURL()));
-  await demoLogin(page);
-});
-afterAll(async () => {
-  await context?.close();
-  await chromium?.close();
-});
+useSharedPage((opened) => ({ page, errors } = opened));
 
 async function customerCount(): Promise<number> {
   const text = await page.getByRole('heading', { name: /^\(\d+\) Customers$/ }).innerText();

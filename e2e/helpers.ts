@@ -29,6 +29,23 @@ export async function gql<T = Record<string, unknown>>(page: Page, query: string
   return body.data as T;
 }
 
+/**
+ * A customer and a macro of the signed-in agent's own (so their Edit and Delete are enabled), named
+ * "<label> Customer <stamp>" and "<label> Macro <stamp>"; returns those names.
+ */
+export async function createOwnRecords(page: Page, label: string): Promise<{ customer: string; macro: string }> {
+  const stamp = unique(label).replace(/\W/g, '');
+  const customer = `${label} Customer ${stamp}`;
+  const macro = `${label} Macro ${stamp}`;
+  await gql(page, 'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }', {
+    input: { name: customer, email: `${stamp.toLowerCase()}@example.com` },
+  });
+  await gql(page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
+    input: { name: macro, description: `A canned reply for the ${label} test.` },
+  });
+  return { customer, macro };
+}
+
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;

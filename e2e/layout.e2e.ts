@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, NARROW, openPage, WIDE, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, shown } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { NARROW, useBrowser, WIDE } from './browser';
+import { demoLogin, gone, shown } from './helpers';
 
-let chromium: E2EBrowser;
-let browser: Browser;
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  browser = chromium.browser;
-});
-afterAll(async () => chromium?.close());
+const chromium = useBrowser();
 
 const menuButton = (page: Page) => page.locator('.menu-button');
 const navbar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -17,7 +11,7 @@ const NAV_ITEMS = ['Create Ticket', 'Create Customer', 'Create Macro', 'Customer
 
 describe('header and navigation at 1440 px', () => {
   it('signed out: brand to /, a "Sign In" button, the Log In / Sign Up dropdown that closes on an outside click', async () => {
-    const { page, context } = await openPage(browser, baseURL(), WIDE);
+    const { page, context } = await chromium.open(WIDE);
     await page.goto('/');
     expect(await page.locator('header .brand').getAttribute('href')).toBe('/');
     await shown(menuButton(page).getByText('Sign In'));
@@ -32,7 +26,7 @@ describe('header and navigation at 1440 px', () => {
   });
 
   it('signed in: brand to the dashboard, "Menu", the profile dropdown, and the navigation bar with its links and modals', async () => {
-    const { page, context } = await openPage(browser, baseURL(), WIDE);
+    const { page, context } = await chromium.open(WIDE);
     await demoLogin(page);
     expect(await page.locator('header .brand').getAttribute('href')).toBe('/view/tickets/all');
     await shown(menuButton(page).getByText('Menu'));
@@ -68,7 +62,7 @@ describe('header and navigation at 1440 px', () => {
 
 describe('header and navigation at 1024 px', () => {
   it('signed out: the burger opens Log In / Sign Up', async () => {
-    const { page, context } = await openPage(browser, baseURL(), NARROW);
+    const { page, context } = await chromium.open(NARROW);
     await page.goto('/');
     await shown(page.locator('.menu-burger'));
     expect(await page.locator('.menu-label').evaluate((el) => el.getBoundingClientRect().width <= 1)).toBe(true);
@@ -78,7 +72,7 @@ describe('header and navigation at 1024 px', () => {
   });
 
   it('signed in: no navigation bar; the burger dropdown links every screen; the table shows inline labels', async () => {
-    const { page, context } = await openPage(browser, baseURL(), NARROW);
+    const { page, context } = await chromium.open(NARROW);
     await demoLogin(page);
     expect(await navbar(page).isVisible()).toBe(false);
     await shown(page.locator('.menu-burger'));
@@ -99,7 +93,7 @@ describe('header and navigation at 1024 px', () => {
   });
 
   it('between 1310 and 1400 px: "Menu" as text, but no navigation bar, so the dropdown has the links', async () => {
-    const { page, context } = await openPage(browser, baseURL(), { width: 1350, height: 900 });
+    const { page, context } = await chromium.open({ width: 1350, height: 900 });
     await demoLogin(page);
     await shown(menuButton(page).getByText('Menu'));
     expect(await page.locator('.menu-burger').isVisible()).toBe(false);

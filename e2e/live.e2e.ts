@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, NARROW, type E2EBrowser } from './browser';
+import { NARROW, useBrowser } from './browser';
 import { gone, gql, makePng, shown, unique } from './helpers';
 import {
   anotherTab,
@@ -23,7 +23,7 @@ import {
   type Agent,
 } from './liveHelpers';
 
-let chromium: E2EBrowser;
+const chromium = useBrowser();
 let demo: Agent;
 let marnie: Agent;
 let bobbie: Agent;
@@ -31,7 +31,6 @@ let bobbieFrames: ReturnType<typeof recordFrames>;
 const MARNIE_ID = 2;
 
 beforeAll(async () => {
-  chromium = await launchBrowser();
   demo = await signedIn(chromium.browser, DEMO, '/message/center');
   marnie = await signedIn(chromium.browser, MARNIE, '/message/center');
   bobbie = await signedIn(chromium.browser, BOBBIE, '/view/tickets/all');
@@ -39,10 +38,6 @@ beforeAll(async () => {
   bobbieFrames = recordFrames(bobbie.page);
   await bobbie.page.goto('/message/center');
   await liveConnected(bobbie.page);
-});
-afterAll(async () => {
-  for (const agent of [demo, marnie, bobbie]) await agent?.context.close();
-  await chromium?.close();
 });
 
 /** Milliseconds from `start` until the locator is visible (fails after `budget` ms). */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocketRoute } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
+import { useBrowser } from './browser';
 import { baseURL, gone, gql, shown, unique } from './helpers';
 import {
   anotherTab,
@@ -23,17 +23,12 @@ import {
   type Agent,
 } from './liveHelpers';
 
-let chromium: E2EBrowser;
+const chromium = useBrowser();
 let demo: Agent;
 const MARNIE_ID = 2;
 
 beforeAll(async () => {
-  chromium = await launchBrowser();
   demo = await signedIn(chromium.browser, DEMO, '/view/tickets/all');
-});
-afterAll(async () => {
-  await demo?.context.close();
-  await chromium?.close();
 });
 
 describe('a lost connection', () => {
@@ -46,7 +41,7 @@ describe('a lost connection', () => {
   let centerFetches = 0;
 
   beforeAll(async () => {
-    marnie = await openPage(chromium.browser, baseURL());
+    marnie = await chromium.open();
     await marnie.page.routeWebSocket(/\/graphql$/, (socket) => {
       attempts.push(Date.now());
       if (refusing) {
@@ -113,7 +108,7 @@ describe('a lost connection', () => {
 
 describe('sessions', () => {
   it('logout closes the socket; the same agent\'s other tab finds itself signed out', async () => {
-    const bobbie = await openPage(chromium.browser, baseURL());
+    const bobbie = await chromium.open();
     const wire = recordFrames(bobbie.page);
     await gql(bobbie.page, 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { id } }', BOBBIE);
     await bobbie.page.goto('/view/tickets/all');
@@ -141,7 +136,7 @@ describe('sessions', () => {
   });
 
   it('a login opens a new socket for the new session (demo helper: Demo to Marnie)', async () => {
-    const agent = await openPage(chromium.browser, baseURL());
+    const agent = await chromium.open();
     const wire = recordFrames(agent.page);
     await gql(agent.page, 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { id } }', DEMO);
     await agent.page.goto('/message/center');

@@ -7,8 +7,8 @@
  *
  *   npx vitest run --config e2e/vitest.config.ts e2e/liveLatency.e2e.ts
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type E2EBrowser } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
 import { DEMO, MARNIE, openConversation, signedIn, type Agent } from './liveHelpers';
 
 const MESSAGES = 100;
@@ -18,20 +18,14 @@ const GAP_MS = 20;
 const P99_BOUND_MS = 1_000;
 const MARNIE_ID = 2;
 
-let chromium: E2EBrowser;
+const chromium = useBrowser();
 let demo: Agent;
 let marnie: Agent;
 
 beforeAll(async () => {
-  chromium = await launchBrowser();
   demo = await signedIn(chromium.browser, DEMO, '/view/tickets/all');
   marnie = await signedIn(chromium.browser, MARNIE, '/message/center');
   await openConversation(marnie.page, 'Demo');
-});
-afterAll(async () => {
-  await demo?.context.close();
-  await marnie?.context.close();
-  await chromium?.close();
 });
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -1,31 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, gone, gql, shown, unique } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSharedPage } from './browser';
+import { gone, gql, shown, unique } from './helpers';
 
-let chromium: E2EBrowser;
-let context: BrowserContext;
 let page: Page;
 let errors: string[];
 const stranger = `stranger${Date.now().toString(36)}`;
+const file = useSharedPage((opened) => ({ page, errors } = opened));
 
 beforeAll(async () => {
-  chromium = await launchBrowser();
-  // A fourth agent, whose login the demo helper does not know.
-  const other = await openPage(chromium.browser, baseURL());
+  // A fourth agent, whose login the demo helper does not know (signed up in a context of its own).
+  const other = await file.open();
   await gql(other.page, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
     input: { email: `${stranger}@example.com`, username: stranger, password: 'secret123' },
   });
   await other.context.close();
-  ({ context, page, errors } = await openPage(chromium.browser, baseURL()));
-  await demoLogin(page);
 });
-afterAll(async () => {
-  await context?.close();
-  await chromium?.close();
-});
-
-const conversationButton = (name: string) => page.locator('.conversation-picker').getByRole('button', { name: new RegExp(`^\\w?\\s*${name}`) });
 
 describe('message center', () => {
   const text = unique('Lunch at noon?');

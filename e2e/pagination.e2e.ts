@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, gone, gql, makePng, shown } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSharedPage } from './browser';
+import { gone, gql, makePng, shown } from './helpers';
 
-let chromium: E2EBrowser;
-let context: BrowserContext;
 let page: Page;
 
 const TOTAL = 53;
@@ -26,9 +24,9 @@ async function createTicketViaApi(page: Page, title: string, requesterId: number
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 }
 
+useSharedPage((opened) => ({ page } = opened), { signIn: false });
+
 beforeAll(async () => {
-  chromium = await launchBrowser();
-  ({ context, page } = await openPage(chromium.browser, baseURL()));
   // A fresh agent (no seeded tickets) with exactly TOTAL tickets, set up through the API.
   const stamp = Date.now().toString(36);
   await page.goto('/');
@@ -41,10 +39,6 @@ beforeAll(async () => {
     { input: { name: 'Paige Nation', email: `paige.${stamp}@example.com` } },
   );
   for (let i = 1; i <= TOTAL; i++) await createTicketViaApi(page, `Paged ticket ${i}`, createCustomer.id);
-});
-afterAll(async () => {
-  await context?.close();
-  await chromium?.close();
 });
 
 describe('dashboard pagination', () => {

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, shown } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { demoLogin, shown } from './helpers';
 
-let chromium: E2EBrowser;
-let browser: Browser;
-beforeAll(async () => {
-  chromium = await launchBrowser();
-  browser = chromium.browser;
-});
-afterAll(async () => chromium?.close());
+const chromium = useBrowser();
 
 describe('routes signed out', () => {
   it('renders the landing page with its name, headline, tagline, Demo Login, hero image and footer', async () => {
-    const { page, context, errors } = await openPage(browser, baseURL());
+    const { page, context, errors } = await chromium.open();
     await page.goto('/');
     await shown(page.getByRole('heading', { name: 'Balance Your Work' }));
     const wordmark = page.locator('.landing-wordmark');
@@ -35,7 +28,7 @@ describe('routes signed out', () => {
   });
 
   it('renders the full-page Log In and Sign Up', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/login');
     await shown(page.getByRole('heading', { name: 'Log In' }));
     await shown(page.getByLabel('Email'));
@@ -49,7 +42,7 @@ describe('routes signed out', () => {
   });
 
   it('shows "Unexpected Application Error!" and "No route matches URL" for an unknown route', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     const response = await page.goto('/no/such/screen');
     expect(response?.status()).toBe(200); // the SPA fallback serves the app; the router shows the 404
     await shown(page.getByRole('heading', { name: 'Unexpected Application Error!' }));
@@ -59,7 +52,7 @@ describe('routes signed out', () => {
   });
 
   it('asks a signed-out visitor to sign in on a workspace screen', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await page.goto('/view/tickets/all');
     await shown(page.getByRole('heading', { name: 'Sign in to continue' }));
     expect(await page.getByRole('heading', { name: /Open Tickets/ }).count()).toBe(0);
@@ -69,7 +62,7 @@ describe('routes signed out', () => {
 
 describe('routes signed in', () => {
   it('renders every route of SPEC section 2 with its own heading', async () => {
-    const { page, context, errors } = await openPage(browser, baseURL());
+    const { page, context, errors } = await chromium.open();
     await demoLogin(page);
     const firstTicketHref = await page.locator('.ticket-subject').first().getAttribute('href');
     const ticketId = Number(firstTicketHref?.split('/').pop());
@@ -98,7 +91,7 @@ describe('routes signed in', () => {
   });
 
   it('redirects a signed-in agent from login and signup to /', async () => {
-    const { page, context } = await openPage(browser, baseURL());
+    const { page, context } = await chromium.open();
     await demoLogin(page);
     for (const path of ['/login', '/signup']) {
       await page.goto(path);

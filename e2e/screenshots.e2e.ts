@@ -5,18 +5,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, NARROW, openPage, WIDE, type E2EBrowser } from './browser';
-import { baseURL, demoLogin, shown } from './helpers';
+import { NARROW, useBrowser, WIDE } from './browser';
+import { demoLogin, shown } from './helpers';
 
 const OUT = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
-let chromium: E2EBrowser;
-beforeAll(async () => {
-  chromium = await launchBrowser();
+const chromium = useBrowser();
+beforeAll(() => {
   mkdirSync(OUT, { recursive: true });
 });
-afterAll(async () => chromium?.close());
 
 async function snap(page: Page, name: string, width: number): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
@@ -27,7 +25,7 @@ async function snap(page: Page, name: string, width: number): Promise<void> {
 describe.skipIf(!process.env.FULCRUM_SCREENSHOTS)('screenshots', () => {
   for (const viewport of [WIDE, NARROW]) {
     it(`main screens at ${viewport.width} px`, async () => {
-      const { page, context, errors } = await openPage(chromium.browser, baseURL(), viewport);
+      const { page, context, errors } = await chromium.open(viewport);
       const w = viewport.width;
       await page.goto('/');
       await shown(page.getByRole('heading', { name: 'Balance Your Work' }));

@@ -1,20 +1,15 @@
-// `npm start` builds the web app only when web/dist is missing or older than its sources, so a restart is fast.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Builds the web app only when web/dist is missing or older than its sources, so a restart is fast.
+import { existsSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { newestMtime } from '../gateway/bundle.mjs';
 
 const built = 'web/dist/index.html';
 const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'schema/src/validation'];
 
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+export function ensureWebBuilt() {
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  if (builtAt > Math.max(...sources.map(newestMtime))) return;
+  console.log(builtAt ? 'Web sources changed: rebuilding the web app...' : 'Building the web app (first start)...');
+  const result = spawnSync('npm', ['run', 'build', '--workspace', 'web'], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
-
-const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
-if (builtAt > Math.max(...sources.map(newest))) process.exit(0);
-console.log(builtAt ? 'Web sources changed: rebuilding the web app...' : 'Building the web app (first start)...');
-const result = spawnSync('npm', ['run', 'build', '--workspace', 'web'], { stdio: 'inherit' });
-process.exit(result.status ?? 1);

@@ -17,7 +17,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = 'scripts/withTestServices.sh';
 // Two real test files that need both servers: migrations on PostgreSQL, and the Redis event bus between gateways
 // on PostgreSQL.
-const PG_AND_REDIS_TESTS = ['schema/src/migrations/migrations.test.ts', 'gateway/src/scaleout/bus.test.ts'];
+const PG_AND_REDIS_TESTS = ['schema/src/migrations/migrations.test.ts', 'gateway/test/scaleout/bus.test.ts'];
 
 /** A port on 127.0.0.1 that nothing listens on (taken from the OS, then released). */
 async function closedPort(): Promise<number> {
@@ -127,7 +127,7 @@ describe.skipIf(process.env.FULCRUM_TEST_DATABASE === 'postgres')('scripts/withT
   it('Ctrl-C (SIGINT to the whole job) mid-run: the tests stop, the servers are stopped and removed', { timeout: 120_000 }, async () => {
     let pgid = 0;
     const run = await runScript(
-      ['npx', 'vitest', 'run', 'gateway/src/scaleout/bus.test.ts'],
+      ['npx', 'vitest', 'run', 'gateway/test/scaleout/bus.test.ts'],
       {
         FULCRUM_TEST_DEFAULT_PG_PORT: String(await closedPort()),
         FULCRUM_TEST_DEFAULT_REDIS_PORT: String(await closedPort()),

@@ -4,20 +4,22 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, createAuthLimiter, createEventBus, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, createPresence, channelPrefixFor, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
 import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createImageRouter } from './http/images.js';
-import { securityHeaders } from './http/security.js';
+import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
 import { createRestRouter } from './rest/router.js';
-import { refuseCrossSiteWrites } from './rest/sameOrigin.js';
-import { logError } from './rest/errors.js';
+import { refuseCrossSiteWrites } from './security/sameOrigin.js';
+import { logError } from './logging.js';
 import { createSessions, loadSessionSecret } from './session/sessions.js';
+import { bearerOrSession } from './apiTokens/bearer.js';
+import { createTokenBudget, DEFAULT_TOKEN_BUDGET } from './apiTokens/budget.js';
 
 export interface Gateway {
   url: string;
@@ -49,8 +51,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     await client.connect();
     redisForLimits = client;
   }
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace) };
+  const presence = await createPresence({ bus: events.bus, redisUrl: options.redisUrl, prefix: channelPrefixFor(namespace), ttlMs: options.presenceTtlMs, heartbeatMs: options.presenceHeartbeatMs, onError: log });
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace), presence };
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
+  const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
   const app = express();
   app.disable('x-powered-by');
@@ -58,14 +62,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.set('etag', false);
   app.use(securityHeaders(options.secureCookies ?? false));
   const sessions = createSessions(orm, loadSessionSecret(dataDir, options.sessionSecret), options.secureCookies ?? false);
-  app.use(sessions.middleware);
+  // GraphQL requests with a bearer token skip the session (apiTokens/bearer.ts).
+  app.use(bearerOrSession(sessions.middleware, deps));
 
   const httpServer = createServer(app);
   const schema = await buildFulcrumSchema();
-  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log, sessionRecheckMs: options.sessionRecheckMs });
+  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log, sessionRecheckMs: options.sessionRecheckMs, budget });
   // Live events published while Redis was unreachable are lost: make every client reconnect and catch up.
   events.onReconnected(() => live.closeAll('Event bus reconnected: catch up'));
-  const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose() });
+  const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose(), budget });
   await apollo.start();
 
   app.use('/api', refuseCrossSiteWrites, createRestRouter(deps, log));
@@ -106,8 +111,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       (closing ??= (async () => {
         clearInterval(pruneTimer);
         await apollo.stop();
+        await presence.close();
         await events.close();
         redisForLimits?.disconnect();
+        closeHotReads(orm);
         await orm.close(true);
       })()),
   };

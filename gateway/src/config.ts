@@ -26,8 +26,13 @@ export interface GatewayOptions {
   authLimits?: Partial<AuthLimits>;
   /** How often open websockets' sessions are checked again, in ms (default 60 s). */
   sessionRecheckMs?: number;
+  /** Presence with Redis: how long an agent of a silent (killed) gateway stays online, and how often a gateway refreshes (ms; 30 s and 10 s). */
+  presenceTtlMs?: number;
+  presenceHeartbeatMs?: number;
   /** Log each request's errors (default: on, except in tests). */
   logErrors?: boolean;
+  /** Cost points each API token may spend per minute (FULCRUM_TOKEN_BUDGET; docs/integrators.md). */
+  tokenBudget?: number;
 }
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -45,6 +50,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     secureCookies: env.COOKIE_SECURE === '1' || env.COOKIE_SECURE === 'true',
     trustProxy: env.TRUST_PROXY ? (/^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY) : false,
     introspection: env.FULCRUM_INTROSPECTION ? env.FULCRUM_INTROSPECTION === '1' : env.NODE_ENV !== 'production',
+    presenceTtlMs: env.FULCRUM_PRESENCE_TTL_MS ? Number(env.FULCRUM_PRESENCE_TTL_MS) : undefined,
+    presenceHeartbeatMs: env.FULCRUM_PRESENCE_HEARTBEAT_MS ? Number(env.FULCRUM_PRESENCE_HEARTBEAT_MS) : undefined,
+    tokenBudget: env.FULCRUM_TOKEN_BUDGET ? Number(env.FULCRUM_TOKEN_BUDGET) : undefined,
   };
 }
 
@@ -60,6 +68,9 @@ export function configurationProblems(options: GatewayOptions): string[] {
   }
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
     problems.push(`PORT must be a whole number from 0 to 65535, not "${process.env.PORT}".`);
+  }
+  if (options.tokenBudget !== undefined && (!Number.isInteger(options.tokenBudget) || options.tokenBudget < 1)) {
+    problems.push(`FULCRUM_TOKEN_BUDGET must be a whole number of points per minute, at least 1, not "${process.env.FULCRUM_TOKEN_BUDGET}".`);
   }
   return problems;
 }

@@ -1,7 +1,7 @@
 /** `npm start`: one gateway from the environment (README lists the variables). */
 import { configurationProblems, optionsFromEnv } from './config.js';
 import { startGateway, type Gateway } from './app.js';
-import { redactSecrets } from './rest/errors.js';
+import { redactSecrets } from './logging.js';
 
 const options = optionsFromEnv();
 const problems = configurationProblems(options);

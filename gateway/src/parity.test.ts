@@ -4,17 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkEm } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from './testing/harness.js';
+import { startSignedIn, type TestGateway } from './testing/harness.js';
 import type { TestClient } from './testing/client.js';
 import { PNG } from './testing/fixtures.js';
 
 let gw: TestGateway;
 let demo: TestClient;
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-});
+beforeAll(async () => ([gw, demo] = await startSignedIn(0)));
 afterAll(() => gw.destroy());
 
 /** A stored row without its id and timestamps. */

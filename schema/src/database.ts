@@ -3,6 +3,7 @@
  * embedded default; DATABASE_URL=postgres://... switches to PostgreSQL. Same entities, same migrations.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
@@ -28,6 +29,8 @@ export interface DatabaseOptions {
    */
   initialize?: (orm: Orm) => Promise<void>;
 }
+
+export type DatabaseKind = 'sqlite' | 'postgresql';
 
 /**
  * WAL lets readers run beside the single writer. synchronous=NORMAL in WAL mode keeps every committed
@@ -70,9 +73,26 @@ export function postgresSsl(databaseUrl: string): false | { rejectUnauthorized: 
   throw new Error(`DATABASE_URL: unknown sslmode "${mode}" (use disable, require, verify-ca or verify-full)`);
 }
 
+/**
+ * Tables the database keeps in step with `tickets` by triggers (migration 20261123140000): the per-agent counters
+ * and the full-text index. They are not entities, so the schema diff leaves them alone.
+ */
+export const DERIVED_TABLES: RegExp[] = [/^ticket_counts$/, /^ticket_search(_\w+)?$/];
+
+/** Which driver an entity manager talks to: the one question the driver-specific SQL asks (services/ticketSearch.ts). */
+export function emKind(em: Em): DatabaseKind {
+  return em.getDriver() instanceof PostgreSqlDriver ? 'postgresql' : 'sqlite';
+}
+
+/** A moment as a query binding: SQLite stores datetimes as epoch milliseconds, PostgreSQL as timestamptz. */
+export function dateBinding(kind: DatabaseKind, ms: number): number | Date {
+  return kind === 'sqlite' ? ms : new Date(ms);
+}
+
 export function ormOptions(options: DatabaseOptions): Options<AbstractSqlDriver> {
   const common: Options<AbstractSqlDriver> = {
     entities: ENTITIES,
+    schemaGenerator: { skipTables: DERIVED_TABLES },
     discovery: { requireEntitiesArray: true },
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, tableName: 'mikro_orm_migrations', transactional: true, allOrNothing: true, snapshot: false, silent: true },
@@ -181,4 +201,87 @@ export async function databaseIdentity(orm: Orm): Promise<string> {
 
 export function forkEm(orm: Orm): Em {
   return orm.em.fork();
+}
+
+/**
+ * Hot reads: the few statements every request runs (the session, the ticket list) through statements prepared
+ * once and reused, returning plain rows. MikroORM inlines parameters into the SQL text, so through it SQLite
+ * parses and plans every statement again (a fifth of the dashboard's CPU in the profile); knex's own formatting
+ * adds more. Writes keep MikroORM's unit of work and transactions.
+ *
+ * - SQLite: a second, read-only better-sqlite3 connection to the same file, with a cache of prepared statements.
+ *   In WAL mode it reads the last committed state without waiting for the writer, and it never sees another
+ *   request's uncommitted transaction (the ORM's single connection may be inside one between awaits).
+ * - PostgreSQL: a named prepared statement on a pool connection (pg parses each name once per connection).
+ *
+ * `sql` uses `?` placeholders (no `?` inside literals); `name` identifies the statement text, so one name must
+ * always go with one text. Inside a transaction the read runs on the transaction's own connection instead, so it
+ * sees the transaction's writes.
+ */
+interface HotReader {
+  all<T>(name: string, sql: string, params: readonly unknown[]): Promise<T[]>;
+  close(): void;
+}
+
+const hotReaders = new WeakMap<object, HotReader>();
+
+function sqliteHotReader(file: string): HotReader {
+  // better-sqlite3 is what MikroORM's SQLite driver runs on; loaded lazily so PostgreSQL gateways never load it.
+  const require = createRequire(import.meta.url);
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const statements = new Map<string, import('better-sqlite3').Statement>();
+  return {
+    async all<T>(name: string, sql: string, params: readonly unknown[]) {
+      let statement = statements.get(name);
+      if (!statement) statements.set(name, (statement = db.prepare(sql)));
+      return statement.all(...params) as T[];
+    },
+    close: () => db.close(),
+  };
+}
+
+function postgresHotReader(em: Em): HotReader {
+  const client = em.getConnection().getKnex().client as { acquireConnection(): Promise<PgConnection & { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }>; releaseConnection(c: unknown): Promise<void> };
+  const texts = new Map<string, string>();
+  return {
+    async all<T>(name: string, sql: string, params: readonly unknown[]) {
+      let text = texts.get(name);
+      if (text === undefined) {
+        let n = 0;
+        texts.set(name, (text = sql.replace(/\?/g, () => `$${++n}`)));
+      }
+      const connection = await client.acquireConnection();
+      try {
+        return (await connection.query({ name: `fulcrum_${name}`, text, values: [...params] })).rows as T[];
+      } finally {
+        await client.releaseConnection(connection);
+      }
+    },
+    close: () => {},
+  };
+}
+
+/** Runs a hot read (see above): rows as the driver returns them. */
+export async function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const transaction = em.getTransactionContext();
+  if (transaction) return em.getConnection().execute<T[]>(sql, [...params], 'all', transaction);
+  // Counted like every other statement: the statement-count test and the bench listen for knex's 'query' event.
+  const knex = em.getConnection().getKnex() as unknown as { listenerCount(event: string): number; emit(event: string, query: object): void };
+  if (knex.listenerCount('query') > 0) knex.emit('query', { sql, bindings: params, method: 'select' });
+  const driver = em.getDriver();
+  let reader = hotReaders.get(driver);
+  if (!reader) {
+    reader = driver instanceof PostgreSqlDriver ? postgresHotReader(em) : sqliteHotReader(String(em.config.get('dbName')));
+    hotReaders.set(driver, reader);
+  }
+  return reader.all<T>(name, sql, params);
+}
+
+/** Closes what hotRead opened for this ORM (the SQLite read connection); the gateway calls it before orm.close(). */
+export function closeHotReads(orm: Orm): void {
+  const driver = orm.em.getDriver();
+  hotReaders.get(driver)?.close();
+  hotReaders.delete(driver);
 }

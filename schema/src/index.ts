@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './database.js';
 export * from './services/index.js';
 export * from './realtime/events.js';
+export * from './realtime/presence.js';
 export { buildFulcrumSchema } from './graphql/buildSchema.js';
 export { createLoaders, type GraphQLContext } from './graphql/context.js';
 export { seedDemo, DEMO_ACCOUNTS } from './seed/demoSeed.js';

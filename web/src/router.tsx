@@ -1,32 +1,43 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import Root from './routes/Root';
-import RouteError from './routes/RouteError';
+import ErrorPage from './layout/ErrorPage';
+import RootLayout from './layout/RootLayout';
+import SignedInLayout from './layout/SignedInLayout';
 
 /** Loads a route module on first visit: every screen is its own chunk (see SPEC section 2 for the table). */
 const screen = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
 
+/**
+ * The route table. Route modules are `<feature>/XxxPage.tsx`; the shell (`RootLayout`) wraps everything, and the
+ * pathless `SignedInLayout` wraps every workspace screen (signed out, it shows the way in instead).
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <Root />,
-    errorElement: <RouteError />,
+    element: <RootLayout />,
+    errorElement: <ErrorPage />,
     // The shell renders nothing until the session has loaded, so there is nothing to show while route code loads.
     HydrateFallback: () => null,
     children: [
-      { index: true, ...screen(() => import('./routes/Landing')) },
-      { path: 'login', ...screen(() => import('./routes/LoginPage')) },
-      { path: 'signup', ...screen(() => import('./routes/SignupPage')) },
-      { path: 'create/ticket', ...screen(() => import('./routes/CreateTicket')) },
-      { path: 'edit/ticket/:ticketId', ...screen(() => import('./routes/EditTicket')) },
-      { path: 'view/ticket/:ticketId', ...screen(() => import('./routes/ViewTicket')) },
-      { path: 'view/tickets/all', ...screen(() => import('./routes/Dashboard')) },
-      { path: 'customer/create', ...screen(() => import('./routes/CreateCustomerPage')) },
-      { path: 'macro/create', ...screen(() => import('./routes/CreateMacroPage')) },
-      { path: 'view/customers', ...screen(() => import('./routes/Customers')) },
-      { path: 'view/macros', ...screen(() => import('./routes/Macros')) },
-      { path: 'message/center', ...screen(() => import('./routes/MessageCenterPage')) },
+      { index: true, ...screen(() => import('./landing/LandingPage')) },
+      { path: 'login', ...screen(() => import('./session/LoginPage')) },
+      { path: 'signup', ...screen(() => import('./session/SignupPage')) },
+      {
+        element: <SignedInLayout />,
+        children: [
+          { path: 'create/ticket', ...screen(() => import('./tickets/CreateTicketPage')) },
+          { path: 'edit/ticket/:ticketId', ...screen(() => import('./tickets/EditTicketPage')) },
+          { path: 'view/ticket/:ticketId', ...screen(() => import('./tickets/ViewTicketPage')) },
+          { path: 'view/tickets/all', ...screen(() => import('./tickets/DashboardPage')) },
+          { path: 'customer/create', ...screen(() => import('./customers/CreateCustomerPage')) },
+          { path: 'macro/create', ...screen(() => import('./macros/CreateMacroPage')) },
+          { path: 'view/customers', ...screen(() => import('./customers/CustomersPage')) },
+          { path: 'view/macros', ...screen(() => import('./macros/MacrosPage')) },
+          { path: 'message/center', ...screen(() => import('./messages/MessageCenterPage')) },
+          { path: 'settings/api-tokens', ...screen(() => import('./apiTokens/ApiTokensPage')) },
+        ],
+      },
     ],
   },
 ];

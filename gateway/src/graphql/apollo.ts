@@ -5,8 +5,11 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginUsageReportingDisabled, ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '@fulcrum/schema';
+import type { ErrorLog } from '../logging.js';
 import { createArmor, PARSE_OPTIONS } from './armor.js';
 import { createFormatError } from './errors.js';
+import { costPlugin } from './costPlugin.js';
+import type { TokenBudget } from '../apiTokens/budget.js';
 
 /** Rate-limited answers carry HTTP 429 and Retry-After on GraphQL too, like REST. */
 const rateLimitStatus: ApolloServerPlugin<GraphQLContext> = {
@@ -27,9 +30,11 @@ export interface ApolloOptions {
   schema: GraphQLSchema;
   httpServer: Server;
   introspection: boolean;
-  log: (error: unknown, where: string) => void;
+  log: ErrorLog;
   /** Disposes the websocket server when Apollo stops. */
   disposeWebSockets: () => Promise<void>;
+  /** Each API token's budget of cost points per minute. */
+  budget: TokenBudget;
 }
 
 export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContext> {
@@ -37,7 +42,9 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
   return new ApolloServer<GraphQLContext>({
     schema: options.schema,
     introspection: options.introspection,
-    csrfPrevention: true,
+    // A request with an Authorization header was authenticated by its token (apiTokens/bearer.ts), which no
+    // browser attaches by itself: it is exempt, like one with Apollo's preflight headers. Cookie requests are not.
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'authorization'] },
     // gateway/src/main.ts owns shutdown (SIGTERM drains, then closes the database); Apollo's own signal
     // handler would race it and hang the drain.
     stopOnTerminationSignals: false,
@@ -51,6 +58,7 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
     formatError: createFormatError(options.log),
     plugins: [
       ...armor.plugins,
+      costPlugin(options.budget),
       rateLimitStatus,
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),
       { async serverWillStart() { return { drainServer: options.disposeWebSockets }; } },

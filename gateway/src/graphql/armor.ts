@@ -1,12 +1,14 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
+import { MAX_OPERATION_COST } from './cost.js';
 
 /**
- * Query limits (graphql-armor): depth, aliases, directives, tokens and cost. Sized so every query the web app
- * sends, and 20 aliased logins (which the auth rate limit then counts one by one), pass.
+ * Query limits (graphql-armor): depth, aliases, directives and tokens; the cost limit is the published cost model's
+ * (cost.ts), which prices `first` from variables too. Sized so every query the web app sends, and 20 aliased
+ * logins (which the auth rate limit then counts one by one), pass. docs/integrators.md publishes them.
  */
-export const GRAPHQL_LIMITS = { maxDepth: 8, maxAliases: 30, maxDirectives: 20, maxTokens: 2000, maxCost: 5000 } as const;
+export const GRAPHQL_LIMITS = { maxDepth: 8, maxAliases: 30, maxDirectives: 20, maxTokens: 2000, maxCost: MAX_OPERATION_COST } as const;
 
 /**
  * The token limit is graphql-js's own parse option rather than armor's: armor's Apollo plugin throws from
@@ -39,7 +41,7 @@ export function createArmor(blockFieldSuggestion: boolean) {
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
-    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    costLimit: { enabled: false },
     blockFieldSuggestion: { enabled: blockFieldSuggestion },
   }).protect();
   return { validationRules: armor.validationRules, plugins: [...armor.plugins, ...(blockFieldSuggestion ? [blockAllSuggestions] : [])] };

@@ -1,13 +1,14 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { isAppError } from '@fulcrum/schema';
+import type { ErrorLog } from '../logging.js';
 
 /**
  * The GraphQL side of the one error type: an AppError becomes `extensions { code, field, fields, retryAfter }`;
  * GraphQL's own errors (parse, validation, variable coercion) keep their message and code; anything else is
  * logged and answered as INTERNAL with no detail. No stack trace ever leaves the server.
  */
-export function createFormatError(log: (error: unknown, where: string) => void) {
+export function createFormatError(log: ErrorLog) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     if (isAppError(original)) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkEm, rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { HTML_AS_PNG, JPEG, PNG } from '../testing/fixtures.js';
 
@@ -14,11 +14,7 @@ const CREATE_TICKET = `mutation($input: TicketInput!, $image: Upload) { createTi
 const UPDATE_TICKET = `mutation($id: Int!, $input: TicketInput!, $image: Upload) { updateTicket(id: $id, input: $input, image: $image) { ${TICKET_FIELDS} } }`;
 const input = (over: Record<string, unknown> = {}) => ({ title: 'Printer on fire', type: 'Incident', priority: 'High', requesterId: 1, description: 'Smoke from tray 2.', ...over });
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-  marnie = await gw.as(1);
-});
+beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
 afterAll(() => gw.destroy());
 
 const codeOf = (res: { errors?: { extensions?: { code?: string } }[] }) => res.errors?.[0]?.extensions?.code;
@@ -46,7 +42,7 @@ describe('GraphQL auth', () => {
 
   const protectedOps = [
     '{ users { id } }', '{ tickets { totalCount } }', '{ ticket(id: 1) { id } }', '{ customers { id } }', '{ customer(id: 1) { id } }',
-    '{ customerEmailAvailable(email: "a@b.c") }', '{ macros { id } }', '{ macro(id: 1) { id } }', '{ messages { id } }',
+    '{ customerEmailAvailable(email: "a@b.c") }', '{ macros { id } }', '{ macro(id: 1) { id } }', '{ messages(withUserId: 1) { totalCount } }',
     'mutation { createTicket(input: { title: "t", requesterId: 1, description: "abc" }) { id } }',
     'mutation { updateTicket(id: 1, input: { title: "t", requesterId: 1, description: "abc" }) { id } }', 'mutation { deleteTicket(id: 1) }',
     'mutation { createCustomer(input: { name: "Nm", email: "a@b.c" }) { id } }', 'mutation { updateCustomer(id: 1, input: { name: "Nm", email: "a@b.c" }) { id } }',
@@ -73,11 +69,12 @@ describe('GraphQL tickets', () => {
     expect(ids).toHaveLength(page.totalCount);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(next.data!.tickets.pageInfo.hasNextPage).toBe(false);
-    // Give Bobbie 120 tickets, then ask for 150 (past the cap of 100): one page of 100.
+    // Give Bobbie 120 tickets, then ask for the largest page (100); a page past it (150) is refused, not cut.
     const rows = Array.from({ length: 120 }, (_, i) => ({ title: `Bulk ${i}`, type: 'Task', priority: 'Low', assignee_id: 3, requester_id: 1, macro_id: 1, description: 'bulk row', created_at: new Date(), updated_at: new Date() }));
     await forkEm(gw.orm).getConnection().execute(forkEm(gw.orm).getKnex().insert(rows).into('tickets') as never);
     const bobbie = await gw.as(2);
-    const capped = (await bobbie.gql('{ tickets(first: 150) { totalCount nodes { id } pageInfo { hasNextPage } } }')).data!.tickets;
+    expect(codeOf(await bobbie.gql('{ tickets(first: 150) { totalCount } }'))).toBe('BAD_USER_INPUT');
+    const capped = (await bobbie.gql('{ tickets(first: 100) { totalCount nodes { id } pageInfo { hasNextPage } } }')).data!.tickets;
     expect(capped.nodes).toHaveLength(100);
     expect(capped.pageInfo.hasNextPage).toBe(true);
     expect(capped.totalCount).toBeGreaterThanOrEqual(120);
@@ -165,7 +162,7 @@ describe('GraphQL customers, macros, messages', () => {
   it('messages: conversation filter, sender-only edits, length rule', async () => {
     const sent = (await demo.gql('mutation { sendMessage(receiverId: 2, text: "Ping") { id senderId receiverId text sender { username } receiver { username } } }')).data!.sendMessage;
     expect(sent).toMatchObject({ senderId: 1, receiverId: 2, text: 'Ping', sender: { username: 'Demo' }, receiver: { username: 'Marnie' } });
-    const convo = (await marnie.gql('{ messages(withUserId: 1) { id senderId receiverId } }')).data!.messages as { senderId: number; receiverId: number }[];
+    const convo = (await marnie.gql('{ messages(withUserId: 1) { nodes { id senderId receiverId } } }')).data!.messages.nodes as { senderId: number; receiverId: number }[];
     expect(convo.every((m) => [m.senderId, m.receiverId].sort().join() === '1,2')).toBe(true);
     expect(codeOf(await marnie.gql(`mutation { editMessage(id: ${sent.id}, text: "Forged") { id } }`))).toBe('FORBIDDEN');
     expect(fieldsOf(await demo.gql(`mutation { editMessage(id: ${sent.id}, text: "") { id } }`))).toEqual({ message: [MESSAGES.message] });

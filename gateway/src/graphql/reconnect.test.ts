@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import { MESSAGE_EVENTS, collect, connected, wsClient } from '../testing/wsClient.js';
+import { sleep } from '../testing/measure.js';
 
 let gw: TestGateway;
 afterAll(() => gw.destroy());
@@ -28,10 +29,10 @@ describe('reconnect', () => {
       const tick = () => (reconnects > 0 ? resolve() : Date.now() - start > 15_000 ? reject(new Error('no reconnect')) : setTimeout(tick, 50));
       tick();
     });
-    const caughtUp = (await marnie.gql('{ messages(withUserId: 1) { id text } }')).data!.messages as { id: number }[];
+    const caughtUp = (await marnie.gql('{ messages(withUserId: 1) { nodes { id text } } }')).data!.messages.nodes as { id: number }[];
     expect(caughtUp.some((m) => m.id === missed.id)).toBe(true);
 
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     const after = (await demo.post('/api/messages/create/too/2', { message: 'after the restart' })).body;
     const events = await live.waitFor(2, 10_000);
     expect(events.at(-1)).toMatchObject({ messageEvents: { kind: 'CREATED', id: after.id } });

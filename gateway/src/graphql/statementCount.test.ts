@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 
-const DASHBOARD = `query Dashboard($first: Int!, $after: String) {
-  tickets(first: $first, after: $after) {
+const DASHBOARD = `query Dashboard($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {
+  tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
     totalCount
+    statusCounts { open pending solved }
     nodes { id title type priority requester { id name } macro { id name } assignee { id username } image { id url } }
     pageInfo { endCursor hasNextPage }
   }
@@ -41,10 +42,10 @@ afterAll(async () => {
   await gw?.destroy();
 });
 
-async function countDashboard(first: number, after?: string) {
-  await demo.gql(DASHBOARD, { first }); // warm: nothing first-time-only is counted
+async function countDashboard(first: number, after?: string, list: { filter?: Record<string, unknown>; orderBy?: string } = {}) {
+  await demo.gql(DASHBOARD, { first, ...list }); // warm: nothing first-time-only is counted
   statements.length = 0;
-  const res = await demo.gql(DASHBOARD, { first, after });
+  const res = await demo.gql(DASHBOARD, { first, after, ...list });
   const count = statements.length;
   expect(res.errors).toBeUndefined();
   return { count, page: res.data!.tickets, sql: [...statements] };
@@ -69,5 +70,29 @@ describe('dashboard query SQL statements', () => {
     const next = await countDashboard(50, small.page.pageInfo.endCursor);
     expect(next.count).toBe(small.count);
     expect(next.page.totalCount).toBe(small.page.totalCount);
+  });
+
+  it('stays the same for the filtered, ordered and searched list (issue 14)', async () => {
+    const plain = await countDashboard(5);
+    const lists = [
+      { filter: { status: ['OPEN', 'PENDING'] } },
+      { filter: { status: ['OPEN'], priority: ['Low', 'High'], type: ['Task'] }, orderBy: 'PRIORITY' },
+      { filter: { requesterId: 1 }, orderBy: 'UPDATED' },
+      { filter: { search: 'statement count' } },
+      { filter: { search: 'count row', status: ['OPEN', 'PENDING'], priority: ['Low'] }, orderBy: 'OLDEST' },
+      { filter: { search: '#3' } },
+    ];
+    for (const list of lists) {
+      const small = await countDashboard(5, undefined, list);
+      const large = await countDashboard(50, undefined, list);
+      expect(small.count, JSON.stringify(list)).toBe(plain.count);
+      expect(large.count, JSON.stringify(list)).toBe(plain.count);
+      if (small.page.pageInfo.hasNextPage) {
+        const next = await countDashboard(5, small.page.pageInfo.endCursor, list);
+        expect(next.count, JSON.stringify(list)).toBe(plain.count);
+      }
+    }
+    const searched = await countDashboard(50, undefined, lists[3]);
+    expect(searched.page.totalCount).toBe(60);
   });
 });

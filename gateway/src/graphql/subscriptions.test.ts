@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
 import { forkEm, Session } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { CUSTOMER_EVENTS, MACRO_EVENTS, MESSAGE_EVENTS, TICKET_EVENTS, collect, connected, wsClient } from '../testing/wsClient.js';
 
@@ -18,10 +18,7 @@ const socketFor = (c: TestClient) => {
 };
 const settle = () => new Promise((r) => setTimeout(r, 150));
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  [demo, marnie, bobbie] = await Promise.all([gw.as(0), gw.as(1), gw.as(2)]);
-});
+beforeAll(async () => ([gw, demo, marnie, bobbie] = await startSignedIn(0, 1, 2)));
 afterAll(async () => {
   await Promise.all(sockets.map((s) => s.dispose()));
   await gw.destroy();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '@fulcrum/schema';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startSignedIn, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { HTML_AS_PNG, JPEG, PNG, validTicket } from '../testing/fixtures.js';
 
@@ -9,11 +9,7 @@ let gw: TestGateway;
 let demo: TestClient;
 let marnie: TestClient;
 
-beforeAll(async () => {
-  gw = await startTestGateway();
-  demo = await gw.as(0);
-  marnie = await gw.as(1);
-});
+beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
 afterAll(() => gw.destroy());
 
 describe('REST auth', () => {

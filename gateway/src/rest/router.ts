@@ -2,8 +2,9 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import multer from 'multer';
 import { AppError, auth, customers, macros, messages, rules, tickets, users, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { serviceContextFor } from '../http/serviceContext.js';
-import { apiErrorHandler, type ErrorLog } from './errors.js';
-import { requireSameOrigin } from './sameOrigin.js';
+import type { ErrorLog } from '../logging.js';
+import { apiErrorHandler } from './errors.js';
+import { requireSameOrigin } from '../security/sameOrigin.js';
 import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser } from './shapes.js';
 
 /** The REST facade of SPEC section 7 / REST-CONTRACT.md: thin adapters over the same services as GraphQL. */

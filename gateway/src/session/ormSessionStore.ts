@@ -1,5 +1,5 @@
 import session from 'express-session';
-import { forkEm, Session, toDate, type Orm } from '@fulcrum/schema';
+import { forkEm, hotRead, Session, toDate, type Orm } from '@fulcrum/schema';
 
 /**
  * express-session's store, kept in our own database through MikroORM, so sessions survive a restart and are
@@ -34,18 +34,15 @@ export class OrmSessionStore extends session.Store {
     }
   }
 
-  /** One lean statement (no entity hydration): every signed-in request starts here. */
+  /** One indexed read through a prepared statement (no entity hydration): every signed-in request starts here. */
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
-    const em = forkEm(this.orm);
-    em.getConnection()
-      .execute(em.getKnex().from('sessions').select('data', 'expires_at').where('sid', sid).limit(1) as never)
-      .then((rows) => {
-        const row = (rows as { data: string; expires_at: unknown }[])[0];
-        const expiresAt = row ? toDate(row.expires_at).getTime() : 0;
-        if (!row || expiresAt <= Date.now()) return callback(null, null);
-        this.remember(sid, expiresAt);
-        callback(null, JSON.parse(row.data) as session.SessionData);
-      }, callback);
+    hotRead<{ data: string; expires_at: unknown }>(forkEm(this.orm), 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [sid]).then((rows) => {
+      const row = rows[0];
+      const expiresAt = row ? toDate(row.expires_at).getTime() : 0;
+      if (!row || expiresAt <= Date.now()) return callback(null, null);
+      this.remember(sid, expiresAt);
+      callback(null, JSON.parse(row.data) as session.SessionData);
+    }, callback);
   }
 
   override set(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {

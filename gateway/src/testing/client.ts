@@ -1,3 +1,5 @@
+import { DEMO_ACCOUNTS } from '@fulcrum/schema';
+
 /** A tiny HTTP client with one cookie jar, for tests and benchmarks: REST calls, GraphQL, multipart uploads. */
 export interface GqlResult<T = Record<string, any>> {
   status: number;
@@ -54,14 +56,7 @@ export class TestClient {
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
     const res = await this.fetch(path, init);
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON: keep the text so a test can assert on it */
-    }
-    return { status: res.status, body: parsed as T, headers: res.headers };
+    return { status: res.status, body: parseBody(await res.text()) as T, headers: res.headers };
   }
 
   get = <T = any>(path: string, headers?: Record<string, string>) => this.rest<T>('GET', path, undefined, headers);
@@ -72,20 +67,13 @@ export class TestClient {
     const form = new FormData();
     if (file) form.append(field, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
     const res = await this.fetch(path, { method, body: form });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* keep text */
-    }
-    return { status: res.status, body: body as T, headers: res.headers };
+    return { status: res.status, body: parseBody(await res.text()) as T, headers: res.headers };
   }
 
-  async gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}): Promise<GqlResult<T>> {
-    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    const json = (await res.json()) as Omit<GqlResult<T>, 'status' | 'headers'>;
-    return { status: res.status, headers: res.headers, ...json };
+  /** A GraphQL POST, with extra headers when asked (client address, origin...); a body that is not JSON becomes one error. */
+  async gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<GqlResult<T>> {
+    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    return { status: res.status, headers: res.headers, ...gqlBody<T>(await res.text()) };
   }
 
   /** A GraphQL multipart request (graphql-multipart-request-spec) with one file in `variables.<fileVariable>`. */
@@ -95,8 +83,7 @@ export class TestClient {
     form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}`] }));
     form.append('0', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
     const res = await this.fetch('/graphql', { method: 'POST', headers: { 'apollo-require-preflight': 'true' }, body: form });
-    const json = (await res.json()) as Omit<GqlResult<T>, 'status' | 'headers'>;
-    return { status: res.status, headers: res.headers, ...json };
+    return { status: res.status, headers: res.headers, ...gqlBody<T>(await res.text()) };
   }
 
   async login(email: string, password: string): Promise<this> {
@@ -104,4 +91,40 @@ export class TestClient {
     if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return this;
   }
+}
+
+/** New clients of one gateway. */
+export interface GatewayClients {
+  /** A signed-out client. */
+  client(): TestClient;
+  /** A client signed in as demo account 0 (Demo), 1 (Marnie) or 2 (Bobbie). */
+  as(index: 0 | 1 | 2): Promise<TestClient>;
+}
+
+export function clientsOf(url: string): GatewayClients {
+  return {
+    client: () => new TestClient(url),
+    as: (index) => new TestClient(url).login(DEMO_ACCOUNTS[index].email, DEMO_ACCOUNTS[index].password),
+  };
+}
+
+/** The same session on another gateway: a new client there with this client's cookies. */
+export function carry(client: TestClient, to: { url: string }): TestClient {
+  const other = new TestClient(to.url);
+  other.setCookieHeader(client.cookieHeader);
+  return other;
+}
+
+/** JSON when the body is JSON; otherwise the text itself, so a test can assert on it. */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function gqlBody<T>(text: string): Omit<GqlResult<T>, 'status' | 'headers'> {
+  const body = parseBody(text);
+  return body && typeof body === 'object' ? (body as Omit<GqlResult<T>, 'status' | 'headers'>) : { errors: [{ message: text }] };
 }

@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 import { startGateway, type Gateway } from '../app.js';
 import type { GatewayOptions } from '../config.js';
-import { TestClient } from './client.js';
+import { clientsOf, type GatewayClients, type TestClient } from './client.js';
 
 export const PG_ADMIN_URL = process.env.FULCRUM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.FULCRUM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -40,12 +39,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-export interface TestGateway extends Gateway {
+export interface TestGateway extends Gateway, GatewayClients {
   dataDir: string;
   options: GatewayOptions;
-  client(): TestClient;
-  /** A client signed in as demo account 0 (Demo), 1 (Marnie) or 2 (Bobbie). */
-  as(index: 0 | 1 | 2): Promise<TestClient>;
   /** Stops the gateway and starts a new one on the same data (restart). */
   restart(): Promise<TestGateway>;
   /** Stops and deletes the data. */
@@ -53,7 +49,7 @@ export interface TestGateway extends Gateway {
 }
 
 /** Generous limits so a test suite's many logins from 127.0.0.1 are not throttled; limit tests pass their own. */
-export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, windowSeconds: 60 };
+export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, tokenFailuresPerIp: 10000, windowSeconds: 60 };
 
 export async function startTestGateway(overrides: GatewayOptions = {}): Promise<TestGateway> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'fulcrum-test-'));
@@ -74,13 +70,24 @@ export async function startTestGateway(overrides: GatewayOptions = {}): Promise<
   return wrap(await startGateway(options), options, dataDir, pgDb);
 }
 
+/**
+ * The usual set-up of a test file: one gateway and a client signed in as each demo account asked for, in that
+ * order: `beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));` with
+ * `afterAll(() => gw.destroy());`.
+ */
+export async function startSignedIn(...accounts: (0 | 1 | 2)[]): Promise<[TestGateway, ...TestClient[]]> {
+  const gw = await startTestGateway();
+  const clients: TestClient[] = [];
+  for (const index of accounts) clients.push(await gw.as(index));
+  return [gw, ...clients];
+}
+
 function wrap(gateway: Gateway, options: GatewayOptions, dataDir: string, pgDb?: { drop(): Promise<void> }): TestGateway {
   const self: TestGateway = {
     ...gateway,
     dataDir,
     options,
-    client: () => new TestClient(gateway.url),
-    as: (index) => new TestClient(gateway.url).login(DEMO_ACCOUNTS[index].email, DEMO_ACCOUNTS[index].password),
+    ...clientsOf(gateway.url),
     async restart() {
       await gateway.close();
       return wrap(await startGateway({ ...options, port: gateway.port }), options, dataDir, pgDb);

@@ -1,5 +1,7 @@
-import { Entity, Enum, Index, ManyToOne, OneToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, TICKET_PRIORITIES, TICKET_TYPES, type TicketPriority, type TicketType } from '../validation/rules.js';
+import { Entity, Enum, Index, ManyToOne, OneToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import {
+  DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_STATUS, DEFAULT_TICKET_TYPE, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES, type TicketPriority, type TicketStatus, type TicketType,
+} from '../validation/rules.js';
 import { Customer } from './Customer.js';
 import { Macro } from './Macro.js';
 import { User } from './User.js';
@@ -8,6 +10,10 @@ import type { TicketImage } from './TicketImage.js';
 @Entity({ tableName: 'tickets' })
 /** The dashboard pages an agent's tickets newest first: (assignee_id, id) serves both the page and the count. */
 @Index({ name: 'tickets_assignee_id_id_index', properties: ['assignee', 'id'] })
+/** The filtered dashboard: one index range per (status, priority) for newest, oldest and priority order... */
+@Index({ name: 'tickets_assignee_status_priority_id_index', properties: ['assignee', 'status', 'priority', 'id'] })
+/** ...and one per status for "last update" order (services/tickets.ts, listTickets). */
+@Index({ name: 'tickets_assignee_status_updated_at_id_index', properties: ['assignee', 'status', 'updatedAt', 'id'] })
 export class Ticket {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -20,6 +26,9 @@ export class Ticket {
 
   @Enum({ items: () => [...TICKET_PRIORITIES], type: 'string', length: 16, default: DEFAULT_TICKET_PRIORITY })
   priority: TicketPriority = DEFAULT_TICKET_PRIORITY;
+
+  @Enum({ items: () => [...TICKET_STATUSES], type: 'string', length: 16, default: DEFAULT_TICKET_STATUS })
+  status: Opt<TicketStatus> = DEFAULT_TICKET_STATUS;
 
   // No single-column index: tickets_assignee_id_id_index leads with assignee_id.
   @ManyToOne(() => User, { fieldName: 'assignee_id', deleteRule: 'restrict', index: false })

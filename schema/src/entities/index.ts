@@ -5,6 +5,8 @@ export { Ticket } from './Ticket.js';
 export { TicketImage } from './TicketImage.js';
 export { Message } from './Message.js';
 export { Session } from './Session.js';
+export { Conversation } from './Conversation.js';
+export { ApiToken } from './ApiToken.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -13,5 +15,7 @@ import { Ticket } from './Ticket.js';
 import { TicketImage } from './TicketImage.js';
 import { Message } from './Message.js';
 import { Session } from './Session.js';
+import { Conversation } from './Conversation.js';
+import { ApiToken } from './ApiToken.js';
 
-export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session];
+export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation, ApiToken];

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { RESOLVERS } from './resolvers.js';
+import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
+import { ApiTokenResolver } from './apiTokens.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -20,6 +22,6 @@ const unusedPubSub = {
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: RESOLVERS, validate: false, pubSub: unusedPubSub });
+  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver] as never, validate: false, pubSub: unusedPubSub as never });
   return cached;
 }

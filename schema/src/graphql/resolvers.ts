@@ -4,16 +4,16 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
 import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../services/records.js';
 import { requireViewer } from '../services/context.js';
-import { reviveDates, type Change, type MessageChange } from '../realtime/events.js';
+import { reviveDates, type Change, type MessageChange, type TicketChange } from '../realtime/events.js';
 import type { GraphQLContext } from './context.js';
-import { CustomerInput, MacroInput, SignupInput, TicketInput } from './inputs.js';
+import { CustomerInput, MacroInput, SignupInput, TicketFilter, TicketInput } from './inputs.js';
 import { readUpload } from './upload.js';
 import {
-  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketConnection, TicketEvent, TicketImage, User,
+  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketConnection, TicketEvent, TicketImage, TicketOrder, TicketStatus, User,
 } from './types.js';
 
 const toTicketInput = (input: TicketInput) => ({
-  title: input.title, type: input.type, priority: input.priority, requester: input.requesterId, applyMacro: input.macroId, description: input.description,
+  title: input.title, type: input.type, priority: input.priority, requester: input.requesterId, applyMacro: input.macroId, description: input.description, status: input.status,
 });
 
 @Resolver()
@@ -52,15 +52,21 @@ export class UserResolver {
 
 @Resolver(() => Ticket)
 export class TicketResolver {
-  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, newest first. `first` is capped at 100." })
+  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, filtered, searched and ordered. `first` is capped at 100." })
   async tickets(
     @Arg('first', () => Int, { nullable: true, defaultValue: 50 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('after', () => String, { nullable: true, description: 'The endCursor of the previous page; valid with the same filter and order.' }) after: string | null,
+    @Arg('filter', () => TicketFilter, { nullable: true, description: 'Search and filters; omitted: every ticket.' }) filter: TicketFilter | null,
+    @Arg('orderBy', () => TicketOrder, { nullable: true, description: 'Default: RELEVANCE with a search, NEWEST without.' }) orderBy: string | null,
     @Ctx() { service }: GraphQLContext,
   ) {
     // The page's statement also read its requesters, macros and assignee (tickets.pageRelations, used below).
-    const page = await tickets.listTickets(service, { first, after });
-    return { totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+    const page = await tickets.listTickets(service, { first, after, filter, orderBy });
+    const counts = page.statusCounts;
+    return {
+      totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
+      statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED },
+    };
   }
 
   @Query(() => Ticket)
@@ -87,6 +93,15 @@ export class TicketResolver {
   ) {
     requireViewer(service);
     return tickets.updateTicket(service, id, toTicketInput(input), await readUpload(image));
+  }
+
+  @Mutation(() => Ticket, { description: 'Sets the status of one of your tickets (the one click on the ticket page); live in your other tabs.' })
+  setTicketStatus(
+    @Arg('id', () => Int, { description: 'One of your tickets.' }) id: number,
+    @Arg('status', () => TicketStatus, { description: 'The new status.' }) status: string,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return tickets.setTicketStatus(service, id, status);
   }
 
   @Mutation(() => Int, { description: 'Deletes the ticket and its image; returns the id.' })
@@ -191,11 +206,7 @@ export class MacroResolver {
 
 @Resolver(() => Message)
 export class MessageResolver {
-  @Query(() => [Message], { description: 'Messages you sent or received, oldest first; `withUserId` narrows to one conversation.' })
-  messages(@Arg('withUserId', () => Int, { nullable: true }) withUserId: number | null, @Ctx() { service }: GraphQLContext) {
-    return messages.listMessages(service, withUserId ?? undefined);
-  }
-
+  // The `messages` query (one conversation, a cursor connection) is in conversations.ts with the rest of the message center.
   @Mutation(() => Message)
   sendMessage(@Arg('receiverId', () => Int) receiverId: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
     return messages.sendMessage(service, receiverId, text);
@@ -249,12 +260,19 @@ export class LiveResolver {
       return (context as GraphQLContext).service.deps.bus.subscribe('ticket', viewerId);
     },
   })
-  async ticketEvents(@Root() change: Change<TicketRecord>, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
-    if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null };
+  async ticketEvents(@Root() change: TicketChange, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
+    const previous = change.previous ?? null;
+    if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous, current: null };
     // Re-read through the service, which checks ownership again and fills in what the event left out.
     service.em.clear();
     const ticket = await tickets.getTicket(service, change.id).catch(() => null);
-    return { kind: ticket ? (change.kind as ChangeKind) : ChangeKind.DELETED, id: change.id, ticket: ticket as Ticket | null };
+    const record = change.record;
+    const current = record ? { status: record.status, priority: record.priority, type: record.type, requesterId: record.requesterId } : null;
+    // Gone since (deleted meanwhile): sent as the delete. It takes away what the client counted so far: the facets
+    // before this update, or nothing for a ticket created and deleted before the client ever saw it. (The client
+    // applies one delete per ticket, so the real DELETED event that follows changes nothing more.)
+    if (!ticket) return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous: change.kind === 'UPDATED' ? previous : null, current: null };
+    return { kind: change.kind as ChangeKind, id: change.id, ticket: ticket as Ticket, previous: change.kind === 'UPDATED' ? previous : null, current };
   }
 
   @Subscription(() => CustomerEvent, {

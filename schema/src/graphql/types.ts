@@ -1,14 +1,36 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
-import { TICKET_PRIORITIES, TICKET_TYPES } from '../validation/rules.js';
+import { TICKET_ORDERS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../validation/rules.js';
 
 export const TicketType = Object.fromEntries(TICKET_TYPES.map((t) => [t, t])) as { [K in (typeof TICKET_TYPES)[number]]: K };
 export const TicketPriority = Object.fromEntries(TICKET_PRIORITIES.map((p) => [p, p])) as { [K in (typeof TICKET_PRIORITIES)[number]]: K };
+export const TicketStatus = Object.fromEntries(TICKET_STATUSES.map((s) => [s, s])) as { [K in (typeof TICKET_STATUSES)[number]]: K };
+export const TicketOrder = Object.fromEntries(TICKET_ORDERS.map((o) => [o, o])) as { [K in (typeof TICKET_ORDERS)[number]]: K };
 export enum ChangeKind { CREATED = 'CREATED', UPDATED = 'UPDATED', DELETED = 'DELETED' }
 
 registerEnumType(TicketType, { name: 'TicketType', description: 'Question is the default.' });
 registerEnumType(TicketPriority, { name: 'TicketPriority', description: 'Low is the default.' });
 registerEnumType(ChangeKind, { name: 'ChangeKind' });
+registerEnumType(TicketStatus, {
+  name: 'TicketStatus',
+  description: 'Where a ticket stands. New tickets are OPEN.',
+  valuesConfig: {
+    OPEN: { description: 'Needs the agent.' },
+    PENDING: { description: 'Waiting on the requester.' },
+    SOLVED: { description: 'Done. Solved tickets leave the default (unsolved) dashboard list.' },
+  },
+});
+registerEnumType(TicketOrder, {
+  name: 'TicketOrder',
+  description: 'The order of the ticket list. Ties are broken by id, newest first.',
+  valuesConfig: {
+    NEWEST: { description: 'Newest first (the default without a search).' },
+    OLDEST: { description: 'Oldest first.' },
+    PRIORITY: { description: 'Urgent, High, Medium, Low; newest first within each.' },
+    UPDATED: { description: 'Most recently updated first.' },
+    RELEVANCE: { description: 'Best match first (the default with a search); without a search it is NEWEST.' },
+  },
+});
 
 @ObjectType({ description: 'A support agent. The password never appears in any response.' })
 export class User {
@@ -49,6 +71,7 @@ export class Ticket {
   @Field(() => String) title!: string;
   @Field(() => TicketType) type!: string;
   @Field(() => TicketPriority) priority!: string;
+  @Field(() => TicketStatus, { description: 'OPEN, PENDING (waiting on the requester) or SOLVED; change it with setTicketStatus.' }) status!: string;
   @Field(() => String) description!: string;
   @Field(() => Int) assigneeId!: number;
   @Field(() => Int) requesterId!: number;
@@ -64,9 +87,18 @@ export class PageInfo {
   @Field(() => Boolean) hasNextPage!: boolean;
 }
 
-@ObjectType({ description: 'One page of tickets, newest first.' })
+@ObjectType({ description: 'How many of your tickets match the filter apart from its status part, per status.' })
+export class TicketStatusCounts {
+  @Field(() => Int, { description: 'OPEN tickets.' }) open!: number;
+  @Field(() => Int, { description: 'PENDING tickets.' }) pending!: number;
+  @Field(() => Int, { description: 'SOLVED tickets.' }) solved!: number;
+}
+
+@ObjectType({ description: 'One page of tickets in the requested order.' })
 export class TicketConnection {
-  @Field(() => Int, { description: 'All of the agent\'s tickets, not just this page.' }) totalCount!: number;
+  @Field(() => Int, { description: 'Every ticket of the agent matching the filter, not just this page.' }) totalCount!: number;
+  @Field(() => TicketStatusCounts, { description: 'Per status, the tickets matching the rest of the filter (search, priority, type, requester): the counts on the status filter chips.' })
+  statusCounts!: TicketStatusCounts;
   @Field(() => [Ticket]) nodes!: Ticket[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
@@ -90,11 +122,26 @@ export class MessageEvent {
   @Field(() => Message, { nullable: true, description: 'Absent when deleted.' }) message!: Message | null;
 }
 
+@ObjectType({ description: 'The fields a ticket list filters and counts on, at one moment.' })
+export class TicketFacets {
+  @Field(() => TicketStatus, { description: 'The status at that moment.' }) status!: string;
+  @Field(() => TicketPriority, { description: 'The priority at that moment.' }) priority!: string;
+  @Field(() => TicketType, { description: 'The type at that moment.' }) type!: string;
+  @Field(() => Int, { description: 'The requester (customer id) at that moment.' }) requesterId!: number;
+}
+
 @ObjectType({ description: 'One of your tickets was created, edited or deleted.' })
 export class TicketEvent {
   @Field(() => ChangeKind) kind!: ChangeKind;
   @Field(() => Int) id!: number;
   @Field(() => Ticket, { nullable: true, description: 'Absent when deleted.' }) ticket!: Ticket | null;
+  @Field(() => TicketFacets, {
+    nullable: true,
+    description: 'Status, priority, type and requester before this change (UPDATED and DELETED; null when the change did not touch the ticket\'s own fields). With `current`, a client keeps filtered lists and per-status counts exact.',
+  })
+  previous!: TicketFacets | null;
+  @Field(() => TicketFacets, { nullable: true, description: 'The same fields right after this change (null when deleted or unknown); `ticket` is read when the event is sent and may be newer.' })
+  current!: TicketFacets | null;
 }
 
 @ObjectType({ description: 'A customer of the shared directory was created, edited or deleted.' })

@@ -1,5 +1,13 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.js';
+import { Migration20261123110000ApiTokens } from './Migration20261123110000ApiTokens.js';
+import { Migration20261123130000Conversations } from './Migration20261123130000Conversations.js';
+import { Migration20261123140000TicketTriage } from './Migration20261123140000TicketTriage.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
-export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261122000000Initial', class: Migration20261122000000Initial }];
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
+  { name: 'Migration20261123110000ApiTokens', class: Migration20261123110000ApiTokens },
+  { name: 'Migration20261123130000Conversations', class: Migration20261123130000Conversations },
+  { name: 'Migration20261123140000TicketTriage', class: Migration20261123140000TicketTriage },
+];

@@ -22,13 +22,38 @@ export interface MessageChange extends Change<MessageRecord> {
   receiverId: number;
 }
 
+/** The fields a ticket list filters on; a ticket event carries them before and after the change (see TicketChange). */
+export interface TicketFacets { status: TicketRecord['status']; priority: TicketRecord['priority']; type: TicketRecord['type']; requesterId: number }
+
+/**
+ * `previous`: the facets before an UPDATED or DELETED change, so a client can keep filtered lists and per-status
+ * counts exact (it cannot know where a ticket it never loaded used to be counted).
+ */
+export interface TicketChange extends Change<TicketRecord> {
+  previous?: TicketFacets;
+}
+/** Why an agent's unread counts changed. */
+export type UnreadReason = 'MESSAGE_ARRIVED' | 'MESSAGE_DELETED' | 'READ';
+export interface UnreadChange { partnerId: number; reason: UnreadReason }
+/** `version` grows with every change of one agent's presence, so a client keeps the newest whatever order events arrive in. */
+export interface PresenceChange { userId: number; online: boolean; version: number }
+export interface TypingSignal { senderId: number; receiverId: number }
+
 export type EventTopics = {
   message: [userId: number, payload: MessageChange];
-  ticket: [userId: number, payload: Change<TicketRecord>];
+  ticket: [userId: number, payload: TicketChange];
   macro: [userId: number, payload: Change<MacroRecord>];
   customer: [payload: Change<CustomerRecord>];
+  /** Unread counts of this agent changed (services/conversations.ts); the subscription re-reads them. */
+  unread: [userId: number, payload: UnreadChange];
+  /** An agent came online or went offline (realtime/presence.ts); everyone may see it. */
+  presence: [payload: PresenceChange];
+  /** The sender is typing to this agent; never stored. */
+  typing: [userId: number, payload: TypingSignal];
   /** A session ended (logout): every gateway closes that session's sockets. */
   sessionEnded: [payload: { sid: string }];
+  /** An API token was revoked: every gateway closes that token's sockets. */
+  apiTokenRevoked: [payload: { tokenId: number }];
 };
 
 export type EventBus = ReturnType<typeof createPubSub<EventTopics>>;

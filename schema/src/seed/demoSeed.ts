@@ -1,5 +1,6 @@
 import type { Orm } from '../database.js';
 import { Customer, Macro, Message, Ticket, TicketImage, User } from '../entities/index.js';
+import { rebuildConversations } from '../services/conversations.js';
 import { hashPassword } from '../services/auth.js';
 import { checkImage } from '../services/images.js';
 import { NO_MACRO_ID, TICKET_PRIORITIES, TICKET_TYPES } from '../validation/rules.js';
@@ -91,5 +92,7 @@ export async function seedDemo(orm: Orm): Promise<void> {
       em.create(TicketImage, { ticket, ...images[i], createdAt: at(5_000 - i * 60) });
     });
     MESSAGES.forEach(([from, to, text], i) => em.create(Message, { sender: users[from], receiver: users[to], text, createdAt: at(300 - i * 10), updatedAt: at(300 - i * 10) }));
+    await em.flush();
+    await rebuildConversations(em as never);
   });
 }

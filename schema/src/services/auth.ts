@@ -6,6 +6,7 @@ import { MESSAGES, hasErrors, validateLogin, validateSignup, type FieldErrors } 
 import type { ServiceContext } from './context.js';
 import type { UserRecord } from './records.js';
 import { toUserRecord } from './users.js';
+import { requireSession } from './apiTokens.js';
 
 /** OWASP's argon2id minimum (m = 19 MiB, t = 2, p = 1). */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
@@ -25,6 +26,7 @@ function authError(fields: FieldErrors): AppError {
 }
 
 export async function signup(ctx: ServiceContext, args: SignupArgs): Promise<UserRecord> {
+  requireSession(ctx);
   const fields = validateSignup(args);
   if (hasErrors(fields)) throw authError(fields);
   await ctx.deps.limiter.consumeSignup(ctx.clientIp);
@@ -56,6 +58,7 @@ export async function signup(ctx: ServiceContext, args: SignupArgs): Promise<Use
  * already in use.", which is rate-limited per address. See docs/security.md.
  */
 export async function login(ctx: ServiceContext, args: LoginArgs): Promise<UserRecord> {
+  requireSession(ctx);
   const fields = validateLogin(args);
   if (hasErrors(fields)) throw authError(fields);
   const email = String(args.email).trim().toLowerCase();
@@ -82,6 +85,7 @@ async function switchSession(ctx: ServiceContext, userId: number): Promise<void>
 }
 
 export async function logout(ctx: ServiceContext): Promise<void> {
+  requireSession(ctx);
   const sid = ctx.session?.id;
   await ctx.session?.signOut();
   if (sid) ctx.deps.bus.publish('sessionEnded', { sid });

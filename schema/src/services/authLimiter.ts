@@ -17,6 +17,8 @@ export interface AuthLimits {
   loginFailuresPerIp: number;
   /** Signups allowed per client address in `windowSeconds`. */
   signupsPerIp: number;
+  /** API-token guesses (unknown, expired or revoked bearer secrets) per client address in `windowSeconds`. */
+  tokenFailuresPerIp: number;
   windowSeconds: number;
 }
 
@@ -24,6 +26,7 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   loginFailuresPerAccount: 5,
   loginFailuresPerIp: 50,
   signupsPerIp: 20,
+  tokenFailuresPerIp: 50,
   windowSeconds: 15 * 60,
 };
 
@@ -37,6 +40,13 @@ export interface AuthLimiter {
   recordLoginSuccess(email: string, ip: string): Promise<void>;
   /** Counts a signup attempt; throws RATE_LIMITED past the limit. */
   consumeSignup(ip: string): Promise<void>;
+  /**
+   * Throws RATE_LIMITED when this address has spent its budget of bad bearer tokens (checked before any lookup).
+   * A token lookup is one indexed read, not an argon2 verification, so unlike logins only failures are counted.
+   */
+  checkTokenGuesses(ip: string): Promise<void>;
+  /** Counts a bad bearer token; throws RATE_LIMITED past the limit. */
+  recordTokenFailure(ip: string): Promise<void>;
 }
 
 function limited(res: RateLimiterRes | null): AppError {
@@ -66,6 +76,7 @@ export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redi
   const perAccount = make('login-account', limits.loginFailuresPerAccount);
   const perIp = make('login-ip', limits.loginFailuresPerIp);
   const signups = make('signup-ip', limits.signupsPerIp);
+  const tokenGuesses = make('token-ip', limits.tokenFailuresPerIp ?? DEFAULT_AUTH_LIMITS.tokenFailuresPerIp);
   const accountKey = (email: string, ip: string) => `${email.toLowerCase()}|${ip}`;
 
   return {
@@ -79,6 +90,13 @@ export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redi
     },
     async consumeSignup(ip) {
       await consume(signups, ip);
+    },
+    async checkTokenGuesses(ip) {
+      const spent = await tokenGuesses.get(ip);
+      if (spent && spent.consumedPoints >= tokenGuesses.points) throw limited(spent);
+    },
+    async recordTokenFailure(ip) {
+      await consume(tokenGuesses, ip);
     },
   };
 }

@@ -2,6 +2,8 @@ import type { Em, Orm } from '../database.js';
 import { AppError } from '../errors.js';
 import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
+import type { Presence } from '../realtime/presence.js';
+import type { ApiCredential } from './apiTokens.js';
 
 /** What a transport must supply to change the caller's session (express-session behind both). */
 export interface SessionPort {
@@ -18,6 +20,8 @@ export interface ServiceDeps {
   orm: Orm;
   bus: EventBus;
   limiter: AuthLimiter;
+  /** Who is online, and the typing throttle (realtime/presence.ts). */
+  presence: Presence;
 }
 
 /** One per HTTP request or websocket operation: a fresh em.fork() and the caller. */
@@ -28,6 +32,8 @@ export interface ServiceContext {
   session?: SessionPort;
   /** Client address, for rate limits. */
   clientIp: string;
+  /** Set when the caller authenticated with an API token (Authorization: Bearer) instead of a session. */
+  token?: ApiCredential;
 }
 
 export function requireViewer(ctx: ServiceContext): number {

@@ -1,9 +1,10 @@
 import { AppError } from '../errors.js';
 import { Message, User } from '../entities/index.js';
-import { hasErrors, validateMessage } from '../validation/rules.js';
+import { hasErrors, MESSAGES, validateMessage } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import type { MessageRecord } from './records.js';
+import { toDate, type MessageRecord } from './records.js';
 import type { ChangeKind } from '../realtime/events.js';
+import { decodeCursor, encodeCursor, pageSize, publishUnread, recordDeleted, recordSent, type Page } from './conversations.js';
 
 export function toMessageRecord(m: Message): MessageRecord {
   return { id: m.id, senderId: m.sender.id, receiverId: m.receiver.id, text: m.text, createdAt: m.createdAt, updatedAt: m.updatedAt };
@@ -26,12 +27,51 @@ function publish(ctx: ServiceContext, kind: ChangeKind, m: { id: number; senderI
 export async function listMessages(ctx: ServiceContext, withUserId?: unknown): Promise<MessageRecord[]> {
   const viewerId = requireViewer(ctx);
   const partner = withUserId === undefined || withUserId === null ? null : parseId(withUserId);
-  if (withUserId != null && !partner) throw AppError.validation({ withUserId: ['Invalid user id.'] });
+  if (withUserId != null && !partner) throw AppError.validation({ withUserId: [MESSAGES.invalidUserId] });
   const where = partner
     ? { $or: [{ sender: viewerId, receiver: partner }, { sender: partner, receiver: viewerId }] }
     : { $or: [{ sender: viewerId }, { receiver: viewerId }] };
   const messages = await ctx.em.find(Message, where, { orderBy: { id: 'asc' } });
   return messages.map(toMessageRecord);
+}
+
+interface MessageRow { id: number | string; sender_id: number | string; receiver_id: number | string; message: string; created_at: unknown; updated_at: unknown; total_count: number | string }
+
+/**
+ * One page of the viewer's conversation with `withUserId`, newest first (cursor = the oldest id on the page). One
+ * statement: each direction is a backwards range of the (sender_id, receiver_id, id) index, limited to the page, and
+ * the two are merged; the total is counted on the same index.
+ */
+export async function listConversationMessages(ctx: ServiceContext, withUserId: unknown, page: { first?: number | null; after?: string | null } = {}): Promise<Page<MessageRecord>> {
+  const viewerId = requireViewer(ctx);
+  const partnerId = parseId(withUserId);
+  if (!partnerId) throw AppError.validation({ withUserId: [MESSAGES.invalidUserId] });
+  const first = pageSize(page.first);
+  const beforeId = decodeCursor('message', page.after);
+  const older = beforeId ? ' and id < ?' : '';
+  const direction = (alias: string) =>
+    `select * from (select id, sender_id, receiver_id, message, created_at, updated_at from messages
+       where sender_id = ? and receiver_id = ?${older} order by id desc limit ?) as ${alias}`;
+  const args = (from: number, to: number) => [from, to, ...(beforeId ? [beforeId] : []), first + 1];
+  const rows = await ctx.em.execute<MessageRow[]>(
+    `select pair.*,
+       (select count(*) from messages where sender_id = ? and receiver_id = ?) + (select count(*) from messages where sender_id = ? and receiver_id = ?) as total_count
+     from (${direction('outgoing')} union all ${direction('incoming')}) as pair
+     order by pair.id desc limit ?`,
+    [viewerId, partnerId, partnerId, viewerId, ...args(viewerId, partnerId), ...args(partnerId, viewerId), first + 1],
+  );
+  const nodes = rows.slice(0, first).map((row) => ({
+    id: Number(row.id), senderId: Number(row.sender_id), receiverId: Number(row.receiver_id), text: row.message, createdAt: toDate(row.created_at), updatedAt: toDate(row.updated_at),
+  }));
+  let totalCount = rows.length ? Number(rows[0].total_count) : 0;
+  if (!rows.length && beforeId) {
+    const [row] = await ctx.em.execute<{ n: number | string }[]>(
+      'select (select count(*) from messages where sender_id = ? and receiver_id = ?) + (select count(*) from messages where sender_id = ? and receiver_id = ?) as n',
+      [viewerId, partnerId, partnerId, viewerId],
+    );
+    totalCount = Number(row?.n ?? 0);
+  }
+  return { nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor('message', nodes[nodes.length - 1].id) : null };
 }
 
 export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, text: unknown): Promise<MessageRecord> {
@@ -40,10 +80,17 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
   const receiver = receiverId ? await ctx.em.findOne(User, receiverId) : null;
   if (!receiver) throw AppError.notFound('Receiver');
   if (receiver.id === viewerId) throw AppError.validation({ receiver: ['You cannot send a message to yourself.'] });
-  const message = ctx.em.create(Message, { sender: ctx.em.getReference(User, viewerId), receiver, text: validText(text), createdAt: new Date(), updatedAt: new Date() });
-  await ctx.em.flush();
-  const record = toMessageRecord(message);
+  const valid = validText(text);
+  // The message and both conversation rows (entities/Conversation) commit together.
+  const record = await ctx.em.transactional(async (em) => {
+    const message = em.create(Message, { sender: em.getReference(User, viewerId), receiver: em.getReference(User, receiver.id), text: valid, createdAt: new Date(), updatedAt: new Date() });
+    await em.flush();
+    const created = toMessageRecord(message);
+    await recordSent(em, created);
+    return created;
+  });
   publish(ctx, 'CREATED', record, record);
+  publishUnread(ctx, record.receiverId, record.senderId, 'MESSAGE_ARRIVED');
   return record;
 }
 
@@ -69,7 +116,13 @@ export async function editMessage(ctx: ServiceContext, rawId: unknown, text: unk
 export async function deleteMessage(ctx: ServiceContext, rawId: unknown): Promise<number> {
   const message = await findOwnMessage(ctx, rawId);
   const record = toMessageRecord(message);
-  await ctx.em.remove(message).flush();
+  // The row and the conversation counts change together; a second, concurrent delete of it changes nothing.
+  const unreadChanged = await ctx.em.transactional(async (em) => {
+    const deleted = await em.nativeDelete(Message, { id: record.id });
+    return deleted > 0 && (await recordDeleted(em, record));
+  });
+  ctx.em.clear();
   publish(ctx, 'DELETED', record);
+  if (unreadChanged) publishUnread(ctx, record.receiverId, record.senderId, 'MESSAGE_DELETED');
   return record.id;
 }

@@ -2,7 +2,7 @@
  * The plain records services return. Both transports shape these: GraphQL object types read them directly,
  * REST maps them to the snake_case wire shapes of REST-CONTRACT.md (gateway/src/rest/shapes.ts).
  */
-import type { TicketPriority, TicketType } from '../validation/rules.js';
+import type { TicketPriority, TicketStatus, TicketType } from '../validation/rules.js';
 
 export interface UserRecord { id: number; username: string; email: string; createdAt: Date }
 export interface CustomerRecord { id: number; name: string; email: string; ownerId: number; createdAt: Date }
@@ -13,6 +13,7 @@ export interface TicketRecord {
   title: string;
   type: TicketType;
   priority: TicketPriority;
+  status: TicketStatus;
   assigneeId: number;
   requesterId: number;
   macroId: number;

@@ -2,17 +2,29 @@ import { AppError } from '../errors.js';
 import { Customer, Macro, Ticket, TicketImage, User } from '../entities/index.js';
 import {
   DEFAULT_TICKET_PRIORITY,
+  DEFAULT_TICKET_STATUS,
   DEFAULT_TICKET_TYPE,
   MESSAGES,
+  TICKET_ORDERS,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  TICKET_TYPES,
   hasErrors,
+  isTicketStatus,
+  validateSearch,
   validateTicket,
   type FieldErrors,
+  type TicketOrder,
   type TicketPriority,
+  type TicketStatus,
   type TicketType,
 } from '../validation/rules.js';
+import { dateBinding, emKind, type DatabaseKind } from '../database.js';
+import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
+import type { TicketFacets } from '../realtime/events.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
 export interface TicketInput {
@@ -25,32 +37,61 @@ export interface TicketInput {
   /** apply_macro: null or missing means macro 1. */
   applyMacro?: unknown;
   description: unknown;
+  /** OPEN, PENDING or SOLVED; missing keeps the ticket's status (OPEN for a new one). REST never sends it. */
+  status?: unknown;
 }
 
 /** Page sizes are capped, so no request can ask for the whole table. */
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
 
+export interface TicketFilter {
+  /** Words and word prefixes in title, description, requester name and email; `123` or `#123` is ticket 123. */
+  search?: string | null;
+  /** Any of these statuses; null or empty: every status. */
+  status?: readonly string[] | null;
+  priority?: readonly string[] | null;
+  type?: readonly string[] | null;
+  requesterId?: unknown;
+}
+
+export type StatusCounts = Record<TicketStatus, number>;
+
 export interface TicketPage {
   nodes: TicketRecord[];
+  /** Tickets matching the whole filter (every page, not just this one). */
   totalCount: number;
+  /** Tickets matching the filter apart from its status part, per status. */
+  statusCounts: StatusCounts;
   endCursor: string | null;
   hasNextPage: boolean;
 }
 
-export function encodeCursor(id: number): string {
-  return Buffer.from(`ticket:${id}`).toString('base64url');
+/** Where a page ends: the order it belongs to, the sort key of its last row and that row's id. */
+interface Cursor { order: TicketOrder; key: number; id: number }
+
+/**
+ * Opaque to clients. NEWEST keeps the original `ticket:<id>` form; the others carry their order and sort key
+ * (priority rank, update time in ms, relevance score), so a cursor is only good for the order it came from.
+ */
+export function encodeCursor(id: number, order: TicketOrder = 'NEWEST', key: number = id): string {
+  return Buffer.from(order === 'NEWEST' ? `ticket:${id}` : `ticket:${order}:${key}:${id}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string | null | undefined): number | null {
+export function decodeCursor(cursor: string | null | undefined, order: TicketOrder = 'NEWEST'): Cursor | null {
   if (!cursor) return null;
-  const match = /^ticket:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw AppError.validation({ after: ['Invalid cursor.'] });
-  return Number(match[1]);
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const plain = /^ticket:(\d{1,15})$/.exec(text);
+  const keyed = /^ticket:([A-Z]{1,12}):(-?[0-9.e+-]{1,40}):(\d{1,15})$/.exec(text);
+  const parsed: Cursor | null = plain
+    ? { order: 'NEWEST', key: Number(plain[1]), id: Number(plain[1]) }
+    : keyed && Number.isFinite(Number(keyed[2])) ? { order: keyed[1] as TicketOrder, key: Number(keyed[2]), id: Number(keyed[3]) } : null;
+  if (!parsed || parsed.order !== order) throw AppError.validation({ after: ['Invalid cursor: it belongs to another order or list. Start again from the first page.'] });
+  return parsed;
 }
 
 interface TicketRow {
-  id: number; title: string; type: TicketType; priority: TicketPriority; assignee_id: number; requester_id: number; macro_id: number;
+  id: number; title: string; type: TicketType; priority: TicketPriority; status: TicketStatus; assignee_id: number; requester_id: number; macro_id: number;
   description: string; created_at: unknown; updated_at: unknown;
   image_id: number | null; image_mime_type: string | null; image_byte_size: number | null; image_width: number | null; image_height: number | null;
 }
@@ -60,7 +101,7 @@ function rowToRecord(row: TicketRow): TicketRecord {
     ? { id: Number(row.image_id), ticketId: Number(row.id), mimeType: row.image_mime_type!, byteSize: Number(row.image_byte_size), width: Number(row.image_width), height: Number(row.image_height) }
     : null;
   return {
-    id: Number(row.id), title: row.title, type: row.type, priority: row.priority, assigneeId: Number(row.assignee_id),
+    id: Number(row.id), title: row.title, type: row.type, priority: row.priority, status: row.status, assigneeId: Number(row.assignee_id),
     requesterId: Number(row.requester_id), macroId: Number(row.macro_id), description: row.description, image,
     createdAt: toDate(row.created_at), updatedAt: toDate(row.updated_at),
   };
@@ -75,14 +116,14 @@ function ticketQuery(ctx: ServiceContext) {
     .getKnex()
     .from('tickets as t')
     .leftJoin('ticket_images as i', 'i.ticket_id', 't.id')
-    .select('t.id', 't.title', 't.type', 't.priority', 't.assignee_id', 't.requester_id', 't.macro_id', 't.description', 't.created_at', 't.updated_at')
+    .select('t.id', 't.title', 't.type', 't.priority', 't.status', 't.assignee_id', 't.requester_id', 't.macro_id', 't.description', 't.created_at', 't.updated_at')
     .select({ image_id: 'i.id', image_mime_type: 'i.mime_type', image_byte_size: 'i.byte_size', image_width: 'i.width', image_height: 'i.height' });
 }
 
 async function loadTickets(ctx: ServiceContext, where: (qb: ReturnType<typeof ticketQuery>) => unknown): Promise<TicketRecord[]> {
   const qb = ticketQuery(ctx);
   where(qb);
-  const rows = await ctx.em.getConnection().execute<TicketRow[]>(qb as never);
+  const rows = (await ctx.em.getConnection().execute(qb as never)) as TicketRow[];
   return rows.map(rowToRecord);
 }
 
@@ -94,46 +135,209 @@ async function loadTickets(ctx: ServiceContext, where: (qb: ReturnType<typeof ti
 export const pageRelations = new WeakMap<TicketRecord, { requester: CustomerRecord | null; macro: MacroRecord | null; assignee: UserRecord | null }>();
 
 interface PageRow extends TicketRow {
-  total_count: number | string;
+  sort_key: unknown;
+  open_count: number | string | null; pending_count: number | string | null; solved_count: number | string | null;
   c_id: number | null; c_name: string; c_email: string; c_owner_id: number; c_created_at: unknown;
   m_id: number | null; m_name: string; m_description: string; m_owner_id: number | null; m_created_at: unknown;
   u_id: number | null; u_username: string; u_email: string; u_created_at: unknown;
 }
 
+/** A piece of SQL with its `?` bindings in order of appearance. */
+interface Sql { sql: string; bindings: unknown[] }
+const placeholders = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
+const distinct = <T extends string>(values: readonly string[] | null | undefined, allowed: readonly T[], field: string, message: string): T[] | null => {
+  if (!values?.length) return null;
+  if (!values.every((v) => (allowed as readonly string[]).includes(v))) throw AppError.validation({ [field]: [message] });
+  const set = [...new Set(values)] as T[];
+  return set.length === allowed.length ? null : set;
+};
+
+/** Validated filter: null means "no restriction" for each part. */
+interface Criteria {
+  viewerId: number;
+  statuses: TicketStatus[] | null;
+  priorities: TicketPriority[] | null;
+  types: TicketType[] | null;
+  requesterId: number | null;
+  search: ParsedSearch | null;
+  order: TicketOrder;
+}
+
+function criteria(viewerId: number, filter: TicketFilter, orderBy: string | null | undefined): Criteria {
+  const fields = validateSearch(filter.search);
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  if (orderBy != null && !(TICKET_ORDERS as readonly string[]).includes(orderBy)) throw AppError.validation({ orderBy: [`Order must be one of ${TICKET_ORDERS.join(', ')}.`] });
+  let requesterId: number | null = null;
+  if (filter.requesterId != null) {
+    requesterId = parseId(filter.requesterId);
+    if (!requesterId) throw AppError.validation({ requesterId: [MESSAGES.ticketRequesterUnknown] });
+  }
+  const search = filter.search?.trim() ? parseSearch(filter.search) : null;
+  const requested = (orderBy as TicketOrder | null | undefined) ?? (search ? 'RELEVANCE' : 'NEWEST');
+  return {
+    viewerId,
+    statuses: distinct(filter.status, TICKET_STATUSES, 'status', MESSAGES.ticketStatus),
+    priorities: distinct(filter.priority, TICKET_PRIORITIES, 'priority', MESSAGES.ticketPriority),
+    types: distinct(filter.type, TICKET_TYPES, 'type', MESSAGES.ticketType),
+    requesterId,
+    search,
+    order: requested === 'RELEVANCE' && !search ? 'NEWEST' : requested,
+  };
+}
+
+/** Priority order is most urgent first: Urgent 3, High 2, Medium 1, Low 0. */
+const PRIORITY_RANK = `(case t.priority ${TICKET_PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end)`;
+
+/** `and t.type in (...) and t.requester_id = ?`: the parts of a filter no index range below covers. */
+function residual(c: Criteria, options: { priority: boolean; status: boolean }): Sql {
+  const sql: string[] = [];
+  const bindings: unknown[] = [];
+  if (options.status && c.statuses) sql.push(`and t.status in ${placeholders(c.statuses)}`), bindings.push(...c.statuses);
+  if (options.priority && c.priorities) sql.push(`and t.priority in ${placeholders(c.priorities)}`), bindings.push(...c.priorities);
+  if (c.types) sql.push(`and t.type in ${placeholders(c.types)}`), bindings.push(...c.types);
+  if (c.requesterId) sql.push('and t.requester_id = ?'), bindings.push(c.requesterId);
+  return { sql: sql.join(' '), bindings };
+}
+
 /**
- * The caller's tickets, newest first, one page at a time (cursor = last id seen). One SQL statement: the page
- * walks the (assignee_id, id) index backwards from the cursor (keyset pagination: the cost of a page does not grow
- * with the table or the page's depth), joined to image metadata, requester, macro and assignee by primary key, and
- * the total comes from a scalar subquery counted on the same index (covering: the table is not read for it).
+ * The page without a search: a UNION ALL of one index range per status (and per priority, except in "last
+ * update" order), each read in sort order and cut at the page size, then merged. Every range is a walk of
+ * (assignee_id, status, priority, id) or (assignee_id, status, updated_at, id) from the cursor, so a page costs
+ * the same at 1,000 or 1,000,000 tickets, whichever statuses and priorities are asked for. (A single range over
+ * `status in (...)` would have to read and sort every matching row.)
  */
-export async function listTickets(ctx: ServiceContext, page: { first?: number | null; after?: string | null } = {}): Promise<TicketPage> {
+function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limit: number): Sql {
+  const branches: string[] = [];
+  const bindings: unknown[] = [];
+  const statuses = c.statuses ?? [...TICKET_STATUSES];
+  if (c.order === 'UPDATED') {
+    const rest = residual(c, { priority: true, status: false });
+    for (const status of statuses) {
+      const after = cursor ? 'and (t.updated_at < ? or (t.updated_at = ? and t.id < ?))' : '';
+      branches.push(`select t.id as id, t.updated_at as sk from tickets t where t.assignee_id = ? and t.status = ? ${rest.sql} ${after} order by t.updated_at desc, t.id desc limit ?`);
+      bindings.push(c.viewerId, status, ...rest.bindings);
+      if (cursor) bindings.push(dateBinding(kind, cursor.key), dateBinding(kind, cursor.key), cursor.id);
+      bindings.push(limit);
+    }
+  } else {
+    const rest = residual(c, { priority: false, status: false });
+    for (const status of statuses) {
+      for (const priority of c.priorities ?? [...TICKET_PRIORITIES]) {
+        const rank = TICKET_PRIORITIES.indexOf(priority);
+        let after = '';
+        if (cursor && c.order === 'PRIORITY') {
+          if (rank > cursor.key) continue; // wholly before the cursor
+          if (rank === cursor.key) after = 'and t.id < ?';
+        } else if (cursor) after = c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?';
+        const key = c.order === 'PRIORITY' ? String(rank) : 't.id';
+        branches.push(`select t.id as id, ${key} as sk from tickets t where t.assignee_id = ? and t.status = ? and t.priority = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`);
+        bindings.push(c.viewerId, status, priority, ...rest.bindings);
+        if (after) bindings.push(cursor!.id);
+        bindings.push(limit);
+      }
+    }
+  }
+  if (!branches.length) return { sql: 'select t.id as id, t.id as sk from tickets t where 1 = 0', bindings: [] };
+  return { sql: branches.map((b, i) => `select * from (${b}) as b${i}`).join(' union all '), bindings };
+}
+
+/** The page of a search: the viewer's matches joined to their tickets, filtered, in the chosen order. */
+function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limit: number): Sql {
+  const rest = residual(c, { priority: true, status: true });
+  const key = { RELEVANCE: 'm.score', NEWEST: 't.id', OLDEST: 't.id', PRIORITY: PRIORITY_RANK, UPDATED: 't.updated_at' }[c.order];
+  const bindings: unknown[] = [c.viewerId, ...rest.bindings];
+  let after = '';
+  if (cursor) {
+    if (c.order === 'NEWEST' || c.order === 'OLDEST') {
+      after = c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?';
+      bindings.push(cursor.id);
+    } else {
+      const value = c.order === 'UPDATED' ? dateBinding(kind, cursor.key) : cursor.key;
+      after = `and (${key} < ? or (${key} = ? and t.id < ?))`;
+      bindings.push(value, value, cursor.id);
+    }
+  }
+  bindings.push(limit);
+  const order = c.order === 'OLDEST' ? 't.id asc' : c.order === 'NEWEST' ? 't.id desc' : `${key} desc, t.id desc`;
+  return { sql: `select t.id as id, ${key} as sk from matches m join tickets t on t.id = m.ticket_id where t.assignee_id = ? ${rest.sql} ${after} order by ${order} limit ?`, bindings };
+}
+
+/**
+ * Per-status totals under the rest of the filter. Without a search or requester they are sums over the
+ * counters the triggers keep (ticket_counts: at most 48 rows per agent), never a count over the agent's tickets.
+ */
+function countsSql(c: Criteria): Sql {
+  const per = (count: (status: string) => string) => TICKET_STATUSES.map((s) => `${count(s)} as ${s.toLowerCase()}_count`).join(', ');
+  if (!c.search && !c.requesterId) {
+    const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where k.assignee_id = ?`];
+    const bindings: unknown[] = [c.viewerId];
+    if (c.priorities) sql.push(`and k.priority in ${placeholders(c.priorities)}`), bindings.push(...c.priorities);
+    if (c.types) sql.push(`and k.type in ${placeholders(c.types)}`), bindings.push(...c.types);
+    return { sql: sql.join(' '), bindings };
+  }
+  const rest = residual(c, { priority: true, status: false });
+  const from = c.search ? 'matches m join tickets t on t.id = m.ticket_id' : 'tickets t';
+  return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from ${from} where t.assignee_id = ? ${rest.sql}`, bindings: [c.viewerId, ...rest.bindings] };
+}
+
+/**
+ * The caller's tickets, filtered, searched and ordered, one page at a time (keyset cursor: sort key + id), in
+ * ONE SQL statement whatever the filter: the page's ids (browsePage or searchPage), the per-status counts
+ * (countsSql), and for each row its image metadata, requester, macro and assignee by primary key. The counts
+ * row is the statement's driving row, so an empty page still carries them.
+ *
+ * The one place the dashboard list is queried (a prepared-statement cache can key on the SQL text built here).
+ */
+export async function listTickets(
+  ctx: ServiceContext,
+  page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null } = {},
+): Promise<TicketPage> {
   const viewerId = requireViewer(ctx);
   const first = Math.min(Math.max(page.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const afterId = decodeCursor(page.after);
-  const knex = ctx.em.getKnex();
-  const qb = ticketQuery(ctx)
-    .leftJoin('customers as c', 'c.id', 't.requester_id')
-    .leftJoin('macros as m', 'm.id', 't.macro_id')
-    .leftJoin('users as u', 'u.id', 't.assignee_id')
-    .select({ c_id: 'c.id', c_name: 'c.name', c_email: 'c.email', c_owner_id: 'c.owner_id', c_created_at: 'c.created_at' })
-    .select({ m_id: 'm.id', m_name: 'm.name', m_description: 'm.description', m_owner_id: 'm.owner_id', m_created_at: 'm.created_at' })
-    .select({ u_id: 'u.id', u_username: 'u.username', u_email: 'u.email', u_created_at: 'u.created_at' })
-    .select(knex.raw('(select count(*) from tickets as tc where tc.assignee_id = ?) as total_count', [viewerId]))
-    .where('t.assignee_id', viewerId);
-  if (afterId) qb.andWhere('t.id', '<', afterId);
-  qb.orderBy('t.id', 'desc').limit(first + 1);
-  const rows = await ctx.em.getConnection().execute<PageRow[]>(qb as never);
-  // An empty page has no row to carry the total: only then is it counted on its own (past the last page).
-  const totalCount = rows.length ? Number(rows[0].total_count) : afterId ? await countTickets(ctx, viewerId) : 0;
+  const c = criteria(viewerId, page.filter ?? {}, page.orderBy);
+  const cursor = decodeCursor(page.after, c.order);
+  const kind = emKind(ctx.em);
+  const ctes: string[] = [];
+  const bindings: unknown[] = [];
+  if (c.search) {
+    const matches = matchesSql(kind, c.search, viewerId);
+    ctes.push(`matches as materialized (${matches.sql})`), bindings.push(...matches.bindings);
+  }
+  const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
+  ctes.push(`page as (${ids.sql})`), bindings.push(...ids.bindings);
+  const counts = countsSql(c);
+  ctes.push(`counts as (${counts.sql})`), bindings.push(...counts.bindings);
+  const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
+  bindings.push(first + 1);
+  const sql = `with ${ctes.join(', ')}
+    select p.sk as sort_key, t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
+      i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height,
+      c.id as c_id, c.name as c_name, c.email as c_email, c.owner_id as c_owner_id, c.created_at as c_created_at,
+      m.id as m_id, m.name as m_name, m.description as m_description, m.owner_id as m_owner_id, m.created_at as m_created_at,
+      u.id as u_id, u.username as u_username, u.email as u_email, u.created_at as u_created_at,
+      k.open_count, k.pending_count, k.solved_count
+    from counts k
+    left join (select id, sk from page p order by ${order} limit ?) as p on 1 = 1
+    left join tickets t on t.id = p.id
+    left join ticket_images i on i.ticket_id = t.id
+    left join customers c on c.id = t.requester_id
+    left join macros m on m.id = t.macro_id
+    left join users u on u.id = t.assignee_id
+    order by ${order}`;
+  const rows = (await ctx.em.getConnection().execute(sql, bindings)) as PageRow[];
+  const statusCounts = Object.fromEntries(TICKET_STATUSES.map((s: TicketStatus) => [s, Number(rows[0]?.[`${s.toLowerCase()}_count` as 'open_count'] ?? 0)])) as StatusCounts;
+  let totalCount = 0;
+  for (const s of c.statuses ?? TICKET_STATUSES) totalCount += statusCounts[s];
+  const found = rows.filter((row) => row.id != null);
   const customers = new Map<number, CustomerRecord>();
   const macros = new Map<number, MacroRecord>();
   const users = new Map<number, UserRecord>();
-  for (const row of rows.slice(0, first)) {
+  for (const row of found.slice(0, first)) {
     if (row.c_id != null) customers.set(Number(row.c_id), { id: Number(row.c_id), name: row.c_name, email: row.c_email, ownerId: Number(row.c_owner_id), createdAt: toDate(row.c_created_at) });
     if (row.m_id != null) macros.set(Number(row.m_id), { id: Number(row.m_id), name: row.m_name, description: row.m_description, ownerId: row.m_owner_id == null ? null : Number(row.m_owner_id), createdAt: toDate(row.m_created_at) });
     if (row.u_id != null) users.set(Number(row.u_id), { id: Number(row.u_id), username: row.u_username, email: row.u_email, createdAt: toDate(row.u_created_at) });
   }
-  const nodes = rows.slice(0, first).map((row) => {
+  const nodes = found.slice(0, first).map((row) => {
     const record = rowToRecord(row);
     // Each node's relations, for resolvers that can then answer without a promise (see pageRelations).
     pageRelations.set(record, {
@@ -143,18 +347,18 @@ export async function listTickets(ctx: ServiceContext, page: { first?: number | 
     });
     return record;
   });
-  return { nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null };
+  const last = found[Math.min(first, found.length) - 1];
+  const endKey = (row: PageRow) => (c.order === 'UPDATED' ? toDate(row.sort_key).getTime() : Number(row.sort_key));
+  return {
+    nodes, totalCount, statusCounts, hasNextPage: found.length > first,
+    endCursor: last ? encodeCursor(Number(last.id), c.order, endKey(last)) : null,
+  };
 }
 
 /** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
 export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[]> {
   const viewerId = requireViewer(ctx);
   return loadTickets(ctx, (qb) => qb.where('t.assignee_id', viewerId).orderBy('t.id', 'desc'));
-}
-
-async function countTickets(ctx: ServiceContext, viewerId: number): Promise<number> {
-  const [row] = await ctx.em.getConnection().execute<{ n: number | string }[]>(ctx.em.getKnex().from('tickets').where('assignee_id', viewerId).count({ n: '*' }) as never);
-  return Number(row?.n ?? 0);
 }
 
 /** A ticket the caller may see (their own); anything else is "not found", so ids leak nothing. */
@@ -174,14 +378,14 @@ async function findOwnTicketEntity(ctx: ServiceContext, rawId: unknown): Promise
   return ticket;
 }
 
-interface ValidTicket { title: string; type: TicketType; priority: TicketPriority; requesterId: number; macroId: number; description: string }
+interface ValidTicket { title: string; type: TicketType; priority: TicketPriority; requesterId: number; macroId: number; description: string; status: TicketStatus | undefined }
 
 /** Every rule of a ticket body, with all field errors at once. */
 async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Promise<ValidTicket> {
   const viewerId = requireViewer(ctx);
   const type = input.type ?? DEFAULT_TICKET_TYPE;
   const priority = input.priority ?? DEFAULT_TICKET_PRIORITY;
-  const fields: FieldErrors = validateTicket({ title: input.title, requester: input.requester, description: input.description, type, priority });
+  const fields: FieldErrors = validateTicket({ title: input.title, requester: input.requester, description: input.description, type, priority, status: input.status });
   const assigneeId = input.assignee === undefined || input.assignee === null || input.assignee === '' ? viewerId : parseId(input.assignee);
   if (assigneeId !== viewerId) fields.assignee = ['Tickets can only be assigned to yourself.'];
   let requesterId: number | null = null;
@@ -192,7 +396,7 @@ async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Pro
   const macroId = await resolveUsableMacroId(ctx, input.applyMacro);
   if (!macroId) fields.applyMacro = [MESSAGES.ticketMacro];
   if (hasErrors(fields)) throw AppError.validation(fields);
-  return { title: String(input.title), type: type as TicketType, priority: priority as TicketPriority, requesterId: requesterId!, macroId: macroId!, description: String(input.description) };
+  return { title: String(input.title), type: type as TicketType, priority: priority as TicketPriority, requesterId: requesterId!, macroId: macroId!, description: String(input.description), status: input.status == null ? undefined : (input.status as TicketStatus) };
 }
 
 function assignFields(ctx: ServiceContext, ticket: Ticket, data: ValidTicket): void {
@@ -200,6 +404,7 @@ function assignFields(ctx: ServiceContext, ticket: Ticket, data: ValidTicket): v
     title: data.title, type: data.type, priority: data.priority, description: data.description,
     requester: ctx.em.getReference(Customer, data.requesterId), macro: ctx.em.getReference(Macro, data.macroId),
   });
+  if (data.status) ticket.status = data.status;
 }
 
 function attachImage(ctx: ServiceContext, ticket: Ticket, image: CheckedImage): void {
@@ -236,9 +441,15 @@ async function validateAll(ctx: ServiceContext, input: TicketInput, image: Buffe
   return { data: data!, checkedImage };
 }
 
-async function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', id: number): Promise<TicketRecord> {
+/** The filterable fields of a ticket (entity or record), for the `previous` of a ticket event. */
+function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
+  const requesterId = 'requesterId' in ticket ? ticket.requesterId : ticket.requester.id;
+  return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
+}
+
+async function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', id: number, previous?: TicketFacets): Promise<TicketRecord> {
   const record = await getTicket(ctx, id);
-  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id, record });
+  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id, record, ...(previous ? { previous } : {}) });
   return record;
 }
 
@@ -251,7 +462,7 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
   const viewerId = requireViewer(ctx);
   const { data, checkedImage } = await validateAll(ctx, input, image, options.imageRequired);
   const ticket = ctx.em.create(Ticket, {
-    title: data.title, type: data.type, priority: data.priority, description: data.description,
+    title: data.title, type: data.type, priority: data.priority, description: data.description, status: data.status ?? DEFAULT_TICKET_STATUS,
     assignee: ctx.em.getReference(User, viewerId), requester: ctx.em.getReference(Customer, data.requesterId), macro: ctx.em.getReference(Macro, data.macroId),
     createdAt: new Date(), updatedAt: new Date(),
   });
@@ -263,12 +474,26 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
+  const previous = facetsOf(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   await ctx.em.flush();
-  return publishTicket(ctx, 'UPDATED', ticket.id);
+  return publishTicket(ctx, 'UPDATED', ticket.id, previous);
+}
+
+/** The one-click status change of the ticket page (also live in the agent's other tabs). */
+export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, status: unknown): Promise<TicketRecord> {
+  const ticket = await findOwnTicketEntity(ctx, rawId);
+  if (!isTicketStatus(status)) throw AppError.validation({ status: [MESSAGES.ticketStatus] });
+  const previous = facetsOf(ticket);
+  if (ticket.status !== status) {
+    ticket.status = status;
+    ticket.updatedAt = new Date();
+    await ctx.em.flush();
+  }
+  return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
 
 /** Adds or replaces the ticket's one image (REST add-image and edit-image). */
@@ -280,7 +505,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
   await ctx.em.flush();
-  const record = await publishTicket(ctx, 'UPDATED', ticket.id);
+  const record = await publishTicket(ctx, 'UPDATED', ticket.id, facetsOf(ticket));
   return record.image!;
 }
 
@@ -288,10 +513,11 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const ticket = await findOwnTicketEntity(ctx, rawId);
   const { id } = ticket;
   const assigneeId = ticket.assignee.id;
+  const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
   if (ticket.image) ctx.em.remove(ticket.image);
   await ctx.em.remove(ticket).flush();
-  ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id });
+  ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id, previous });
   return id;
 }
 

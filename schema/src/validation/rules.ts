@@ -16,6 +16,8 @@ export const LIMITS = {
   email: { max: 255 },
   /** Upload size limit for ticket images. */
   imageBytes: 5 * 1024 * 1024,
+  /** The dashboard search box: longer input is refused with MESSAGES.searchLength (no engine sees it). */
+  search: { max: 200 },
 } as const;
 
 export const MESSAGES = {
@@ -50,6 +52,13 @@ export const MESSAGES = {
   ticketPriority: 'Priority must be one of Low, Medium, High, Urgent.',
   ticketMacro: 'Macro not found.',
   ticketRequesterUnknown: 'Requester not found.',
+  ticketStatus: 'Status must be one of OPEN, PENDING, SOLVED.',
+  searchLength: 'Search must be at most 200 characters. Shorten it and try again.',
+  // The message center's read state, presence and typing (issue 13).
+  invalidUserId: 'Invalid user id.',
+  invalidMessageId: 'Invalid message id.',
+  invalidCursor: 'Invalid cursor.',
+  conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
 } as const;
 
 export const TICKET_TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
@@ -58,6 +67,46 @@ export type TicketType = (typeof TICKET_TYPES)[number];
 export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
 export const DEFAULT_TICKET_TYPE: TicketType = 'Question';
 export const DEFAULT_TICKET_PRIORITY: TicketPriority = 'Low';
+/** OPEN: to do; PENDING: waiting on the requester; SOLVED: done. The dashboard shows unsolved ones by default. */
+export const TICKET_STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export const DEFAULT_TICKET_STATUS: TicketStatus = 'OPEN';
+export const UNSOLVED_TICKET_STATUSES: readonly TicketStatus[] = ['OPEN', 'PENDING'];
+export function isTicketStatus(value: unknown): value is TicketStatus {
+  return (TICKET_STATUSES as readonly unknown[]).includes(value);
+}
+/** The orders of the dashboard list; RELEVANCE applies to a search (without one it is NEWEST). */
+export const TICKET_ORDERS = ['NEWEST', 'OLDEST', 'PRIORITY', 'UPDATED', 'RELEVANCE'] as const;
+export type TicketOrder = (typeof TICKET_ORDERS)[number];
+/** At most this many distinct words of a search are matched (the rest of a 200-character query adds only cost). */
+export const MAX_SEARCH_WORDS = 16;
+
+/**
+ * The words of a search, as both databases' search and the web app's live filtering see them: runs of letters,
+ * digits and combining marks, lower-cased, distinct, at most MAX_SEARCH_WORDS. Everything else (quotes, `*`,
+ * `-`, parentheses, NUL, emoji, ...) only separates words, so no character can act as a search operator.
+ */
+export function searchWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    const word = match[0].toLowerCase();
+    // A run of combining marks alone is no word for either tokenizer.
+    if (/[\p{L}\p{N}]/u.test(word) && !words.includes(word)) words.push(word);
+    if (words.length === MAX_SEARCH_WORDS) break;
+  }
+  return words;
+}
+
+/** `123` or `#123`: a search for the ticket with that id (null otherwise). */
+export function searchTicketId(text: string): number | null {
+  const id = /^\s*#?\s*(\d{1,9})\s*$/.exec(text);
+  return id && Number(id[1]) > 0 ? Number(id[1]) : null;
+}
+
+/** A search text the server accepts: a string of at most LIMITS.search.max code units. */
+export function validateSearch(value: unknown): FieldErrors {
+  return collect([['search', value === undefined || value === null || (typeof value === 'string' && value.length <= LIMITS.search.max), MESSAGES.searchLength]]);
+}
 /** Macro 1 is the built-in, permanent "No Macro" option. */
 export const NO_MACRO_ID = 1;
 export const NO_MACRO_NAME = 'No Macro';
@@ -118,7 +167,7 @@ export function validateLogin(input: LoginInput): FieldErrors {
   ]);
 }
 
-export interface TicketFields { title: unknown; requester: unknown; description: unknown; type?: unknown; priority?: unknown }
+export interface TicketFields { title: unknown; requester: unknown; description: unknown; type?: unknown; priority?: unknown; status?: unknown }
 export function validateTicket(input: TicketFields): FieldErrors {
   return collect([
     ['title', lengthBetween(input.title, LIMITS.ticketTitle.min, LIMITS.ticketTitle.max) && String(input.title).trim().length > 0, MESSAGES.ticketTitle],
@@ -126,6 +175,7 @@ export function validateTicket(input: TicketFields): FieldErrors {
     ['description', lengthBetween(input.description, LIMITS.ticketDescription.min, LIMITS.ticketDescription.max), MESSAGES.ticketDescription],
     ['type', input.type === undefined || input.type === null || (TICKET_TYPES as readonly unknown[]).includes(input.type), MESSAGES.ticketType],
     ['priority', input.priority === undefined || input.priority === null || (TICKET_PRIORITIES as readonly unknown[]).includes(input.priority), MESSAGES.ticketPriority],
+    ['status', input.status === undefined || input.status === null || isTicketStatus(input.status), MESSAGES.ticketStatus],
   ]);
 }
 
@@ -157,3 +207,26 @@ export function validateMessage(input: { message: unknown }): FieldErrors {
 export function bothFilled(a: string, b: string): boolean {
   return a.trim().length > 0 && b.trim().length > 0;
 }
+
+/** API tokens (docs/integrators.md): a name to recognise the token by, scopes, and a lifetime in days. */
+export const API_SCOPES = ['READ', 'WRITE'] as const;
+export type ApiScopeName = (typeof API_SCOPES)[number];
+export const API_TOKEN_LIMITS = { name: { min: 1, max: 50 }, expiresInDays: { min: 1, max: 366, default: 90 } } as const;
+export const API_TOKEN_MESSAGES = {
+  name: 'Name must be between 1 and 50 characters.',
+  scopes: 'Choose at least one scope: READ, or WRITE (which includes READ).',
+  expiresInDays: 'Expiry must be a whole number of days from 1 to 366.',
+} as const;
+
+export interface ApiTokenFields { name: unknown; scopes: unknown; expiresInDays?: unknown }
+export function validateApiToken(input: ApiTokenFields): FieldErrors {
+  const days = input.expiresInDays;
+  return collect([
+    ['name', lengthBetween(typeof input.name === 'string' ? input.name.trim() : input.name, API_TOKEN_LIMITS.name.min, API_TOKEN_LIMITS.name.max), API_TOKEN_MESSAGES.name],
+    ['scopes', Array.isArray(input.scopes) && input.scopes.length > 0 && input.scopes.every((s) => (API_SCOPES as readonly unknown[]).includes(s)), API_TOKEN_MESSAGES.scopes],
+    ['expiresInDays', days === undefined || days === null || (Number.isInteger(days) && (days as number) >= API_TOKEN_LIMITS.expiresInDays.min && (days as number) <= API_TOKEN_LIMITS.expiresInDays.max), API_TOKEN_MESSAGES.expiresInDays],
+  ]);
+}
+
+/** The page size of a list (`first`), refused outside these bounds; published in docs/integrators.md. */
+export const PAGE_SIZE_MESSAGE = '`first` must be a whole number from 1 to 100.';

@@ -10,17 +10,29 @@ export function createCache(): InMemoryCache {
     typePolicies: {
       // A delete's answer is not an entity: keep it inside the mutation result, not as DeletedMacro:{id}.
       DeletedMacro: { keyFields: false },
+      // One per partner of the signed-in agent: the picker, the open conversation and unread events share it.
+      Conversation: { keyFields: ['partnerId'] },
       Query: {
         fields: {
-          // One cursor-paginated list per agent: `first`/`after` only select a page of it.
+          // One cursor-paginated list per filter and order (the dashboard's URL state): `first`/`after` only select
+          // a page of it. apollo/lists.ts keeps every cached list in step with changes.
           tickets: {
-            keyArgs: false,
+            keyArgs: ['filter', 'orderBy'],
             merge(existing, incoming, { args }) {
               if (!existing || !args?.after) return incoming;
               return {
                 ...incoming,
                 nodes: [...existing.nodes, ...incoming.nodes],
               };
+            },
+          },
+          // One conversation (newest first) per partner; `after` pages add older messages at the end.
+          messages: {
+            keyArgs: ['withUserId'],
+            merge(existing, incoming, { args }) {
+              if (!existing || !args?.after) return incoming;
+              const seen = new Set(existing.nodes.map((node: { __ref: string }) => node.__ref));
+              return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes.filter((node: { __ref: string }) => !seen.has(node.__ref))] };
             },
           },
           // Reading a single entity first looks in the cache, so a ticket opened from the dashboard shows at once.

@@ -1,5 +1,6 @@
 import type { ApolloCache, Reference } from '@apollo/client';
-import { NO_MACRO_ID } from '@fulcrum/schema/validation';
+import { NO_MACRO_ID, searchTicketId, searchWords } from '@fulcrum/schema/validation';
+import { graphql } from '../gql';
 
 /**
  * The one way a change reaches the cached lists. A mutation's `update` and a live event (web/src/live/) call the
@@ -15,41 +16,179 @@ type Refs = readonly Reference[];
 
 interface TicketConnectionValue {
   totalCount: number;
+  statusCounts?: { open: number; pending: number; solved: number } & Record<string, unknown>;
   nodes: Refs;
+  pageInfo?: { hasNextPage: boolean };
 }
 
 const has = (list: Refs, ref: Reference) => list.some((item) => item.__ref === ref.__ref);
 
-/** Query.tickets (newest first, one cursor-paginated connection): a new ticket goes on top and counts. */
-export function addTicketToList(cache: ApolloCache, id: number): void {
+/** What a ticket list filters and counts on (TicketFacets in the schema). */
+export interface TicketFacets {
+  status: string;
+  priority: string;
+  type: string;
+  requesterId: number;
+}
+
+/** The key arguments of one cached `tickets` list (cache.ts: keyArgs filter and orderBy). */
+interface ListArgs {
+  filter?: { search?: string | null; status?: string[] | null; priority?: string[] | null; type?: string[] | null; requesterId?: number | null } | null;
+  orderBy?: string | null;
+}
+
+/** `tickets:{"filter":{...},"orderBy":"NEWEST"}` -> its arguments; null when it cannot be read (left alone then). */
+function listArgs(storeFieldName: string): ListArgs | null {
+  const open = storeFieldName.indexOf('{');
+  if (open < 0) return {};
+  try {
+    return JSON.parse(storeFieldName.slice(open)) as ListArgs;
+  } catch {
+    return null;
+  }
+}
+
+const inList = (values: readonly string[] | null | undefined, value: string) => !values?.length || values.includes(value);
+
+/** The list's filter apart from status and search. */
+function matchesRest(facets: TicketFacets, filter: ListArgs['filter']): boolean {
+  return inList(filter?.priority, facets.priority) && inList(filter?.type, facets.type) && (filter?.requesterId == null || filter.requesterId === facets.requesterId);
+}
+
+const PRIORITY_RANK: Record<string, number> = { Low: 0, Medium: 1, High: 2, Urgent: 3 };
+
+/**
+ * Moves one ticket between the cached ticket lists, whatever their filter and order: out of those it stops
+ * matching, into those it starts matching (at its place in their order, if that place is within the loaded pages),
+ * and the totals and per-status counts follow from its facets before (`previous`) and after (`current`).
+ *
+ * A searched list cannot run the search here: a ticket counts as matching it when every search word begins a
+ * word of its title, description or requester (searchWords, the server's own word rule), or when the search is its id.
+ */
+function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | null, current: TicketFacets | null): void {
   cache.modify<{ tickets: TicketConnectionValue }>({
     fields: {
-      tickets(existing, { toReference }) {
+      tickets(existing, { storeFieldName, toReference, readField }) {
+        const args = listArgs(storeFieldName);
+        if (!args) return existing;
         const connection = existing as TicketConnectionValue;
         const ref = toReference({ __typename: 'Ticket', id })!;
-        if (has(connection.nodes, ref)) return existing;
-        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] } as typeof existing;
+        const filter = args.filter;
+        const searching = !!filter?.search?.trim();
+        const order = args.orderBy ?? (searching ? 'RELEVANCE' : 'NEWEST');
+        const present = has(connection.nodes, ref);
+        // A row the server put in a searched list matched it; any other ticket is checked word by word.
+        const textOk = !searching || present || searchMatches(readField, ref, id, filter!.search!);
+        const restBefore = !!previous && textOk && matchesRest(previous, filter);
+        const restAfter = !!current && textOk && matchesRest(current, filter);
+        const wasIn = restBefore && inList(filter?.status, previous!.status);
+        const isIn = restAfter && inList(filter?.status, current!.status);
+        let nodes = connection.nodes;
+        // A ticket that stays keeps its place in a relevance order; in the others it moves to where its key now sorts.
+        if (present && (!isIn || order !== 'RELEVANCE')) nodes = nodes.filter((node) => node.__ref !== ref.__ref);
+        if (isIn && !(present && order === 'RELEVANCE')) nodes = insertInOrder(nodes, ref, order, !!connection.pageInfo?.hasNextPage, readField);
+        let statusCounts = connection.statusCounts;
+        if (statusCounts && (restBefore || restAfter)) {
+          statusCounts = { ...statusCounts };
+          if (restBefore) statusCounts[previous!.status.toLowerCase() as 'open'] -= 1;
+          if (restAfter) statusCounts[current!.status.toLowerCase() as 'open'] += 1;
+        }
+        const totalCount = Math.max(0, connection.totalCount + (isIn ? 1 : 0) - (wasIn ? 1 : 0));
+        if (nodes === connection.nodes && statusCounts === connection.statusCounts && totalCount === connection.totalCount) return existing;
+        return { ...connection, nodes, statusCounts, totalCount } as typeof existing;
       },
     },
   });
 }
 
+type ReadField = <T>(field: string, from: Reference) => T | undefined;
+
+function searchMatches(readField: ReadField, ref: Reference, id: number, search: string): boolean {
+  if (searchTicketId(search) === id) return true;
+  const requester = readField<Reference>('requester', ref);
+  const text = [readField<string>('title', ref), readField<string>('description', ref), requester && readField<string>('name', requester), requester && readField<string>('email', requester)]
+    .filter(Boolean)
+    .join(' ');
+  const words = searchWords(text);
+  const wanted = searchWords(search);
+  return wanted.length > 0 && wanted.every((w) => words.some((word) => (w.length >= 2 ? word.startsWith(w) : word === w)));
+}
+
+/** Where the ticket goes in the list's order; past the last loaded row of a list with more pages: not loaded yet. */
+function insertInOrder(nodes: Refs, ref: Reference, order: string, hasNextPage: boolean, readField: ReadField): Refs {
+  const key = (r: Reference): number[] => {
+    const id = readField<number>('id', r) ?? 0;
+    if (order === 'OLDEST') return [-id];
+    if (order === 'PRIORITY') return [PRIORITY_RANK[readField<string>('priority', r) ?? 'Low'] ?? 0, id];
+    if (order === 'UPDATED') return [new Date(readField<string>('updatedAt', r) ?? 0).getTime(), id];
+    return [id];
+  };
+  if (order === 'RELEVANCE') return [ref, ...nodes];
+  const mine = key(ref);
+  const before = (other: number[]) => mine[0] > other[0] || (mine[0] === other[0] && (mine[1] ?? 0) > (other[1] ?? 0));
+  const at = nodes.findIndex((node) => before(key(node)));
+  if (at < 0) return hasNextPage ? nodes : [...nodes, ref];
+  return [...nodes.slice(0, at), ref, ...nodes.slice(at)];
+}
+
+const LIST_FACETS = graphql(`
+  fragment ListFacets_ticket on Ticket {
+    status
+    priority
+    type
+    requesterId
+  }
+`);
+
+function facetsInCache(cache: ApolloCache, id: number): TicketFacets | null {
+  try {
+    const entity = cache.readFragment({ id: cache.identify({ __typename: 'Ticket', id }), fragment: LIST_FACETS });
+    return entity ? { status: entity.status, priority: entity.priority, type: entity.type, requesterId: entity.requesterId } : null;
+  } catch {
+    return null; // not in the cache with all four fields
+  }
+}
+
+/** Creates and deletes applied to the lists so far: the tab that made one gets its event too, and it must count once. */
+const applied = new Set<string>();
+
+/** A new ticket (normalized already, with its TicketRow fields) joins every cached list it matches, and their counts. */
+export function addTicketToList(cache: ApolloCache, id: number): void {
+  const facets = facetsInCache(cache, id);
+  if (!facets || applied.has(`created:${id}`)) return;
+  applied.add(`created:${id}`);
+  moveTicket(cache, id, null, facets);
+}
+
+/** A ticket changed (live event): out of the lists it left, into those it joined, counts moved. */
+export function moveTicketInLists(cache: ApolloCache, id: number, previous: TicketFacets | null | undefined, current: TicketFacets | null | undefined): void {
+  if (!previous || !current || applied.has(`deleted:${id}`)) return;
+  moveTicket(cache, id, previous, current);
+}
+
 /**
- * Takes a deleted ticket out of Query.tickets (and the count). `evict` also drops `Ticket:{id}`; the detail screen
- * that deletes a ticket evicts only after it has left (a watched entity that vanishes is fetched again).
+ * Takes a deleted ticket out of every cached list and its counts (`previous`: its facets, from the live event, or
+ * from the cache). `evict` also drops `Ticket:{id}`; the detail screen that deletes a ticket evicts only after it
+ * has left (a watched entity that vanishes is fetched again).
  */
-export function removeTicketFromList(cache: ApolloCache, id: number, { evict }: { evict: boolean }): void {
+export function removeTicketFromList(cache: ApolloCache, id: number, { evict, previous }: { evict: boolean; previous?: TicketFacets | null }): void {
   const ref = cache.identify({ __typename: 'Ticket', id });
-  cache.modify<{ tickets: TicketConnectionValue }>({
-    fields: {
-      tickets(existing) {
-        const connection = existing as TicketConnectionValue;
-        const nodes = connection.nodes.filter((node) => node.__ref !== ref);
-        if (nodes.length === connection.nodes.length) return existing;
-        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes } as typeof existing;
-      },
-    },
-  });
+  if (!applied.has(`deleted:${id}`)) {
+    applied.add(`deleted:${id}`);
+    const facets = previous ?? facetsInCache(cache, id);
+    if (facets) moveTicket(cache, id, facets, null);
+    else {
+      cache.modify<{ tickets: TicketConnectionValue }>({
+        fields: {
+          tickets(existing) {
+            const connection = existing as TicketConnectionValue;
+            const nodes = connection.nodes.filter((node) => node.__ref !== ref);
+            return nodes.length === connection.nodes.length ? existing : ({ ...connection, nodes } as typeof existing);
+          },
+        },
+      });
+    }
+  }
   if (evict) evictEntity(cache, ref);
 }
 
@@ -121,20 +260,25 @@ export interface MessageParties {
   receiverId: number;
 }
 
+interface MessageConnectionValue {
+  totalCount: number;
+  nodes: Refs;
+}
+
 /**
- * Query.messages (oldest first): the whole list (`messages`) and any one-conversation list
- * (`messages({"withUserId":n})`) the message belongs to get it at the end.
+ * Query.messages(withUserId): one cursor connection per conversation, newest first. A new message goes on top of
+ * the conversation it belongs to and counts; other conversations are left alone.
  */
 export function addMessageToLists(cache: ApolloCache, message: MessageParties): void {
-  cache.modify<{ messages: Refs }>({
+  cache.modify<{ messages: MessageConnectionValue }>({
     fields: {
       messages(existing, { storeFieldName, toReference }) {
-        const list = existing as Refs;
+        const connection = existing as MessageConnectionValue;
         const withUserId = conversationOf(storeFieldName);
-        if (withUserId !== null && withUserId !== message.senderId && withUserId !== message.receiverId) return existing;
+        if (withUserId !== message.senderId && withUserId !== message.receiverId) return existing;
         const ref = toReference({ __typename: 'Message', id: message.id })!;
-        if (has(list, ref)) return existing;
-        return [...list, ref] as typeof existing;
+        if (has(connection.nodes, ref)) return existing;
+        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] } as typeof existing;
       },
     },
   });
@@ -142,16 +286,25 @@ export function addMessageToLists(cache: ApolloCache, message: MessageParties): 
 
 export function removeMessage(cache: ApolloCache, id: number): void {
   const ref = cache.identify({ __typename: 'Message', id });
-  filterOut(cache, 'messages', ref);
+  cache.modify<{ messages: MessageConnectionValue }>({
+    fields: {
+      messages(existing) {
+        const connection = existing as MessageConnectionValue;
+        const nodes = connection.nodes.filter((node) => node.__ref !== ref);
+        if (nodes.length === connection.nodes.length) return existing;
+        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes } as typeof existing;
+      },
+    },
+  });
   evictEntity(cache, ref);
 }
 
-/** `messages({"withUserId":2})` -> 2; plain `messages` -> null (every conversation). */
+/** `messages:{"withUserId":2}` (keyArgs) or `messages({"withUserId":2})` -> 2. */
 function conversationOf(storeFieldName: string): number | null {
-  const open = storeFieldName.indexOf('(');
+  const open = storeFieldName.indexOf('{');
   if (open < 0) return null;
   try {
-    const args = JSON.parse(storeFieldName.slice(open + 1, -1)) as { withUserId?: number | null };
+    const args = JSON.parse(storeFieldName.slice(open, storeFieldName.lastIndexOf('}') + 1)) as { withUserId?: number | null };
     return args.withUserId ?? null;
   } catch {
     return null;
@@ -170,7 +323,7 @@ function prependTo(cache: ApolloCache, field: 'customers' | 'macros', entity: { 
   });
 }
 
-function filterOut(cache: ApolloCache, field: 'customers' | 'macros' | 'messages', ref: string | undefined): void {
+function filterOut(cache: ApolloCache, field: 'customers' | 'macros', ref: string | undefined): void {
   cache.modify<Record<string, Refs>>({
     fields: {
       [field](existing: Refs) {

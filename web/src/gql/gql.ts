@@ -14,80 +14,110 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
-    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
-    "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
-    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": typeof types.CustomerRow_CustomerFragmentDoc,
-    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
-    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
+    "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": typeof types.ApiTokenRow_TokenFragmentDoc,
+    "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": typeof types.ApiTokensPageDocument,
+    "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.RevokeApiTokenDocument,
+    "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": typeof types.CreateApiTokenDocument,
+    "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": typeof types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": typeof types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
     "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
-    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
-    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
-    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": typeof types.CustomerRow_CustomerFragmentDoc,
+    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
+    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": typeof types.LiveMessageEventsDocument,
-    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
+    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
-    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.MessageCenterDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
+    "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": typeof types.LiveTypingEventsDocument,
+    "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": typeof types.UnreadCountDocument,
+    "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": typeof types.ConversationUnread_ConversationFragmentDoc,
+    "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.LiveUnreadCountEventsDocument,
+    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
+    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
+    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
+    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
+    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
+    "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.ConversationMessagesDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": typeof types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": typeof types.DeleteMessageDocument,
+    "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n": typeof types.MarkConversationReadDocument,
+    "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n": typeof types.NotifyTypingDocument,
+    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
+    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.MessageCenterDocument,
+    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
+    "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
+    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
     "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateTicketPageDocument,
-    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
-    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
-    "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
+    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
+    "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
     "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.UpdateTicketDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
-    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
-    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
+    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
+    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
+    "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n": typeof types.TicketStatusControl_TicketFragmentDoc,
+    "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": typeof types.SetTicketStatusDocument,
+    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
-    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
 };
 const documents: Documents = {
-    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
-    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
-    "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
-    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": types.CustomerRow_CustomerFragmentDoc,
-    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
-    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
+    "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": types.ApiTokenRow_TokenFragmentDoc,
+    "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": types.ApiTokensPageDocument,
+    "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.RevokeApiTokenDocument,
+    "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": types.CreateApiTokenDocument,
+    "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": types.CustomerEmailAvailableDocument,
     "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.CreateCustomerDocument,
     "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.UpdateCustomerDocument,
-    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
-    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
-    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": types.CustomerRow_CustomerFragmentDoc,
+    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
+    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": types.LiveMessageEventsDocument,
-    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
+    "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
     "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
-    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.MessageCenterDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": types.LivePresenceEventsDocument,
+    "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": types.LiveTypingEventsDocument,
+    "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": types.UnreadCountDocument,
+    "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": types.ConversationUnread_ConversationFragmentDoc,
+    "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.LiveUnreadCountEventsDocument,
+    "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
+    "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
+    "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
+    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
+    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
+    "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.ConversationMessagesDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.SendMessageDocument,
     "\n  mutation EditMessage($id: Int!, $text: String!) {\n    editMessage(id: $id, text: $text) {\n      id\n      ...MessageCard_message\n    }\n  }\n": types.EditMessageDocument,
     "\n  mutation DeleteMessage($id: Int!) {\n    deleteMessage(id: $id)\n  }\n": types.DeleteMessageDocument,
+    "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n": types.MarkConversationReadDocument,
+    "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n": types.NotifyTypingDocument,
+    "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
+    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.MessageCenterDocument,
+    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
+    "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
+    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
     "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.CreateTicketPageDocument,
-    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.CreateTicketDocument,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
-    "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
-    "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
+    "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n": types.CreateTicketDocument,
+    "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
     "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.UpdateTicketDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
-    "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
-    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
+    "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
+    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
+    "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
+    "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n": types.TicketStatusControl_TicketFragmentDoc,
+    "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": types.SetTicketStatusDocument,
+    "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": types.DeleteTicketDocument,
-    "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
 };
 
 /**
@@ -107,31 +137,23 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"];
+export function graphql(source: "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n"): (typeof documents)["\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"];
+export function graphql(source: "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n"): (typeof documents)["\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
+export function graphql(source: "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"];
+export function graphql(source: "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"): (typeof documents)["\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"): (typeof documents)["\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"];
+export function graphql(source: "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n"): (typeof documents)["\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -147,23 +169,15 @@ export function graphql(source: "\n  mutation UpdateCustomer($id: Int!, $input: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+export function graphql(source: "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+export function graphql(source: "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"): (typeof documents)["\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+export function graphql(source: "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -171,7 +185,7 @@ export function graphql(source: "\n  subscription LiveMessageEvents {\n    messa
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -183,11 +197,47 @@ export function graphql(source: "\n  subscription LiveMacroEvents {\n    macroEv
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"): (typeof documents)["\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"): (typeof documents)["\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n    }\n    messages {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n"): (typeof documents)["\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UnreadCount {\n    unreadMessageCount\n  }\n"): (typeof documents)["\n  query UnreadCount {\n    unreadMessageCount\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n"): (typeof documents)["\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"): (typeof documents)["\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -203,23 +253,47 @@ export function graphql(source: "\n  mutation DeleteMessage($id: Int!) {\n    de
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n"): (typeof documents)["\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n"): (typeof documents)["\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"): (typeof documents)["\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n"];
+export function graphql(source: "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query DashboardPage($first: Int!, $after: String) {\n    tickets(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -231,23 +305,39 @@ export function graphql(source: "\n  mutation UpdateTicket($id: Int!, $input: Ti
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"): (typeof documents)["\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n"): (typeof documents)["\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"): (typeof documents)["\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n"): (typeof documents)["\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n"): (typeof documents)["\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n"): (typeof documents)["\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"): (typeof documents)["\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

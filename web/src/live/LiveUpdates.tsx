@@ -1,7 +1,7 @@
 import type { ApolloClient, TypedDocumentNode } from '@apollo/client';
 import { useApolloClient, useReactiveVar } from '@apollo/client/react';
 import { useEffect } from 'react';
-import type { SessionUser } from '../session';
+import type { SessionUser } from '../session/session';
 import { liveStatusVar, openLive } from './connection';
 import {
   applyCustomerEvent,
@@ -14,7 +14,8 @@ import {
   TICKET_EVENTS,
 } from './events';
 import { beginSessionSwitch } from './session';
-import { resetUnread } from './unread';
+import { applyPresenceEvent, noteTyping, PRESENCE_EVENTS, resetPresence, TYPING_EVENTS } from './presence';
+import { applyUnreadEvent, UNREAD_EVENTS } from './unread';
 
 /** After a reconnect: wait this long (more reconnects in the meantime fold into it), then refetch once. */
 export const CATCH_UP_DELAY_MS = 250;
@@ -25,14 +26,14 @@ let lastSessionCheck = -Infinity;
 
 /**
  * The live workspace: mounted by the shell for a signed-in agent (one per session; remounted when the agent
- * changes). Opens the socket, subscribes to the four event streams, applies every event to the Apollo cache and
+ * changes). Opens the socket, subscribes to the event streams (lists, unread counts, presence, typing), applies every event to the Apollo cache and
  * shows "Reconnecting…" while the socket is down. Nothing else subscribes.
  */
 export function LiveUpdates({ me }: { me: SessionUser }) {
   const client = useApolloClient();
 
-  // Unread counts belong to the agent.
-  useEffect(() => resetUnread, [me.id]);
+  // Presence versions and typing signals belong to the agent's session.
+  useEffect(() => resetPresence, [me.id]);
 
   useEffect(() => {
     let catchUp: ReturnType<typeof setTimeout> | undefined;
@@ -66,6 +67,9 @@ export function LiveUpdates({ me }: { me: SessionUser }) {
       follow(client, TICKET_EVENTS, (data) => applyTicketEvent(client.cache, data.ticketEvents)),
       follow(client, CUSTOMER_EVENTS, (data) => applyCustomerEvent(client.cache, data.customerEvents)),
       follow(client, MACRO_EVENTS, (data) => applyMacroEvent(client.cache, data.macroEvents)),
+      follow(client, UNREAD_EVENTS, (data) => applyUnreadEvent(client.cache, data.unreadCountEvents)),
+      follow(client, PRESENCE_EVENTS, (data) => applyPresenceEvent(client.cache, data.presenceEvents)),
+      follow(client, TYPING_EVENTS, (data) => noteTyping(data.typingEvents.senderId)),
     ];
     return () => {
       clearTimeout(catchUp);

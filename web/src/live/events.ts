@@ -8,14 +8,16 @@ import {
   removeCustomer,
   removeMacro,
   removeMessage,
+  moveTicketInLists,
   removeTicketFromList,
+  type TicketFacets,
 } from '../apollo/lists';
 import { graphql } from '../gql';
 import type { ChangeKind } from '../gql/graphql';
-import { forgetMessage, noteIncoming } from './unread';
+import { clearTyping } from './presence';
 
 /**
- * The four subscriptions. Each selects the fragments of every screen that shows the entity, like the mutations
+ * The four list subscriptions (unread counts: ./unread.tsx; presence and typing: ./presence.ts). Each selects the fragments of every screen that shows the entity, like the mutations
  * do, so Apollo normalizes a complete `Ticket:7` (an UPDATED event needs nothing more) and a list that gains it
  * can render it without a fetch.
  */
@@ -46,6 +48,19 @@ export const TICKET_EVENTS = graphql(`
         ...TicketRow_ticket
         ...TicketDetail_ticket
         ...TicketForm_ticket
+        ...TicketStatusControl_ticket
+      }
+      previous {
+        status
+        priority
+        type
+        requesterId
+      }
+      current {
+        status
+        priority
+        type
+        requesterId
       }
     }
   }
@@ -93,17 +108,22 @@ export function applyMessageEvent(cache: ApolloCache, event: Change & { senderId
   const parties = { id: event.id, senderId: event.senderId, receiverId: event.receiverId };
   if (event.kind === 'CREATED') {
     addMessageToLists(cache, parties);
-    if (event.receiverId === meId && event.senderId !== meId) noteIncoming(event.id, event.senderId);
+    // Unread counts come from the server (unreadCountEvents); a sender whose message arrived has stopped typing it.
+    if (event.receiverId === meId) clearTyping(event.senderId);
   } else if (event.kind === 'DELETED') {
     removeMessage(cache, event.id);
-    forgetMessage(event.id);
   }
 }
 
-export function applyTicketEvent(cache: ApolloCache, event: Change): void {
+/**
+ * Tickets: CREATED joins the lists it matches; UPDATED moves the ticket between filtered lists and counts by its
+ * facets before and after (a status change leaves the unsolved list in every tab); DELETED leaves them all.
+ */
+export function applyTicketEvent(cache: ApolloCache, event: Change & { previous?: TicketFacets | null; current?: TicketFacets | null }): void {
   if (event.kind === 'CREATED') addTicketToList(cache, event.id);
+  else if (event.kind === 'UPDATED') moveTicketInLists(cache, event.id, event.previous, event.current);
   // The tab deleting it evicts it itself once it has left the ticket's screen.
-  else if (event.kind === 'DELETED') removeTicketFromList(cache, event.id, { evict: !isDeletingTicket(event.id) });
+  else if (event.kind === 'DELETED') removeTicketFromList(cache, event.id, { evict: !isDeletingTicket(event.id), previous: event.previous });
 }
 
 export function applyCustomerEvent(cache: ApolloCache, event: Change): void {

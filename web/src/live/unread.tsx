@@ -1,77 +1,72 @@
-import { makeVar } from '@apollo/client';
-import { useReactiveVar } from '@apollo/client/react';
-import { useEffect } from 'react';
+import type { ApolloCache } from '@apollo/client';
+import { useFragment, useQuery } from '@apollo/client/react';
+import { graphql } from '../gql';
 
 /**
- * Unread messages of this tab: messages to the signed-in agent that arrived live while the agent was not looking at
- * that conversation (elsewhere in the app, or in another conversation). Keyed by message id (value: sender id), so
- * a deleted message stops counting and opening a conversation clears exactly its messages.
+ * Unread messages are counted by the server (issue 13): `unreadMessageCount` for the openers' badge, each
+ * conversation's `unreadCount` for the picker. Both live in the Apollo cache; the `unreadCountEvents` subscription
+ * writes the new counts there whenever they change anywhere (a message arrives, an unread one is deleted, or the
+ * agent reads on another tab or device), and a reload or a reconnect's catch-up simply asks again.
  */
-export const unreadVar = makeVar<ReadonlyMap<number, number>>(new Map());
+export const UNREAD_COUNT = graphql(`
+  query UnreadCount {
+    unreadMessageCount
+  }
+`);
 
-/** Conversations on screen now (partner id -> how many message centers show it: the page and the modal may both). */
-const viewing = new Map<number, number>();
+export const ConversationUnread_conversation = graphql(`
+  fragment ConversationUnread_conversation on Conversation {
+    partnerId
+    unreadCount
+    lastReadMessageId
+  }
+`);
 
-export function isViewing(partnerId: number): boolean {
-  return (viewing.get(partnerId) ?? 0) > 0;
+export const UNREAD_EVENTS = graphql(`
+  subscription LiveUnreadCountEvents {
+    unreadCountEvents {
+      reason
+      unreadMessageCount
+      conversation {
+        partnerId
+        ...ConversationUnread_conversation
+      }
+    }
+  }
+`);
+
+/** The event's conversation is normalized by Apollo already (Conversation:{partnerId}); the total goes to the query. */
+export function applyUnreadEvent(cache: ApolloCache, event: { unreadMessageCount: number }): void {
+  cache.writeQuery({ query: UNREAD_COUNT, data: { unreadMessageCount: event.unreadMessageCount } });
 }
 
-/** A message to me arrived: it counts unless its conversation is on screen. */
-export function noteIncoming(messageId: number, senderId: number): void {
-  if (isViewing(senderId) || unreadVar().has(messageId)) return;
-  unreadVar(new Map(unreadVar()).set(messageId, senderId));
+/** All unread messages of the signed-in agent (signed-in screens only). */
+export function useUnreadCount(): number {
+  const { data } = useQuery(UNREAD_COUNT, { fetchPolicy: 'cache-first' });
+  return data?.unreadMessageCount ?? 0;
 }
 
-export function forgetMessage(messageId: number): void {
-  if (!unreadVar().has(messageId)) return;
-  const next = new Map(unreadVar());
-  next.delete(messageId);
-  unreadVar(next);
+/** One conversation's read state from the cache (nothing yet: 0 unread). */
+export function useConversationUnread(partnerId: number | null) {
+  const { data, complete } = useFragment({
+    fragment: ConversationUnread_conversation,
+    from: { __typename: 'Conversation', partnerId: partnerId ?? 0 },
+  });
+  return complete && partnerId !== null ? data : { partnerId: partnerId ?? 0, unreadCount: 0, lastReadMessageId: 0 };
 }
 
-export function clearConversation(partnerId: number): void {
-  const current = unreadVar();
-  if (![...current.values()].includes(partnerId)) return;
-  unreadVar(new Map([...current].filter(([, senderId]) => senderId !== partnerId)));
+/** The count on a message center opener (nav bar, profile menu); nothing when there is none. */
+export function UnreadBadge({ className = '' }: { className?: string }) {
+  return <CountBadge count={useUnreadCount()} className={className} />;
 }
 
-/** Who sent the newest unread message (the conversation a message center opens on), if anyone. */
-export function latestUnreadSender(): number | null {
-  let sender: number | null = null;
-  for (const senderId of unreadVar().values()) sender = senderId;
-  return sender;
+/** A conversation's count in the picker. */
+export function ConversationUnreadBadge({ partnerId }: { partnerId: number }) {
+  return <CountBadge count={useConversationUnread(partnerId).unreadCount} />;
 }
 
-export function resetUnread(): void {
-  if (unreadVar().size > 0) unreadVar(new Map());
-}
-
-/** The message center calls this for the open conversation: it is read now, and stays read while it is shown. */
-export function useViewingConversation(partnerId: number | null): void {
-  useEffect(() => {
-    if (partnerId === null) return;
-    viewing.set(partnerId, (viewing.get(partnerId) ?? 0) + 1);
-    clearConversation(partnerId);
-    return () => {
-      const count = (viewing.get(partnerId) ?? 1) - 1;
-      if (count > 0) viewing.set(partnerId, count);
-      else viewing.delete(partnerId);
-    };
-  }, [partnerId]);
-}
-
-export function useUnreadCount(fromUserId?: number): number {
-  const unread = useReactiveVar(unreadVar);
-  if (fromUserId === undefined) return unread.size;
-  let count = 0;
-  for (const senderId of unread.values()) if (senderId === fromUserId) count += 1;
-  return count;
-}
-
-/** The count on a message center opener (nav bar, profile menu) or a conversation; nothing when there is none. */
-export function UnreadBadge({ fromUserId, className = '' }: { fromUserId?: number; className?: string }) {
-  const count = useUnreadCount(fromUserId);
-  if (count === 0) return null;
+function CountBadge({ count, className = '' }: { count: number; className?: string }) {
+  if (count <= 0) return null;
   return (
     <span className={`unread-badge ${className}`.trim()} data-unread={count}>
       {count > 99 ? '99+' : count}

@@ -1,127 +1,56 @@
-import { useMutation, useQuery } from '@apollo/client/react';
-import { useEffect, useId, useRef, useState } from 'react';
-import { useLoginAs } from '../auth';
+import { useQuery } from '@apollo/client/react';
+import { useEffect, useState } from 'react';
+import { useLoginAs } from '../session/auth';
 import { describeError } from '../apollo/errors';
-import { addMessageToLists, removeMessage } from '../apollo/lists';
-import { Modal } from '../components/Modal';
-import { demoAccountFor } from '../demoAccounts';
+import { Modal } from '../ui/Modal';
+import { demoAccountFor } from '../session/demoAccounts';
 import { graphql } from '../gql';
-import { latestUnreadSender, UnreadBadge, useViewingConversation } from '../live/unread';
-import { useSignedInUser } from '../session';
-import { MessageCard, type MessageCardMode } from './MessageCard';
+import { ConversationUnreadBadge } from '../live/unread';
+import { useSignedInUser } from '../session/session';
+import { ConversationView } from './ConversationView';
 
+/**
+ * The picker's data: every agent (with who is online) and the read state of the agent's newest 100 conversations.
+ * A conversation's messages are loaded by ConversationView, a page at a time; nothing loads all messages.
+ */
 export const MESSAGE_CENTER = graphql(`
   query MessageCenter {
     users {
       id
       username
       email
+      online
     }
-    messages {
-      id
-      senderId
-      receiverId
-      ...MessageCard_message
-    }
-  }
-`);
-
-const SEND_MESSAGE = graphql(`
-  mutation SendMessage($receiverId: Int!, $text: String!) {
-    sendMessage(receiverId: $receiverId, text: $text) {
-      id
-      senderId
-      receiverId
-      ...MessageCard_message
+    conversations(first: 100) {
+      nodes {
+        partnerId
+        unreadCount
+        ...ConversationUnread_conversation
+      }
     }
   }
 `);
-
-const EDIT_MESSAGE = graphql(`
-  mutation EditMessage($id: Int!, $text: String!) {
-    editMessage(id: $id, text: $text) {
-      id
-      ...MessageCard_message
-    }
-  }
-`);
-
-const DELETE_MESSAGE = graphql(`
-  mutation DeleteMessage($id: Int!) {
-    deleteMessage(id: $id)
-  }
-`);
-
-type Pending = { kind: 'editing' | 'confirming'; id: number } | null;
 
 /** The conversation picker, the selected conversation, the composer and the demo helper. Page and modal share it. */
 export function MessageCenter() {
   const me = useSignedInUser();
   const { data } = useQuery(MESSAGE_CENTER);
   const [partnerId, setPartnerId] = useState<number | null>(null);
-  const [draft, setDraft] = useState('');
-  const [sendError, setSendError] = useState<string | null>(null);
-  const [pending, setPending] = useState<Pending>(null);
   const [helperError, setHelperError] = useState<string | null>(null);
-  const listRef = useRef<HTMLOListElement>(null);
-  const composeId = useId();
   const loginAs = useLoginAs();
 
-  // The same helpers apply live events (web/src/live/): whichever arrives second changes nothing.
-  const [sendMessage, { loading: sending }] = useMutation(SEND_MESSAGE, {
-    update(cache, { data: result }) {
-      if (result) addMessageToLists(cache, result.sendMessage);
-    },
-  });
-  const [editMessage] = useMutation(EDIT_MESSAGE);
-  const [deleteMessage] = useMutation(DELETE_MESSAGE, {
-    update(cache, { data: result }) {
-      if (result) removeMessage(cache, result.deleteMessage);
-    },
-  });
-
-  // The open conversation is read: its unread count clears, and messages arriving in it do not count.
-  useViewingConversation(partnerId);
-
-  // Start with the conversation of the newest unread message, else the first conversation partner.
+  // Start with the conversation with the newest unread message (conversations come newest activity first), else
+  // the first other agent.
   useEffect(() => {
     if (!data || partnerId !== null) return;
-    const unreadFrom = latestUnreadSender();
+    const unreadFrom = data.conversations.nodes.find((c) => c.unreadCount > 0)?.partnerId;
     const start = data.users.find((user) => user.id === unreadFrom) ?? data.users.find((user) => user.id !== me.id);
     setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
-  const conversation = data?.messages.filter(
-    (message) =>
-      (message.senderId === me.id && message.receiverId === partnerId) ||
-      (message.senderId === partnerId && message.receiverId === me.id),
-  );
-
-  useEffect(() => {
-    listRef.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
-  }, [conversation?.length, partnerId]);
-
   if (!data) return null;
   const partner = data.users.find((user) => user.id === partnerId) ?? null;
   const partnerAccount = partner ? demoAccountFor(partner.id) : undefined;
-
-  async function send(event: React.FormEvent) {
-    event.preventDefault();
-    if (partnerId === null) return;
-    setSendError(null);
-    try {
-      await sendMessage({ variables: { receiverId: partnerId, text: draft } });
-      setDraft('');
-    } catch (caught) {
-      const failure = describeError(caught);
-      setSendError(Object.values(failure.fields)[0]?.[0] ?? failure.message);
-    }
-  }
-
-  function modeOf(id: number): MessageCardMode {
-    if (!pending) return 'normal';
-    return pending.id === id ? pending.kind : 'locked';
-  }
 
   return (
     <div className="message-center">
@@ -135,18 +64,22 @@ export function MessageCenter() {
                 className={`conversation${user.id === partnerId ? ' conversation-active' : ''}`}
                 disabled={user.id === me.id}
                 aria-pressed={user.id === partnerId}
+                data-online={user.online}
                 onClick={() => {
                   setPartnerId(user.id);
-                  setPending(null);
                   setHelperError(null);
                 }}
               >
-                <span className="avatar" aria-hidden="true">{user.username.slice(0, 1).toUpperCase()}</span>
+                <span className="avatar" aria-hidden="true">
+                  {user.username.slice(0, 1).toUpperCase()}
+                  <span className={`presence-dot${user.online ? ' presence-online' : ''}`} />
+                </span>
                 <span className="conversation-name">
                   {user.username}
                   {user.id === me.id && <span className="muted"> (you)</span>}
                 </span>
-                <UnreadBadge fromUserId={user.id} />
+                {user.id !== me.id && <span className="visually-hidden">{user.online ? ', online' : ', offline'}</span>}
+                {user.id !== me.id && <ConversationUnreadBadge partnerId={user.id} />}
               </button>
             </li>
           ))}
@@ -156,7 +89,13 @@ export function MessageCenter() {
         {partner ? (
           <>
             <header className="conversation-header">
-              <h2>{partner.username}</h2>
+              <div className="conversation-title">
+                <h2>{partner.username}</h2>
+                <p className="conversation-presence muted" data-online={partner.online}>
+                  <span className={`presence-dot${partner.online ? ' presence-online' : ''}`} aria-hidden="true" />
+                  {partner.online ? 'Online' : 'Offline'}
+                </p>
+              </div>
               <div className="demo-helper">
                 {partnerAccount ? (
                   <button
@@ -179,48 +118,7 @@ export function MessageCenter() {
                 {helperError && <p className="form-error">{helperError}</p>}
               </div>
             </header>
-            {conversation && conversation.length > 0 ? (
-              <ol className="message-list" ref={listRef}>
-                {conversation.map((message) => (
-                  <MessageCard
-                    key={message.id}
-                    message={message}
-                    mine={message.senderId === me.id}
-                    mode={modeOf(message.id)}
-                    onEdit={() => setPending({ kind: 'editing', id: message.id })}
-                    onDelete={() => setPending({ kind: 'confirming', id: message.id })}
-                    onCancel={() => setPending(null)}
-                    onSave={async (text) => {
-                      await editMessage({ variables: { id: message.id, text } });
-                      setPending(null);
-                    }}
-                    onConfirmDelete={async () => {
-                      await deleteMessage({ variables: { id: message.id } });
-                      setPending(null);
-                    }}
-                  />
-                ))}
-              </ol>
-            ) : (
-              <p className="empty-conversation muted">No messages yet. Say hello to {partner.username}.</p>
-            )}
-            <form className="composer" onSubmit={send} noValidate>
-              <label htmlFor={composeId} className="visually-hidden">Message to {partner.username}</label>
-              <textarea
-                id={composeId}
-                rows={2}
-                placeholder={`Message ${partner.username}`}
-                value={draft}
-                onChange={(event) => setDraft(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
-                }}
-              />
-              <button type="submit" className="button button-primary" disabled={sending}>
-                {sending ? 'Loading...' : 'Send'}
-              </button>
-              {sendError && <p className="field-errors-inline composer-error">{sendError}</p>}
-            </form>
+            <ConversationView key={partner.id} partner={partner} />
           </>
         ) : (
           <p className="empty-conversation muted">Pick someone to talk to.</p>

@@ -1,0 +1,91 @@
+/**
+ * API tokens on graphql-ws: a socket authenticates with `connectionParams: { authorization: "Bearer <secret>" }`
+ * (the bearer alone decides; the cookie is not read). Revoking a token closes its sockets on every gateway
+ * (apiTokenRevoked travels over the event bus) within a second; a periodic sweep closes those whose token
+ * expired. Each subscription is priced like an HTTP operation and taken from the token's budget when it starts.
+ */
+import type { WebSocket } from 'ws';
+import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
+import { apiTokens, isAppError, type ApiCredential, type ServiceDeps } from '@fulcrum/schema';
+import { parseAuthorization } from './bearer.js';
+import type { TokenBudget } from './budget.js';
+import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost } from '../graphql/cost.js';
+
+/** Close code for a socket whose token is revoked or expired (like 4401 for an ended session). */
+export const TOKEN_CLOSE_CODE = 4401;
+
+export type SocketAuthentication = { kind: 'none' } | { kind: 'token'; credential: ApiCredential } | { kind: 'refused' };
+
+export interface TokenSockets {
+  /** What connectionParams.authorization says: no token, a valid one, or a refusal (close the socket). */
+  authenticate(connectionParams: Record<string, unknown> | undefined, clientIp: string): Promise<SocketAuthentication>;
+  add(tokenId: number, socket: WebSocket): void;
+  remove(tokenId: number, socket: WebSocket): void;
+  /** Errors for a subscription that may not start (page size, cost; a token's budget), or undefined. */
+  admit(schema: GraphQLSchema, credential: ApiCredential | undefined, query: string, variables: Record<string, unknown> | undefined, operationName: string | null | undefined): Promise<GraphQLError[] | undefined>;
+  dispose(): Promise<void>;
+}
+
+export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, recheckMs: number): TokenSockets {
+  const byToken = new Map<number, Set<WebSocket>>();
+  const closeToken = (tokenId: number) => {
+    for (const socket of byToken.get(tokenId) ?? []) socket.close(TOKEN_CLOSE_CODE, 'Unauthorized');
+    byToken.delete(tokenId);
+  };
+  const revoked = deps.bus.subscribe('apiTokenRevoked');
+  void (async () => {
+    for await (const { tokenId } of revoked) closeToken(tokenId);
+  })();
+  const sweep = setInterval(() => {
+    const ids = [...byToken.keys()];
+    if (ids.length === 0) return;
+    apiTokens.stillValidTokens(deps, ids).then(
+      (valid) => ids.filter((id) => !valid.has(id)).forEach(closeToken),
+      () => {}, // the database is briefly unreachable: keep the sockets, try again next time
+    );
+  }, recheckMs);
+  sweep.unref();
+
+  return {
+    async authenticate(connectionParams, clientIp) {
+      const header = connectionParams?.authorization ?? connectionParams?.Authorization;
+      if (header === undefined || header === null) return { kind: 'none' };
+      const parsed = parseAuthorization(typeof header === 'string' ? header : [String(header)]);
+      if (parsed.kind !== 'bearer') return { kind: 'refused' };
+      try {
+        return { kind: 'token', credential: await apiTokens.authenticateToken(deps, parsed.secret, clientIp) };
+      } catch (error) {
+        if (isAppError(error)) return { kind: 'refused' };
+        throw error;
+      }
+    },
+    add(tokenId, socket) {
+      const sockets = byToken.get(tokenId) ?? new Set();
+      sockets.add(socket);
+      byToken.set(tokenId, sockets);
+    },
+    remove(tokenId, socket) {
+      const sockets = byToken.get(tokenId);
+      sockets?.delete(socket);
+      if (sockets && sockets.size === 0) byToken.delete(tokenId);
+    },
+    async admit(schema, credential, query, variables, operationName) {
+      let cost: number;
+      try {
+        cost = operationCost(schema, parse(query), variables, operationName);
+      } catch (error) {
+        if (error instanceof PageSizeError) return [error];
+        return undefined; // a syntax error: graphql-ws reports it
+      }
+      if (cost > MAX_OPERATION_COST) return [costLimitError(cost)];
+      if (!credential) return undefined;
+      const decision = await budget.spend(credential.tokenId, Math.max(COST.minimumPerOperation, cost));
+      if (decision.allowed) return undefined;
+      return [new GraphQLError(`This token has spent its budget of ${decision.limit} points per minute; try again in ${decision.resetSeconds} seconds.`, { extensions: { code: 'RATE_LIMITED', retryAfter: decision.resetSeconds } })];
+    },
+    async dispose() {
+      clearInterval(sweep);
+      await revoked.return?.();
+    },
+  };
+}

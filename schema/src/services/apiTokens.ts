@@ -1,0 +1,205 @@
+/**
+ * Personal access tokens for integrators (docs/integrators.md, "Authentication").
+ *
+ * A secret is `fulcrum_pat_` + 32 random base62 characters (190 bits) + a 6-character base62 CRC32 of those 32,
+ * like GitHub's tokens: a secret scanner (or this gateway, before any database read) can tell a real token from
+ * a typo offline. Only the SHA-256 of the secret is stored: with 190 random bits nothing can be guessed, so a
+ * slow or salted hash would add cost and no safety, and an exact hash lets a request find its token through a
+ * unique index. The stored and computed hashes are then compared in constant time as well.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { AppError } from '../errors.js';
+import { ApiToken, User } from '../entities/index.js';
+import { forkEm, type Em } from '../database.js';
+import { API_SCOPES, API_TOKEN_LIMITS, hasErrors, validateApiToken, type ApiScopeName, type ApiTokenFields } from '../validation/rules.js';
+import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
+import { toDate } from './records.js';
+
+export const SECRET_PREFIX = 'fulcrum_pat_';
+const RANDOM_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+/** What a secret scanner looks for: the prefix, 32 random characters and a 6-character checksum. */
+export const SECRET_PATTERN = /^fulcrum_pat_[0-9A-Za-z]{38}$/;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** lastUsedAt is written at most this often per token, not on every request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface ApiTokenRecord {
+  id: number;
+  name: string;
+  scopes: ApiScopeName[];
+  hint: string;
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Who a bearer request acts as, and what it may do. */
+export interface ApiCredential {
+  tokenId: number;
+  userId: number;
+  scopes: ApiScopeName[];
+}
+
+// Base62 is a dozen lines; the npm packages for it (base-x and friends) encode byte arrays, not this.
+function base62(value: number, width: number): string {
+  let out = '';
+  for (let n = value; n > 0; n = Math.floor(n / 62)) out = BASE62[n % 62] + out;
+  return out.padStart(width, '0');
+}
+
+function checksum(random: string): string {
+  return base62(crc32(random), CHECKSUM_LENGTH);
+}
+
+/** A new secret: the prefix, 32 characters from crypto.randomInt (uniform over base62) and the checksum. */
+export function generateSecret(): string {
+  let random = '';
+  for (let i = 0; i < RANDOM_LENGTH; i++) random += BASE62[randomInt(62)];
+  return SECRET_PREFIX + random + checksum(random);
+}
+
+/** The offline check: right shape and a checksum that matches. No database read for anything else. */
+export function isWellFormedSecret(secret: string): boolean {
+  if (!SECRET_PATTERN.test(secret)) return false;
+  const random = secret.slice(SECRET_PREFIX.length, SECRET_PREFIX.length + RANDOM_LENGTH);
+  return checksum(random) === secret.slice(-CHECKSUM_LENGTH);
+}
+
+/** Hex SHA-256: what the api_tokens table stores instead of the secret. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function parseScopes(stored: string): ApiScopeName[] {
+  return stored.split(',').filter((s): s is ApiScopeName => (API_SCOPES as readonly string[]).includes(s));
+}
+
+export function toApiTokenRecord(token: ApiToken): ApiTokenRecord {
+  return {
+    id: token.id,
+    name: token.name,
+    scopes: parseScopes(token.scopes),
+    hint: token.hint,
+    createdAt: token.createdAt,
+    expiresAt: token.expiresAt,
+    lastUsedAt: token.lastUsedAt ?? null,
+    revokedAt: token.revokedAt ?? null,
+  };
+}
+
+/**
+ * Managing tokens (and signing in or out) needs the browser session: a leaked token must not be able to mint
+ * more tokens, outlive its own revocation or take over the account.
+ */
+export function requireSession(ctx: ServiceContext): void {
+  if (ctx.token) throw AppError.forbidden('API tokens cannot manage tokens or sign in and out: use the web app, signed in.');
+}
+
+/** READ allows queries and subscriptions; WRITE adds mutations. Sessions may do everything. */
+export function assertScopeAllows(ctx: Pick<ServiceContext, 'token'>, operation: 'query' | 'mutation' | 'subscription'): void {
+  if (!ctx.token || operation !== 'mutation' || ctx.token.scopes.includes('WRITE')) return;
+  throw AppError.forbidden('This API token has the READ scope only: mutations need a token with the WRITE scope.');
+}
+
+export interface ApiTokenInput extends ApiTokenFields { name: unknown; scopes: unknown; expiresInDays?: unknown }
+
+/** Creates a token for the signed-in agent; the secret is returned here once and never stored. */
+export async function createApiToken(ctx: ServiceContext, input: ApiTokenInput): Promise<{ secret: string; token: ApiTokenRecord }> {
+  const userId = requireViewer(ctx);
+  requireSession(ctx);
+  const fields = validateApiToken(input);
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  const user = await ctx.em.findOne(User, userId);
+  if (!user) throw AppError.unauthenticated();
+  const requested = new Set(input.scopes as ApiScopeName[]);
+  // WRITE includes READ: a token that may change records may read them.
+  if (requested.has('WRITE')) requested.add('READ');
+  const scopes = API_SCOPES.filter((s) => requested.has(s));
+  const days = (input.expiresInDays as number | null | undefined) ?? API_TOKEN_LIMITS.expiresInDays.default;
+  const secret = generateSecret();
+  const now = new Date();
+  const token = ctx.em.create(ApiToken, {
+    user,
+    name: String(input.name).trim(),
+    scopes: scopes.join(','),
+    tokenHash: hashSecret(secret),
+    hint: secret.slice(-4),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + days * DAY_MS),
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  await ctx.em.flush();
+  return { secret, token: toApiTokenRecord(token) };
+}
+
+/** The agent's tokens that are not revoked (expired ones included, so the agent sees they expired), newest first. */
+export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenRecord[]> {
+  const userId = requireViewer(ctx);
+  requireSession(ctx);
+  const tokens = await ctx.em.find(ApiToken, { user: userId, revokedAt: null }, { orderBy: { id: 'desc' } });
+  return tokens.map(toApiTokenRecord);
+}
+
+/**
+ * Revokes one of the agent's tokens: every gateway refuses it from the next request on (each request reads the
+ * token), and its open websockets close on every gateway (apiTokenRevoked on the event bus). Revoking twice is
+ * harmless; someone else's token is NOT_FOUND.
+ */
+export async function revokeApiToken(ctx: ServiceContext, id: unknown): Promise<ApiTokenRecord> {
+  const userId = requireViewer(ctx);
+  requireSession(ctx);
+  const tokenId = parseId(id);
+  const token = tokenId == null ? null : await ctx.em.findOne(ApiToken, { id: tokenId, user: userId });
+  if (!token) throw AppError.notFound('API token');
+  if (!token.revokedAt) {
+    token.revokedAt = new Date();
+    await ctx.em.flush();
+    ctx.deps.bus.publish('apiTokenRevoked', { tokenId: token.id });
+  }
+  return toApiTokenRecord(token);
+}
+
+/** One answer for unknown, malformed, expired and revoked tokens alike. */
+export function invalidToken(): AppError {
+  return new AppError('UNAUTHENTICATED', 'The API token is invalid, expired or revoked.');
+}
+
+/**
+ * The credential behind a bearer secret, or UNAUTHENTICATED (never saying why). Failures count against the
+ * client address like failed logins; an address past its budget is refused (RATE_LIMITED) before any lookup.
+ */
+export async function authenticateToken(deps: ServiceDeps, secret: string, clientIp: string, em: Em = forkEm(deps.orm)): Promise<ApiCredential> {
+  await deps.limiter.checkTokenGuesses(clientIp);
+  const fail = async (): Promise<never> => {
+    await deps.limiter.recordTokenFailure(clientIp);
+    throw invalidToken();
+  };
+  if (!isWellFormedSecret(secret)) return fail();
+  const hash = hashSecret(secret);
+  // One lean statement (no entity hydration), like the session read: every bearer request starts here.
+  const rows = (await em.getConnection().execute(
+    em.getKnex().from('api_tokens').select('id', 'user_id', 'scopes', 'token_hash', 'expires_at', 'last_used_at', 'revoked_at').where('token_hash', hash).limit(1) as never,
+  )) as { id: number; user_id: number; scopes: string; token_hash: string; expires_at: unknown; last_used_at: unknown; revoked_at: unknown }[];
+  const row = rows[0];
+  const now = Date.now();
+  if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex')) || row.revoked_at != null || toDate(row.expires_at).getTime() <= now) return fail();
+  if (row.last_used_at == null || now - toDate(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
+    // Conditional, so gateways racing on the same token write once per minute between them.
+    const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+    await em.nativeUpdate(ApiToken, { id: row.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: stale } }] }, { lastUsedAt: new Date(now) });
+  }
+  return { tokenId: Number(row.id), userId: Number(row.user_id), scopes: parseScopes(row.scopes) };
+}
+
+/** Of these token ids, the ones still valid (not revoked, not expired, the agent still there): the websocket sweep. */
+export async function stillValidTokens(deps: ServiceDeps, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const em = forkEm(deps.orm);
+  const live = await em.find(ApiToken, { id: { $in: ids }, revokedAt: null, expiresAt: { $gt: new Date() } }, { fields: ['id'] });
+  return new Set(live.map((t) => t.id));
+}

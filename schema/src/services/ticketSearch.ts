@@ -1,0 +1,70 @@
+/**
+ * Full-text search over the viewer's tickets: one API (parseSearch, matchesSql) over both databases' own engines.
+ * The index itself is kept by triggers in the transaction of every ticket and customer write (migration
+ * 20261123140000), so a write is searchable the moment it is acknowledged.
+ *
+ * Any input is safe: the text is cut into words here (letters, digits and combining marks; everything else,
+ * including every operator character of either engine, only separates words) and each word is handed to the engine
+ * quoted, as a literal term. So quotes, `*`, `-`, NEAR, AND, parentheses, NUL or emoji can never make a query the
+ * engine refuses; they simply are not words. The length is capped before this (rules.validateSearch).
+ */
+import type { DatabaseKind } from '../database.js';
+import { searchTicketId, searchWords } from '../validation/rules.js';
+
+export interface ParsedSearch {
+  /** Distinct words, lower-cased, in the order typed (rules.searchWords). */
+  words: string[];
+  /** `123` or `#123`: the ticket with that id (still checked against the viewer). */
+  ticketId: number | null;
+}
+
+export function parseSearch(text: string): ParsedSearch {
+  return { words: searchWords(text), ticketId: searchTicketId(text) };
+}
+
+/**
+ * A word matches itself and every word it begins (prefix search), from two characters on: a one-letter prefix
+ * would read a large part of the index and find nothing a person means.
+ */
+const isPrefix = (word: string) => word.length >= 2;
+
+/** SQLite FTS5: `agent` holds one token per ticket (a<assignee id>), so the engine only walks the viewer's postings. */
+function sqliteMatch(words: string[], viewerId: number): string {
+  const terms = words.map((w) => `"${w}"${isPrefix(w) ? '*' : ''}`).join(' AND ');
+  return `agent : "a${viewerId}" AND {title description requester} : (${terms})`;
+}
+
+/** PostgreSQL: to_tsquery over quoted literals (the words hold no quote, backslash or operator character). */
+function postgresQuery(words: string[]): string {
+  return words.map((w) => `'${w}'${isPrefix(w) ? ':*' : ''}`).join(' & ');
+}
+
+/**
+ * A statement yielding `(ticket_id, score)` for the viewer's tickets that match, higher score = more relevant.
+ * The ticket named by its id ranks first. Ownership is enforced again by the caller's join on tickets.
+ */
+export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: number): { sql: string; bindings: unknown[] } {
+  const parts: string[] = [];
+  const bindings: unknown[] = [];
+  // The named ticket is its own row; the text part leaves it out, so no ticket appears twice (no GROUP BY: SQLite
+  // allows bm25() only in a plain query on the FTS table).
+  const notNamed = search.ticketId ? (kind === 'sqlite' ? ' and rowid <> ?' : ' and s.ticket_id <> ?') : '';
+  if (search.words.length) {
+    if (kind === 'sqlite') {
+      // bm25 is lower-is-better; weights: title 10, description 1, requester 5, agent 0.
+      parts.push(`select rowid as ticket_id, -bm25(ticket_search, 10.0, 1.0, 5.0, 0.0) as score from ticket_search where ticket_search match ?${notNamed}`);
+      bindings.push(sqliteMatch(search.words, viewerId));
+    } else {
+      // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
+      parts.push(`select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q${notNamed}`);
+      bindings.push(postgresQuery(search.words), viewerId);
+    }
+    if (search.ticketId) bindings.push(search.ticketId);
+  }
+  if (search.ticketId) {
+    parts.push(`select id as ticket_id, ${kind === 'sqlite' ? '1000000000.0' : '1000000000.0::float8'} as score from tickets where id = ? and assignee_id = ?`);
+    bindings.push(search.ticketId, viewerId);
+  }
+  if (!parts.length) return { sql: 'select id as ticket_id, 0.0 as score from tickets where 1 = 0', bindings: [] };
+  return { sql: parts.join(' union all '), bindings };
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { graphql } from '../gql';
+import { ConfirmModal } from '../ui/ConfirmModal';
+import { ApiTokenRow } from './ApiTokenRow';
+import { CreateApiTokenForm } from './CreateApiTokenForm';
+import { NewTokenSecret } from './NewTokenSecret';
+import { removeApiTokenFromList } from './cache';
+
+const API_TOKENS_PAGE = graphql(`
+  query ApiTokensPage {
+    apiTokens {
+      id
+      ...ApiTokenRow_token
+    }
+  }
+`);
+
+const REVOKE_API_TOKEN = graphql(`
+  mutation RevokeApiToken($id: Int!) {
+    revokeApiToken(id: $id) {
+      id
+      revokedAt
+    }
+  }
+`);
+
+/** Personal access tokens for integrations (docs/integrators.md): create (the secret shown once), list, revoke. */
+export default function ApiTokensPage() {
+  const { data } = useQuery(API_TOKENS_PAGE);
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const [revoking, setRevoking] = useState<{ id: number; name: string } | null>(null);
+  const [revoke] = useMutation(REVOKE_API_TOKEN, {
+    update(cache, { data: result }) {
+      if (result) removeApiTokenFromList(cache, result.revokeApiToken.id);
+    },
+  });
+  if (!data) return null;
+
+  return (
+    <section className="page">
+      <header className="page-header">
+        <p className="eyebrow">Integrations</p>
+        <h1>API Tokens</h1>
+        <p className="page-subtitle">Tokens let scripts and other systems use the GraphQL API as you. Treat them like passwords.</p>
+      </header>
+      {created ? <NewTokenSecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} /> : <CreateApiTokenForm onCreated={setCreated} />}
+      {data.apiTokens.length === 0 ? (
+        <div className="card empty-state"><p>No tokens yet.</p></div>
+      ) : (
+        <div className="card table-card">
+          <table className="data-table token-table">
+            <caption className="visually-hidden">Your API tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Ends in</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span className="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.apiTokens.map((token) => <ApiTokenRow key={token.id} token={token} onRevoke={setRevoking} />)}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {revoking && (
+        <ConfirmModal
+          title="Revoke Token"
+          question={`Revoke “${revoking.name}”? Anything using it stops working at once.`}
+          confirmLabel="Revoke Token"
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await revoke({ variables: { id: revoking.id } });
+            setRevoking(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}

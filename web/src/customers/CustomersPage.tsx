@@ -1,0 +1,79 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { removeCustomer } from '../apollo/lists';
+import { ConfirmModal } from '../ui/ConfirmModal';
+import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
+import { CustomerRow } from './CustomerRow';
+import { useModals } from '../layout/ModalHost';
+import { EditCustomerModal, type CustomerValues } from './CustomerForm';
+import { graphql } from '../gql';
+
+const CUSTOMERS_PAGE = graphql(`
+  query CustomersPage {
+    customers {
+      id
+      ...CustomerRow_customer
+    }
+  }
+`);
+
+const DELETE_CUSTOMER = graphql(`
+  mutation DeleteCustomer($id: Int!) {
+    deleteCustomer(id: $id)
+  }
+`);
+
+/** view/customers: "(n) Customers", the shared directory; Edit and Delete open modals (the owner's rows only). */
+export default function CustomersPage() {
+  const { data } = useQuery(CUSTOMERS_PAGE);
+  const { openModal } = useModals();
+  const dialog = useRecordDialog<CustomerValues>();
+  const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
+    update(cache, { data: result }) {
+      if (result) removeCustomer(cache, result.deleteCustomer);
+    },
+  });
+  if (!data) return null;
+  const deleting = dialog.deleting;
+
+  return (
+    <section className="page">
+      <RecordListHeader
+        eyebrow="Customer directory"
+        title={`(${data.customers.length}) Customers`}
+        createLabel="Create Customer"
+        onCreate={() => openModal('createCustomer')}
+      />
+      <div className="card table-card">
+        <table className="data-table customer-table">
+          <thead>
+            <tr>
+              <th scope="col">Id #</th>
+              <th scope="col">Assignee #</th>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Options</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.customers.map((customer) => (
+              <CustomerRow key={customer.id} customer={customer} onEdit={dialog.edit} onDelete={dialog.remove} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {dialog.editing && <EditCustomerModal customer={dialog.editing} onClose={dialog.close} />}
+      {deleting && (
+        <ConfirmModal
+          title="Delete Customer"
+          question="Are you sure you would like to delete this customer?"
+          confirmLabel="Delete Customer"
+          onClose={dialog.close}
+          onConfirm={async () => {
+            await deleteCustomer({ variables: { id: deleting.id } });
+            dialog.close();
+          }}
+        />
+      )}
+    </section>
+  );
+}

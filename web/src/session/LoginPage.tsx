@@ -1,0 +1,18 @@
+import { Link, Navigate } from 'react-router-dom';
+import { LoginForm } from './LoginForm';
+import { useSession } from './session';
+import { FormPage } from '../ui/FormPage';
+
+/** login: redirects to / when already signed in (including right after logging in here). */
+export default function LoginPage() {
+  const me = useSession();
+  if (me) return <Navigate to="/" replace />;
+  return (
+    <FormPage title="Log In" subtitle="Welcome back to your workspace." className="auth-page">
+      <LoginForm to="/" />
+      <p className="modal-switch">
+        New here? <Link to="/signup">Sign Up</Link>
+      </p>
+    </FormPage>
+  );
+}

@@ -1,0 +1,69 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useNavigate } from 'react-router-dom';
+import { addTicketToList } from '../apollo/lists';
+import { TicketForm, type TicketValues } from './TicketForm';
+import { graphql } from '../gql';
+import { useSignedInUser } from '../session/session';
+import { FormPage } from '../ui/FormPage';
+
+const CREATE_TICKET_PAGE = graphql(`
+  query CreateTicketPage {
+    macros {
+      id
+      ...TicketForm_macro
+    }
+    customers {
+      id
+      ...TicketForm_customer
+    }
+  }
+`);
+
+const CREATE_TICKET = graphql(`
+  mutation CreateTicket($input: TicketInput!, $image: Upload) {
+    createTicket(input: $input, image: $image) {
+      id
+      ...TicketRow_ticket
+      ...TicketDetail_ticket
+      ...TicketForm_ticket
+        ...TicketStatusControl_ticket
+    }
+  }
+`);
+
+export default function CreateTicketPage() {
+  const me = useSignedInUser();
+  const navigate = useNavigate();
+  const { data } = useQuery(CREATE_TICKET_PAGE);
+  const [createTicket] = useMutation(CREATE_TICKET, {
+    update(cache, { data: result }) {
+      // The dashboard's list (if loaded) gains the new ticket on top; its count goes up by one.
+      if (result) addTicketToList(cache, result.createTicket.id);
+    },
+  });
+
+  if (!data) return null;
+
+  async function submit(input: TicketValues, image: File | null) {
+    try {
+      await createTicket({ variables: { input, image } });
+    } catch (error) {
+      console.error('Failed to create ticket', error);
+      throw error;
+    }
+    navigate('/view/tickets/all');
+  }
+
+  return (
+    <FormPage title="Create Ticket" subtitle="Log a customer's request and attach a screenshot." wide>
+      <TicketForm
+        macros={data.macros}
+        customers={data.customers}
+        assignee={me}
+        submitLabel="Create Ticket"
+        onSubmit={submit}
+        onCancel={() => navigate('/view/tickets/all')}
+      />
+    </FormPage>
+  );
+}

@@ -1,0 +1,78 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { isGone } from '../apollo/errors';
+import { TicketForm, type TicketValues } from './TicketForm';
+import { graphql } from '../gql';
+import { useSignedInUser } from '../session/session';
+import { NotFoundPanel } from '../ui/NotFoundPanel';
+import { FormPage } from '../ui/FormPage';
+
+const EDIT_TICKET_PAGE = graphql(`
+  query EditTicketPage($id: Int!) {
+    ticket(id: $id) {
+      id
+      ...TicketForm_ticket
+    }
+    macros {
+      id
+      ...TicketForm_macro
+    }
+    customers {
+      id
+      ...TicketForm_customer
+    }
+  }
+`);
+
+/** The result lands on Ticket:{id} in the cache, so the dashboard row and the detail update themselves. */
+const UPDATE_TICKET = graphql(`
+  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {
+    updateTicket(id: $id, input: $input, image: $image) {
+      id
+      ...TicketRow_ticket
+      ...TicketDetail_ticket
+      ...TicketForm_ticket
+    }
+  }
+`);
+
+function EditTicketScreen({ id }: { id: number }) {
+  const me = useSignedInUser();
+  const navigate = useNavigate();
+  const { data, error } = useQuery(EDIT_TICKET_PAGE, { variables: { id } });
+  const [updateTicket] = useMutation(UPDATE_TICKET);
+
+  if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
+  if (!data) return null;
+
+  async function submit(input: TicketValues, image: File | null) {
+    try {
+      // No new image: send none, and the server keeps the old one.
+      await updateTicket({ variables: image ? { id, input, image } : { id, input } });
+    } catch (error) {
+      console.error(image ? 'Failed to update ticket image' : 'Failed to update ticket', error);
+      throw error;
+    }
+    navigate(`/view/ticket/${id}`);
+  }
+
+  return (
+    <FormPage title={`Edit Ticket #${id}`} subtitle="Choose a new image only if you want to replace the current one." wide>
+      <TicketForm
+        key={id}
+        ticket={data.ticket}
+        macros={data.macros}
+        customers={data.customers}
+        assignee={me}
+        submitLabel="Save Ticket"
+        onSubmit={submit}
+        onCancel={() => navigate(`/view/ticket/${id}`)}
+      />
+    </FormPage>
+  );
+}
+
+export default function EditTicketPage() {
+  const id = Number(useParams().ticketId);
+  return Number.isInteger(id) && id > 0 ? <EditTicketScreen id={id} /> : <NotFoundPanel what="ticket" />;
+}

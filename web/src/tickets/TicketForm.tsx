@@ -1,0 +1,200 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  DEFAULT_TICKET_PRIORITY,
+  DEFAULT_TICKET_TYPE,
+  LIMITS,
+  MESSAGES,
+  NO_MACRO_ID,
+  TICKET_PRIORITIES,
+  TICKET_TYPES,
+  validateTicket,
+  type FieldErrors,
+  type TicketPriority,
+  type TicketType,
+} from '@fulcrum/schema/validation';
+import { Field } from '../ui/Field';
+import { graphql, useFragment, type FragmentType } from '../gql';
+import type { SessionUser } from '../session/session';
+import { FormError, useFormState } from '../ui/useFormState';
+import { FormActions } from '../ui/FormActions';
+
+export const TicketForm_ticket = graphql(`
+  fragment TicketForm_ticket on Ticket {
+    id
+    title
+    type
+    priority
+    macroId
+    requesterId
+    description
+    image {
+      id
+      url
+    }
+  }
+`);
+
+export const TicketForm_macro = graphql(`
+  fragment TicketForm_macro on Macro {
+    id
+    name
+  }
+`);
+
+export const TicketForm_customer = graphql(`
+  fragment TicketForm_customer on Customer {
+    id
+    name
+    email
+  }
+`);
+
+export interface TicketValues {
+  title: string;
+  type: TicketType;
+  priority: TicketPriority;
+  macroId: number;
+  requesterId: number;
+  description: string;
+}
+
+interface TicketFormProps {
+  ticket?: FragmentType<typeof TicketForm_ticket>;
+  macros: readonly FragmentType<typeof TicketForm_macro>[];
+  customers: readonly FragmentType<typeof TicketForm_customer>[];
+  assignee: SessionUser;
+  submitLabel: string;
+  /** Image is null when none was chosen: required on create, "keep the old one" on edit. */
+  onSubmit: (values: TicketValues, image: File | null) => Promise<void>;
+  onCancel: () => void;
+}
+
+/** Server field names -> this form's fields. */
+const SERVER_FIELDS = { applyMacro: 'macro', macroId: 'macro', requesterId: 'requester' };
+
+function imageErrors(file: File | null, required: boolean): FieldErrors {
+  if (!file) return required ? { image: [MESSAGES.ticketImage] } : {};
+  if (!file.type.startsWith('image/')) return { image: [MESSAGES.imageType] };
+  if (file.size > LIMITS.imageBytes) return { image: [MESSAGES.imageSize] };
+  return {};
+}
+
+export function TicketForm(props: TicketFormProps) {
+  const ticket = useFragment(TicketForm_ticket, props.ticket);
+  const macros = useFragment(TicketForm_macro, props.macros);
+  const customers = useFragment(TicketForm_customer, props.customers);
+  const creating = !ticket;
+
+  const [title, setTitle] = useState(ticket?.title ?? '');
+  const [type, setType] = useState<TicketType>(ticket?.type ?? DEFAULT_TICKET_TYPE);
+  const [priority, setPriority] = useState<TicketPriority>(ticket?.priority ?? DEFAULT_TICKET_PRIORITY);
+  const [macroId, setMacroId] = useState(String(ticket?.macroId ?? NO_MACRO_ID));
+  const [requesterId, setRequesterId] = useState(ticket ? String(ticket.requesterId) : '');
+  const [description, setDescription] = useState(ticket?.description ?? '');
+  const [image, setImage] = useState<File | null>(null);
+  const form = useFormState();
+
+  // "No Macro" (macro 1) is always the first option.
+  const macroOptions = useMemo(
+    () => [...macros].sort((a, b) => (a.id === NO_MACRO_ID ? -1 : b.id === NO_MACRO_ID ? 1 : 0)),
+    [macros],
+  );
+
+  const preview = useMemo(() => (image ? URL.createObjectURL(image) : null), [image]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  const shownImage = preview ?? ticket?.image?.url ?? null;
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const found: FieldErrors = {
+      ...validateTicket({ title, requester: requesterId, description, type, priority }),
+      ...imageErrors(image, creating),
+    };
+    if (!form.check(found)) return;
+    const values: TicketValues = {
+      title,
+      type,
+      priority,
+      macroId: Number(macroId),
+      requesterId: Number(requesterId),
+      description,
+    };
+    await form.run(() => props.onSubmit(values, image), SERVER_FIELDS);
+  }
+
+  return (
+    <form className="form ticket-form" onSubmit={submit} noValidate>
+      <div className="form-grid">
+        <Field label="Title" errors={form.errors.title}>
+          {(p) => <input {...p} name="title" value={title} onChange={(e) => setTitle(e.target.value)} />}
+        </Field>
+        <Field label="Assignee" errors={form.errors.assignee}>
+          {(p) => (
+            <select {...p} name="assignee" value={props.assignee.id} onChange={() => {}}>
+              <option value={props.assignee.id}>{props.assignee.username}</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Type" errors={form.errors.type}>
+          {(p) => (
+            <select {...p} name="type" value={type} onChange={(e) => setType(e.target.value as TicketType)}>
+              {TICKET_TYPES.map((option) => (
+                <option key={option} value={option}>{option}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Priority" errors={form.errors.priority}>
+          {(p) => (
+            <select {...p} name="priority" value={priority} onChange={(e) => setPriority(e.target.value as TicketPriority)}>
+              {TICKET_PRIORITIES.map((option) => (
+                <option key={option} value={option}>{option}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Apply Macro" errors={form.errors.macro}>
+          {(p) => (
+            <select {...p} name="macro" value={macroId} onChange={(e) => setMacroId(e.target.value)}>
+              {macroOptions.map((macro) => (
+                <option key={macro.id} value={macro.id}>{macro.name}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Requester" errors={form.errors.requester}>
+          {(p) => (
+            <select {...p} name="requester" value={requesterId} onChange={(e) => setRequesterId(e.target.value)}>
+              <option value="">Select a requester</option>
+              {customers.map((customer) => (
+                <option key={customer.id} value={customer.id}>
+                  {customer.name} ({customer.email})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <Field label="Description" errors={form.errors.description}>
+        {(p) => <textarea {...p} name="description" rows={6} value={description} onChange={(e) => setDescription(e.target.value)} />}
+      </Field>
+      <Field
+        label="Image"
+        errors={form.errors.image}
+        hint={creating ? 'PNG, JPEG, GIF or WebP, up to 5 MB.' : 'Leave empty to keep the current image.'}
+      >
+        {(p) => (
+          <input {...p} type="file" name="image" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />
+        )}
+      </Field>
+      {shownImage && (
+        <figure className="image-preview">
+          <img src={shownImage} alt={image ? 'Selected image' : 'Current ticket image'} />
+          <figcaption>{image ? image.name : 'Current image'}</figcaption>
+        </figure>
+      )}
+      <FormError message={form.formError} />
+      <FormActions label={props.submitLabel} loading={form.loading} onCancel={props.onCancel} />
+    </form>
+  );
+}

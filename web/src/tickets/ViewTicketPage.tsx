@@ -1,0 +1,81 @@
+import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { isGone } from '../apollo/errors';
+import { deletingTicket, removeTicketFromList } from '../apollo/lists';
+import { ConfirmModal } from '../ui/ConfirmModal';
+import { TicketDetail } from './TicketDetail';
+import { TicketStatusControl } from './TicketStatusControl';
+import { graphql } from '../gql';
+import { NotFoundPanel } from '../ui/NotFoundPanel';
+
+const VIEW_TICKET_PAGE = graphql(`
+  query ViewTicketPage($id: Int!) {
+    ticket(id: $id) {
+      id
+      ...TicketDetail_ticket
+      ...TicketStatusControl_ticket
+    }
+  }
+`);
+
+const DELETE_TICKET = graphql(`
+  mutation DeleteTicket($id: Int!) {
+    deleteTicket(id: $id)
+  }
+`);
+
+function ViewTicketScreen({ id }: { id: number }) {
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const client = useApolloClient();
+  const { data, error } = useQuery(VIEW_TICKET_PAGE, { variables: { id } });
+  const [deleteTicket] = useMutation(DELETE_TICKET, {
+    update(cache, { data: result }) {
+      if (result) removeTicketFromList(cache, result.deleteTicket, { evict: false });
+    },
+  });
+
+  if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
+  if (!data) return null;
+
+  return (
+    <section className="page card">
+      <header className="page-header page-header-row">
+        <div>
+          <p className="eyebrow">Ticket #{id}</p>
+          <h1>Ticket Details</h1>
+        </div>
+        <div className="header-actions">
+          <Link className="button button-secondary" to={`/edit/ticket/${id}`}>Edit</Link>
+          <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>Delete</button>
+        </div>
+      </header>
+      <TicketStatusControl ticket={data.ticket} />
+      <TicketDetail ticket={data.ticket} />
+      {confirming && (
+        <ConfirmModal
+          title="Delete Ticket"
+          question="Are you sure you would like to delete this ticket?"
+          confirmLabel="Delete Ticket"
+          onClose={() => setConfirming(false)}
+          onConfirm={() =>
+            // The live event of this delete leaves Ticket:{id} to this screen (see apollo/lists.ts).
+            deletingTicket(id, async () => {
+              await deleteTicket({ variables: { id } });
+              // Leave first, then drop Ticket:{id}: evicting it while this screen still watches it would re-query it.
+              await navigate('/view/tickets/all');
+              client.cache.evict({ id: client.cache.identify({ __typename: 'Ticket', id }) });
+              client.cache.gc();
+            })
+          }
+        />
+      )}
+    </section>
+  );
+}
+
+export default function ViewTicketPage() {
+  const id = Number(useParams().ticketId);
+  return Number.isInteger(id) && id > 0 ? <ViewTicketScreen id={id} /> : <NotFoundPanel what="ticket" />;
+}

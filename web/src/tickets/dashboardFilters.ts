@@ -1,0 +1,96 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { LIMITS } from '@fulcrum/schema/validation';
+import type { TicketFilter, TicketOrder, TicketPriority, TicketStatus, TicketType } from '../gql/graphql';
+
+/**
+ * The dashboard's filter lives in the URL (shareable; the back button walks through earlier filters):
+ *   ?q=printer&status=OPEN,PENDING&priority=High,Urgent&type=Incident&order=PRIORITY
+ * No `status` means the default, the unsolved tickets (OPEN and PENDING); `status=all` means every status.
+ */
+export const STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const satisfies readonly TicketStatus[];
+export const PRIORITIES = ['Low', 'Medium', 'High', 'Urgent'] as const satisfies readonly TicketPriority[];
+export const TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const satisfies readonly TicketType[];
+export const ORDERS = [
+  ['NEWEST', 'Newest'],
+  ['OLDEST', 'Oldest'],
+  ['PRIORITY', 'Priority'],
+  ['UPDATED', 'Last update'],
+  ['RELEVANCE', 'Best match'],
+] as const satisfies readonly (readonly [TicketOrder, string])[];
+export const DEFAULT_STATUSES: TicketStatus[] = ['OPEN', 'PENDING'];
+
+export interface DashboardState {
+  search: string;
+  statuses: TicketStatus[];
+  priorities: TicketPriority[];
+  types: TicketType[];
+  order: TicketOrder | null;
+}
+
+/** Known values only, in canonical order (one cached list per filter, whatever order the URL named them in). */
+function pick<T extends string>(raw: string | null, allowed: readonly T[]): T[] {
+  const wanted = new Set((raw ?? '').split(','));
+  return allowed.filter((value) => wanted.has(value));
+}
+
+export function readState(params: URLSearchParams): DashboardState {
+  const status = params.get('status');
+  const order = params.get('order');
+  return {
+    search: (params.get('q') ?? '').slice(0, LIMITS.search.max),
+    statuses: status === null ? DEFAULT_STATUSES : status === 'all' ? [...STATUSES] : pick(status, STATUSES),
+    priorities: pick(params.get('priority'), PRIORITIES),
+    types: pick(params.get('type'), TYPES),
+    order: ORDERS.some(([value]) => value === order) ? (order as TicketOrder) : null,
+  };
+}
+
+function writeState(state: DashboardState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.search) params.set('q', state.search);
+  const isDefault = state.statuses.length === DEFAULT_STATUSES.length && DEFAULT_STATUSES.every((s) => state.statuses.includes(s));
+  if (!isDefault) params.set('status', state.statuses.length === 0 || state.statuses.length === STATUSES.length ? 'all' : state.statuses.join(','));
+  if (state.priorities.length) params.set('priority', state.priorities.join(','));
+  if (state.types.length) params.set('type', state.types.join(','));
+  if (state.order) params.set('order', state.order);
+  return params;
+}
+
+export function isDefaultState(state: DashboardState): boolean {
+  return writeState(state).toString() === '';
+}
+
+/** The GraphQL variables of a state: the same state always gives the same variables (and cached list). */
+export function toVariables(state: DashboardState): { filter: TicketFilter; orderBy: TicketOrder | null } {
+  const all = state.statuses.length === 0 || state.statuses.length === STATUSES.length;
+  return {
+    filter: {
+      search: state.search.trim() || null,
+      status: all ? null : state.statuses,
+      priority: state.priorities.length ? state.priorities : null,
+      type: state.types.length ? state.types : null,
+    },
+    orderBy: state.order,
+  };
+}
+
+/**
+ * The state and its setter. A filter change is a new history entry; typing into the search box replaces the
+ * entry it made itself, so Back returns to the filter before the search, not to every letter typed.
+ */
+export function useDashboardState(): [DashboardState, (next: Partial<DashboardState>, options?: { typing?: boolean }) => void] {
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readState(params), [params]);
+  const update = useCallback(
+    (next: Partial<DashboardState>, options: { typing?: boolean } = {}) => {
+      setParams((current) => writeState({ ...readState(current), ...next }), { replace: !!options.typing && params.has('q') });
+    },
+    [params, setParams],
+  );
+  return [state, update];
+}
+
+export function toggle<T>(values: readonly T[], value: T): T[] {
+  return values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
+}
