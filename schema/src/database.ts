@@ -265,7 +265,7 @@ function postgresHotReader(em: Em): HotReader {
 
 /** Runs a hot read (see above): rows as the driver returns them. */
 export async function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
-  const transaction = em.getTransactionContext();
+  const transaction: unknown = em.getTransactionContext();
   if (transaction) return em.getConnection().execute<T[]>(sql, [...params], 'all', transaction);
   // Counted like every other statement: the statement-count test and the bench listen for knex's 'query' event.
   const knex = em.getConnection().getKnex() as unknown as { listenerCount(event: string): number; emit(event: string, query: object): void };

@@ -22,6 +22,6 @@ const unusedPubSub = {
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver] as never, validate: false, pubSub: unusedPubSub as never });
+  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver] as never, validate: false, pubSub: unusedPubSub });
   return cached;
 }

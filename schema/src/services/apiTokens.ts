@@ -182,9 +182,9 @@ export async function authenticateToken(deps: ServiceDeps, secret: string, clien
   if (!isWellFormedSecret(secret)) return fail();
   const hash = hashSecret(secret);
   // One lean statement (no entity hydration), like the session read: every bearer request starts here.
-  const rows = (await em.getConnection().execute(
+  const rows = await em.getConnection().execute<{ id: number; user_id: number; scopes: string; token_hash: string; expires_at: unknown; last_used_at: unknown; revoked_at: unknown }[]>(
     em.getKnex().from('api_tokens').select('id', 'user_id', 'scopes', 'token_hash', 'expires_at', 'last_used_at', 'revoked_at').where('token_hash', hash).limit(1) as never,
-  )) as { id: number; user_id: number; scopes: string; token_hash: string; expires_at: unknown; last_used_at: unknown; revoked_at: unknown }[];
+  );
   const row = rows[0];
   const now = Date.now();
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex')) || row.revoked_at != null || toDate(row.expires_at).getTime() <= now) return fail();

@@ -8,5 +8,5 @@ export * as conversations from './conversations.js';
 export * as apiTokens from './apiTokens.js';
 export * from './context.js';
 export * from './records.js';
-export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthLimiter } from './authLimiter.js';
-export type { ApiCredential, ApiTokenRecord } from './apiTokens.js';
+export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './authLimiter.js';
+export type { ApiCredential } from './apiTokens.js';

@@ -123,7 +123,7 @@ function ticketQuery(ctx: ServiceContext) {
 async function loadTickets(ctx: ServiceContext, where: (qb: ReturnType<typeof ticketQuery>) => unknown): Promise<TicketRecord[]> {
   const qb = ticketQuery(ctx);
   where(qb);
-  const rows = (await ctx.em.getConnection().execute(qb as never)) as TicketRow[];
+  const rows = await ctx.em.getConnection().execute<TicketRow[]>(qb as never);
   return rows.map(rowToRecord);
 }
 
@@ -192,10 +192,10 @@ const PRIORITY_RANK = `(case t.priority ${TICKET_PRIORITIES.map((p, i) => `when 
 function residual(c: Criteria, options: { priority: boolean; status: boolean }): Sql {
   const sql: string[] = [];
   const bindings: unknown[] = [];
-  if (options.status && c.statuses) sql.push(`and t.status in ${placeholders(c.statuses)}`), bindings.push(...c.statuses);
-  if (options.priority && c.priorities) sql.push(`and t.priority in ${placeholders(c.priorities)}`), bindings.push(...c.priorities);
-  if (c.types) sql.push(`and t.type in ${placeholders(c.types)}`), bindings.push(...c.types);
-  if (c.requesterId) sql.push('and t.requester_id = ?'), bindings.push(c.requesterId);
+  if (options.status && c.statuses) { sql.push(`and t.status in ${placeholders(c.statuses)}`); bindings.push(...c.statuses); }
+  if (options.priority && c.priorities) { sql.push(`and t.priority in ${placeholders(c.priorities)}`); bindings.push(...c.priorities); }
+  if (c.types) { sql.push(`and t.type in ${placeholders(c.types)}`); bindings.push(...c.types); }
+  if (c.requesterId) { sql.push('and t.requester_id = ?'); bindings.push(c.requesterId); }
   return { sql: sql.join(' '), bindings };
 }
 
@@ -271,8 +271,8 @@ function countsSql(c: Criteria): Sql {
   if (!c.search && !c.requesterId) {
     const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where k.assignee_id = ?`];
     const bindings: unknown[] = [c.viewerId];
-    if (c.priorities) sql.push(`and k.priority in ${placeholders(c.priorities)}`), bindings.push(...c.priorities);
-    if (c.types) sql.push(`and k.type in ${placeholders(c.types)}`), bindings.push(...c.types);
+    if (c.priorities) { sql.push(`and k.priority in ${placeholders(c.priorities)}`); bindings.push(...c.priorities); }
+    if (c.types) { sql.push(`and k.type in ${placeholders(c.types)}`); bindings.push(...c.types); }
     return { sql: sql.join(' '), bindings };
   }
   const rest = residual(c, { priority: true, status: false });
@@ -301,12 +301,12 @@ export async function listTickets(
   const bindings: unknown[] = [];
   if (c.search) {
     const matches = matchesSql(kind, c.search, viewerId);
-    ctes.push(`matches as materialized (${matches.sql})`), bindings.push(...matches.bindings);
+    ctes.push(`matches as materialized (${matches.sql})`); bindings.push(...matches.bindings);
   }
   const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
-  ctes.push(`page as (${ids.sql})`), bindings.push(...ids.bindings);
+  ctes.push(`page as (${ids.sql})`); bindings.push(...ids.bindings);
   const counts = countsSql(c);
-  ctes.push(`counts as (${counts.sql})`), bindings.push(...counts.bindings);
+  ctes.push(`counts as (${counts.sql})`); bindings.push(...counts.bindings);
   const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
   bindings.push(first + 1);
   const sql = `with ${ctes.join(', ')}
@@ -324,7 +324,7 @@ export async function listTickets(
     left join macros m on m.id = t.macro_id
     left join users u on u.id = t.assignee_id
     order by ${order}`;
-  const rows = (await ctx.em.getConnection().execute(sql, bindings)) as PageRow[];
+  const rows = await ctx.em.getConnection().execute<PageRow[]>(sql, bindings);
   const statusCounts = Object.fromEntries(TICKET_STATUSES.map((s: TicketStatus) => [s, Number(rows[0]?.[`${s.toLowerCase()}_count` as 'open_count'] ?? 0)])) as StatusCounts;
   let totalCount = 0;
   for (const s of c.statuses ?? TICKET_STATUSES) totalCount += statusCounts[s];

@@ -1,4 +1,10 @@
-import { InMemoryCache } from '@apollo/client';
+import { InMemoryCache, type Reference } from '@apollo/client';
+
+/** A cached page of a connection: its nodes are references to normalized entities. */
+interface CachedPage {
+  nodes: Reference[];
+  [field: string]: unknown;
+}
 
 /**
  * The normalized cache. Entities are keyed by `__typename:id` (the default), so an edit returned by a
@@ -18,7 +24,7 @@ export function createCache(): InMemoryCache {
           // a page of it. apollo/lists.ts keeps every cached list in step with changes.
           tickets: {
             keyArgs: ['filter', 'orderBy'],
-            merge(existing, incoming, { args }) {
+            merge(existing: CachedPage | undefined, incoming: CachedPage, { args }) {
               if (!existing || !args?.after) return incoming;
               return {
                 ...incoming,
@@ -29,26 +35,26 @@ export function createCache(): InMemoryCache {
           // One conversation (newest first) per partner; `after` pages add older messages at the end.
           messages: {
             keyArgs: ['withUserId'],
-            merge(existing, incoming, { args }) {
+            merge(existing: CachedPage | undefined, incoming: CachedPage, { args }) {
               if (!existing || !args?.after) return incoming;
-              const seen = new Set(existing.nodes.map((node: { __ref: string }) => node.__ref));
-              return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes.filter((node: { __ref: string }) => !seen.has(node.__ref))] };
+              const seen = new Set(existing.nodes.map((node) => node.__ref));
+              return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes.filter((node) => !seen.has(node.__ref))] };
             },
           },
           // Reading a single entity first looks in the cache, so a ticket opened from the dashboard shows at once.
           ticket: {
-            read(existing, { args, toReference }) {
-              return existing ?? toReference({ __typename: 'Ticket', id: args?.id });
+            read(existing: Reference | undefined, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Ticket', id: args?.id as string });
             },
           },
           customer: {
-            read(existing, { args, toReference }) {
-              return existing ?? toReference({ __typename: 'Customer', id: args?.id });
+            read(existing: Reference | undefined, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Customer', id: args?.id as string });
             },
           },
           macro: {
-            read(existing, { args, toReference }) {
-              return existing ?? toReference({ __typename: 'Macro', id: args?.id });
+            read(existing: Reference | undefined, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Macro', id: args?.id as string });
             },
           },
         },

@@ -23,7 +23,8 @@ function fromGraphQLErrors(errors: readonly GraphQLErrorLike[]): OperationFailur
     if (extra) for (const [name, list] of Object.entries(extra)) (fields[name] ??= []).push(...list);
   }
   const first = errors[0];
-  const code = String(first?.extensions?.code ?? 'INTERNAL');
+  const rawCode = first?.extensions?.code;
+  const code = typeof rawCode === 'string' ? rawCode : 'INTERNAL';
   const message = code === 'INTERNAL' || code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.serverError : first?.message ?? MESSAGES.serverError;
   return { code, message, fields };
 }
@@ -51,11 +52,4 @@ export function describeError(error: unknown): OperationFailure {
  */
 export function isGone(error: unknown, hasData: boolean): boolean {
   return !!error && (!hasData || describeError(error).code === 'NOT_FOUND');
-}
-
-/** Renames server field names to the form's own (e.g. applyMacro -> macro). */
-export function renameFields(fields: FieldErrors, names: Record<string, string>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [name, list] of Object.entries(fields)) (out[names[name] ?? name] ??= []).push(...list);
-  return out;
 }
