@@ -21,6 +21,10 @@ interface Input {
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Input;
 const wsUrl = `${input.url.replace(/^http/, 'ws')}/graphql`;
 const SUBSCRIPTION = 'subscription { messageEvents { kind id senderId receiverId message { id text } } }';
+const PRESENCE_SUBSCRIPTION = 'subscription { presenceEvents { changes { userId online version } } }';
+/** Presence is tracked for every socket either way; BENCH_LIVE_PRESENCE=0 leaves the sockets unsubscribed from it. */
+const PRESENCE = process.env.BENCH_LIVE_PRESENCE !== '0';
+let presenceEvents = 0;
 
 const received = new Map<number, number>(); // userId -> events received
 const waiting = new Map<string, (at: number) => void>(); // text -> resolver, on the receiver's socket
@@ -32,11 +36,15 @@ function subscribe(userId: number, cookie: string): Promise<WebSocket> {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
     ws.on('message', (raw) => {
       const at = performance.now();
-      const msg = JSON.parse(String(raw)) as { type: string; payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } } };
+      const msg = JSON.parse(String(raw)) as { type: string; id?: string; payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } } };
       if (msg.type === 'connection_ack') {
         ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+        // As the web app does: presence too (every socket hears every agent come online).
+        if (PRESENCE) ws.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: PRESENCE_SUBSCRIPTION } }));
         clearTimeout(timer);
         resolve(ws);
+      } else if (msg.type === 'next' && msg.id === '2') {
+        presenceEvents += 1;
       } else if (msg.type === 'next') {
         received.set(userId, (received.get(userId) ?? 0) + 1);
         const event = msg.payload?.data?.messageEvents;
@@ -113,6 +121,7 @@ console.log(
     mutationP50: median(mutations),
     socketsWithEvents: socketsWithEvents.length,
     totalEvents,
+    presenceEvents,
   }),
 );
 process.exit(0);

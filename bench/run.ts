@@ -7,6 +7,8 @@
  *   BENCH_SCALE=1000,100000,1000000   the scale points of scenario 4
  *   BENCH_SUBSCRIBERS=1000            scenario 5's sockets
  *   BENCH_ONLY=1,2,4     run only these scenarios (the table then says which were skipped)
+ *   BENCH_MESSAGES=1000000            scenario 8's messages (the message center at scale)
+ *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
  *   BENCH_VERBOSE=1      show the gateway's output
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,8 +22,11 @@ import {
   HAS_TASKSET, LOAD_CPU, ROOT, autocannon, log, pinned, progress, sequential, sleep, startChild, startGateway, type Child, type LoadResult, type LoadSpec,
 } from './lib.js';
 import { addAgents, addCustomers, addTickets, count, forgeSessions, openDb, rng, shuffle, TINY_PNG } from './seed.js';
+import { SEARCH_TERMS, matchCount, measureTriage, seededTicket, triageRows, type TriagePoint } from './triage.js';
 import { measureWeb, type WebResult } from './web.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { messageCenterScale } from './messageCenter.js';
+import { measureWebhooks } from './webhooks.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCALE = (process.env.BENCH_SCALE ?? '1000,100000,1000000').split(',').map(Number);
@@ -334,7 +339,7 @@ async function main() {
     rows.push({
       scenario: `5a. Live: message delivery, send → receipt, ${live.subscribers} graphql-ws subscribers, 100 messages`, p50: live.p50, p99: live.p99,
       budget: 'p99 < 50 ms', met: live.p99 < 50,
-      note: `events reached ${live.socketsWithEvents} of ${live.subscribers} sockets (${live.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${live.mutationP50.toFixed(1)} ms`,
+      note: `events reached ${live.socketsWithEvents} of ${live.subscribers} sockets (${live.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${live.mutationP50.toFixed(1)} ms; presence on: every socket tracked and subscribed to presenceEvents (${live.presenceEvents ?? 0} presence events delivered while connecting)`,
     });
     rows.push({
       scenario: `5b. Live: gateway RSS with ${live.subscribers} sockets open`, value: `${live.rssOpen.toFixed(0)} MB (${live.rssBefore.toFixed(0)} MB before the sockets, ${live.rssAfter.toFixed(0)} MB after the messages)`,
@@ -359,9 +364,33 @@ async function main() {
 
   // ---- 4. scale --------------------------------------------------------------------------------------------
   if (runs(4)) await guard('4', scale);
+  if (runs(8)) await guard('8', async () => {
+    rows.push(...(await messageCenterScale({
+      dir: join(tmp, 'message-center'), gateway, stop, login, latency, statementsOf, demo: DEMO_ACCOUNTS[0], other: DEMO_ACCOUNTS[2],
+      totalMessages: Number(process.env.BENCH_MESSAGES ?? 1_000_000),
+    })));
+  });
 
   // ---- 7. start ----------------------------------------------------------------------------------------------
   if (runs(7)) await guard('7', start);
+
+  // ---- 8. webhooks (bench/webhooks.ts) -------------------------------------------------------------------------
+  if (runs(8)) await guard('8', async () => {
+    const w = await measureWebhooks({ dataDir: join(tmp, 'webhooks'), secret, seconds: SECONDS, connections: WRITE_CONNECTIONS, load, track: (child) => children.push(child) });
+    rows.push({
+      scenario: `8a. Webhooks: delivery lag, write acknowledged → receiver got it, REST ticket creates at ${w.lag.ratePerSecond.toFixed(0)} events/s, receiver on 127.0.0.1`,
+      p50: w.lag.p50, p99: w.lag.p99, budget: 'report', met: null,
+      note: `${w.lag.sent} writes sent at 100/s, ${w.lag.events} acknowledged (the rest refused or failed: see the gateway's output with BENCH_VERBOSE=1), ${w.lag.delivered} of them delivered`,
+    });
+    const noneRps = (w.none[0].rps + w.none[1].rps) / 2;
+    const costRatio = w.one.rps / noneRps;
+    rows.push({
+      scenario: `8b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`, rps: w.one.rps, p50: w.one.p50, p99: w.one.p99,
+      value: `${costRatio.toFixed(3)} of the throughput without (${fmtInt(w.none[0].rps)} and ${fmtInt(w.none[1].rps)} req/s before and after)`,
+      budget: 'within 15 % (≥ 0.85)', met: costRatio >= 0.85 && !failures(w.one),
+      note: withFailures(w.one, `${w.deliveredDuringLoad.toLocaleString('en-US')} events delivered during the run`),
+    });
+  });
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render(baseline, baseline1, profile);
@@ -385,6 +414,8 @@ async function scale() {
   const macros = (db.prepare('select id from macros').all() as { id: number }[]).map((r) => r.id);
   db.close();
   const random = rng(42);
+  const textRandom = rng(4242);
+  const triage: TriagePoint[] = [];
   // Two agents are measured: the demo agent owns 1% of all tickets (at least a full page), Bobbie 10%.
   const shares = (total: number) => ({ demo: Math.max(50, total / 100), bobbie: total / 10 });
   const results: { total: number; demo: LoadResult; bobbie: LoadResult; deep?: LoadResult; demoCount: number; bobbieCount: number; seedSeconds: number; base: LoadResult }[] = [];
@@ -403,12 +434,13 @@ async function scale() {
     for (let i = 0; i < restNeed; i++) assignees[k++] = restAgents[i % restAgents.length];
     shuffle(assignees, random); // agents' tickets interleave through the table, as they would in real use
     const t0 = performance.now();
-    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets` });
+    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets`, fields: (i) => seededTicket(i, textRandom) });
     db.exec('analyze');
     const seedSeconds = (performance.now() - t0) / 1000;
     const demoCount = count(db, 'select count(*) as n from tickets where assignee_id = 1');
     const bobbieCount = count(db, 'select count(*) as n from tickets where assignee_id = 3');
     const all = count(db, 'select count(*) as n from tickets');
+    const matched = { one: matchCount(db, 3, SEARCH_TERMS.one), two: matchCount(db, 3, SEARCH_TERMS.two), frequent: matchCount(db, 3, SEARCH_TERMS.frequent) };
     db.close();
     log(`  4. ${all.toLocaleString('en-US')} tickets seeded (+${assignees.length.toLocaleString('en-US')} in ${seedSeconds.toFixed(1)} s): demo agent ${demoCount.toLocaleString('en-US')}, Bobbie ${bobbieCount.toLocaleString('en-US')}`);
     const baselineChild = await startChild(join(ROOT, 'bench/baseline.mjs'), {});
@@ -435,6 +467,8 @@ async function scale() {
       const after = Buffer.from(`ticket:${mid}`).toString('base64url');
       deep = await latency(`4. deep page (cursor in the middle of ${bobbieCount.toLocaleString('en-US')})`, { ...dashboardSpec(gw.url, bobbie, 50, after), seconds });
     }
+    // Issue 14: the filtered and searched dashboard for Bobbie (10% of the tickets).
+    triage.push(await measureTriage({ url: gw.url, cookie: bobbie, seconds, total: all, agentTickets: bobbieCount, baseRps: base.rps, matched }, latency, check));
     await stop(gw);
     results.push({ total: all, demo: demoR, bobbie: bobbieR, deep, demoCount, bobbieCount, seedSeconds, base });
   }
@@ -462,6 +496,7 @@ async function scale() {
       rps: last.deep.rps, p50: last.deep.p50, p99: last.deep.p99, ratio: last.deep.rps / last.base.rps, budget: '—', met: null,
     });
   }
+  rows.push(...triageRows(triage));
   notes.push(`Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to a sequential 1-connection baseline measured just before each scale point (${results.map((r) => `${fmtInt(r.base.rps)} req/s`).join(', ')}).`);
 }
 

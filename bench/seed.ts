@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import signature from 'cookie-signature';
 import argon2 from 'argon2';
 import { progress } from './lib.js';
+import type { SeededTicket } from './triage.js';
 
 export type Db = Database.Database;
 
@@ -96,13 +97,15 @@ export interface TicketBatch {
   /** Image rows: `tiny` (1x1 PNG, metadata only matters) or a real image copied from the demo seed. */
   image?: { data: Buffer; mimeType: string; width: number; height: number };
   label: string;
+  /** Title, description, status, type and priority of ticket `i` (bench/triage.ts); default: fixed text, OPEN. */
+  fields?: (i: number) => SeededTicket;
 }
 
 /** Inserts tickets (each with its image row) in transactions of 20,000 rows, with a progress line. */
 export function addTickets(db: Db, batch: TicketBatch): void {
   const image = batch.image ?? { data: TINY_PNG, mimeType: 'image/png', width: 1, height: 1 };
   const ticket = db.prepare(
-    'insert into tickets (title, type, priority, assignee_id, requester_id, macro_id, description, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'insert into tickets (title, type, priority, status, assignee_id, requester_id, macro_id, description, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const img = db.prepare('insert into ticket_images (ticket_id, mime_type, byte_size, width, height, data, created_at) values (?, ?, ?, ?, ?, ?, ?)');
   const total = batch.assignees.length;
@@ -113,9 +116,14 @@ export function addTickets(db: Db, batch: TicketBatch): void {
     db.transaction(() => {
       for (let i = from; i < Math.min(total, from + chunk); i++) {
         const at = base + i * 1000;
+        const f = batch.fields?.(i) ?? {
+          title: `Bench ticket ${i}`, type: TYPES[i % 4], priority: PRIORITIES[(i * 3) % 4], status: 'OPEN',
+          description: `Seeded for the benchmark, row ${i}: the printer shows an error after the update.`,
+        };
+        // The triggers of migration 20261123140000 keep ticket_counts and the ticket_search index in step.
         const id = ticket.run(
-          `Bench ticket ${i}`, TYPES[i % 4], PRIORITIES[(i * 3) % 4], batch.assignees[i], batch.requesterIds[i % batch.requesterIds.length], batch.macroIds[i % batch.macroIds.length],
-          `Seeded for the benchmark, row ${i}: the printer shows an error after the update.`, at, at,
+          f.title, f.type, f.priority, f.status, batch.assignees[i], batch.requesterIds[i % batch.requesterIds.length], batch.macroIds[i % batch.macroIds.length],
+          f.description, at, at,
         ).lastInsertRowid;
         img.run(id, image.mimeType, image.data.length, image.width, image.height, image.data, at);
       }

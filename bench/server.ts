@@ -16,6 +16,7 @@ const gateway = await startGateway({
   sessionSecret: process.env.SESSION_SECRET,
   introspection: false,
   logErrors: true,
+  webhooks: { allowHosts: process.env.FULCRUM_WEBHOOK_ALLOW_HOSTS || undefined },
 });
 
 let statements: string[] = [];

@@ -3,33 +3,15 @@
  * lifetime, its secret is shown once with a copy button, and the secret then lists tickets through a plain HTTP
  * request outside the browser; revoking it (with a confirmation) refuses the next request.
  */
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { axeViolations, blocking } from './axe';
 import { useSharedPage } from './browser';
 import { baseURL, gone, shown, unique } from './helpers';
 
 let page: Page;
 let errors: string[];
 useSharedPage((opened) => ({ page, errors } = opened));
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/**
- * axe-core's serious and critical findings on this page's own parts (form, secret panel, table). The shared shell
- * is not this file's subject (axe currently flags the brand and .eyebrow contrast there).
- */
-async function accessibilityProblems(): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') refuses an inline script tag.
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const parts = ['.token-form', '.token-secret', '.token-table'].filter((selector) => document.querySelector(selector));
-    const { violations } = await axe.run({ include: parts.map((selector) => [selector]) });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-}
 
 const listTickets = (secret: string) =>
   fetch(`${baseURL()}/graphql`, {
@@ -53,7 +35,7 @@ describe('API tokens page', () => {
     await form.getByRole('button', { name: 'Create token' }).click();
     await shown(form.getByText('Name must be between 1 and 50 characters.'));
     await shown(form.getByText('Expiry must be a whole number of days from 1 to 366.'));
-    expect(await accessibilityProblems()).toEqual([]);
+    expect(blocking(await axeViolations(page))).toEqual([]);
   });
 
   it('creates a token and shows its secret once, with a copy button; the secret lists tickets over HTTP', async () => {
@@ -74,7 +56,7 @@ describe('API tokens page', () => {
     await shown(row);
     expect(await row.innerText()).toContain(secret.slice(-4));
     expect(await page.locator('table').innerText()).not.toContain(secret);
-    expect(await accessibilityProblems()).toEqual([]);
+    expect(blocking(await axeViolations(page))).toEqual([]);
 
     // Outside the browser: a plain HTTP request with the token lists the agent's tickets.
     const res = await listTickets(secret);

@@ -21,7 +21,7 @@ function newestMtime(path: string): number {
 }
 
 function ensureWebBuilt(): void {
-  const sources = [join(WEB, 'src'), join(WEB, 'index.html'), join(WEB, 'vite.config.ts'), join(WEB, 'public'), join(ROOT, 'schema', 'src', 'validation')];
+  const sources = [join(WEB, 'src'), join(WEB, 'index.html'), join(WEB, 'vite.config.ts'), join(WEB, 'public'), join(WEB, 'explorer'), join(ROOT, 'schema', 'src', 'validation')];
   const stale = !existsSync(DIST_INDEX) || Math.max(...sources.filter(existsSync).map(newestMtime)) > statSync(DIST_INDEX).mtimeMs;
   if (stale) {
     console.log('[e2e] building web/dist ...');
@@ -48,6 +48,8 @@ export default async function setup(project: TestProject) {
     logErrors: process.env.FULCRUM_TEST_LOG === '1',
     // Many logins from 127.0.0.1 in one run: generous limits, like the server suite's harness.
     authLimits: { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, windowSeconds: 60 },
+    // Webhook receivers of the e2e tests listen on 127.0.0.1 (docs/webhooks.md, allowlisting).
+    webhooks: { allowHosts: '127.0.0.1' },
   });
   project.provide('baseURL', gateway.url);
   return async () => {

@@ -100,3 +100,22 @@ export async function shown(locator: Locator): Promise<void> {
 export async function gone(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'hidden' });
 }
+
+/**
+ * Chooses a requester in the ticket form's combobox (it searches customers on the server): types `search`
+ * (empty: the newest customers), waits for the options and picks the first with the keyboard. Returns the
+ * chosen customer's name.
+ */
+export async function pickRequester(page: Page, search = ''): Promise<string> {
+  const box = page.getByRole('combobox', { name: 'Requester' });
+  await box.click();
+  await box.fill(search);
+  const listbox = page.getByRole('listbox', { name: 'Requester' });
+  const option = listbox.getByRole('option').first();
+  if (search) await listbox.getByRole('option', { name: new RegExp(search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor();
+  await option.waitFor();
+  const name = await option.locator('.combobox-option-name').innerText();
+  await box.press('ArrowDown');
+  await box.press('Enter');
+  return name;
+}

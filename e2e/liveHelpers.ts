@@ -73,3 +73,14 @@ export async function sendMessageApi(page: Page, receiverId: number, text: strin
   const data = await gql<{ sendMessage: { id: number } }>(page, 'mutation($r: Int!, $t: String!) { sendMessage(receiverId: $r, text: $t) { id } }', { r: receiverId, t: text });
   return data.sendMessage.id;
 }
+
+/**
+ * Marks every conversation of the page's agent read (through the API). Read state is kept on the server, so
+ * messages other test files sent to this agent would otherwise still count.
+ */
+export async function readEverything(page: Page): Promise<void> {
+  const { conversations } = await gql<{ conversations: { nodes: { partnerId: number; unreadCount: number }[] } }>(page, '{ conversations(first: 100) { nodes { partnerId unreadCount } } }');
+  for (const c of conversations.nodes) {
+    if (c.unreadCount > 0) await gql(page, 'mutation($p: Int!) { markConversationRead(partnerId: $p) { unreadCount } }', { p: c.partnerId });
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useSharedPage } from './browser';
-import { gone, loadedImageWidth, makePng, shown, unique } from './helpers';
+import { gone, loadedImageWidth, makePng, shown, unique, pickRequester } from './helpers';
 
 let page: Page;
 let errors: string[];
@@ -41,7 +41,7 @@ describe('tickets', () => {
   it('refuses a file that is not an image: in the browser, and on the server for a fake PNG', async () => {
     await page.goto('/create/ticket');
     await page.getByLabel('Title').fill('Image check');
-    await page.getByLabel('Requester').selectOption({ index: 1 });
+    await pickRequester(page);
     await page.getByLabel('Description').fill('Checking the image rules.');
     const imageError = page.getByText('Image must be a PNG, JPEG, GIF or WebP file.');
     await page.getByLabel('Image').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -80,8 +80,7 @@ describe('tickets', () => {
     await page.getByLabel('Title').fill(title);
     await page.getByLabel('Type').selectOption('Incident');
     await page.getByLabel('Priority').selectOption('Urgent');
-    await page.getByLabel('Requester').selectOption({ index: 1 });
-    const requesterName = (await page.getByLabel('Requester').locator('option:checked').innerText()).replace(/ \(.*\)$/, '');
+    const requesterName = await pickRequester(page);
     await page.getByLabel('Description').fill('Smoke everywhere, please advise.');
     await page.getByLabel('Image').setInputFiles({ name: 'fire.png', mimeType: 'image/png', buffer: makePng(40, 30, [230, 80, 20]) });
     await shown(page.locator('.image-preview img'));

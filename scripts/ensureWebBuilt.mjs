@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { newestMtime } from '../gateway/bundle.mjs';
 
 const built = 'web/dist/index.html';
-const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'schema/src/validation'];
+const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'web/explorer', 'schema/src/validation'];
 
 export function ensureWebBuilt() {
   const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;

@@ -4,13 +4,14 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, createPresence, channelPrefixFor, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, rules, seedDemo, type Orm, type ServiceDeps,
+  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, createPresence, channelPrefixFor, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, parseAllowList, rules, seedDemo, WebhookEngine, type Orm, type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
 import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createImageRouter } from './http/images.js';
+import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
@@ -52,7 +53,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     redisForLimits = client;
   }
   const presence = await createPresence({ bus: events.bus, redisUrl: options.redisUrl, prefix: channelPrefixFor(namespace), ttlMs: options.presenceTtlMs, heartbeatMs: options.presenceHeartbeatMs, onError: log });
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace), presence };
+  const { allowHosts, ...webhookTuning } = options.webhooks ?? {};
+  const webhooks = new WebhookEngine(orm, { allowList: parseAllowList(allowHosts), ...webhookTuning, log });
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace), presence, webhooks };
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
   const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
@@ -81,6 +84,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps)) }),
   );
   app.use(createImageRouter(deps));
+  app.use(createExplorerRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(createWebAppRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(((error: unknown, req, res, _next) => {
     // Outside /api (which has its own handler): body parser failures on /graphql, and anything unexpected.
@@ -98,6 +102,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 4000, options.host ?? '127.0.0.1', () => resolve());
   });
+  await webhooks.start();
   const { port, address } = httpServer.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
 
@@ -112,6 +117,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       (closing ??= (async () => {
         clearInterval(pruneTimer);
         await apollo.stop();
+        await webhooks.stop();
         await presence.close();
         await events.close();
         redisForLimits?.disconnect();

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AuthLimits } from '@fulcrum/schema';
+import { parseAllowList, type AuthLimits } from '@fulcrum/schema';
 
 export interface GatewayOptions {
   port?: number;
@@ -33,6 +33,8 @@ export interface GatewayOptions {
   logErrors?: boolean;
   /** Cost points each API token may spend per minute (FULCRUM_TOKEN_BUDGET; docs/integrators.md). */
   tokenBudget?: number;
+  /** Webhook delivery (docs/webhooks.md): FULCRUM_WEBHOOK_ALLOW_HOSTS, and FULCRUM_WEBHOOK_RETRY_DELAYS / _LEASE_MS / _POLL_MS for tests. */
+  webhooks?: { allowHosts?: string; retryDelaysMs?: number[]; leaseMs?: number; pollMs?: number; disableAfterMs?: number; disableAfterFailures?: number };
 }
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -53,6 +55,19 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     presenceTtlMs: env.FULCRUM_PRESENCE_TTL_MS ? Number(env.FULCRUM_PRESENCE_TTL_MS) : undefined,
     presenceHeartbeatMs: env.FULCRUM_PRESENCE_HEARTBEAT_MS ? Number(env.FULCRUM_PRESENCE_HEARTBEAT_MS) : undefined,
     tokenBudget: env.FULCRUM_TOKEN_BUDGET ? Number(env.FULCRUM_TOKEN_BUDGET) : undefined,
+    webhooks: webhookOptionsFromEnv(env),
+  };
+}
+
+const numberList = (value: string | undefined) => (value ? value.split(',').map((v) => Number(v.trim())) : undefined);
+const number = (value: string | undefined) => (value ? Number(value) : undefined);
+
+function webhookOptionsFromEnv(env: NodeJS.ProcessEnv): GatewayOptions['webhooks'] {
+  return {
+    allowHosts: env.FULCRUM_WEBHOOK_ALLOW_HOSTS || undefined,
+    retryDelaysMs: numberList(env.FULCRUM_WEBHOOK_RETRY_DELAYS),
+    leaseMs: number(env.FULCRUM_WEBHOOK_LEASE_MS),
+    pollMs: number(env.FULCRUM_WEBHOOK_POLL_MS),
   };
 }
 
@@ -72,5 +87,12 @@ export function configurationProblems(options: GatewayOptions): string[] {
   if (options.tokenBudget !== undefined && (!Number.isInteger(options.tokenBudget) || options.tokenBudget < 1)) {
     problems.push(`FULCRUM_TOKEN_BUDGET must be a whole number of points per minute, at least 1, not "${process.env.FULCRUM_TOKEN_BUDGET}".`);
   }
+  try {
+    parseAllowList(options.webhooks?.allowHosts);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const delays = options.webhooks?.retryDelaysMs;
+  if (delays && !delays.every((d) => Number.isFinite(d) && d >= 0)) problems.push('FULCRUM_WEBHOOK_RETRY_DELAYS must be comma-separated milliseconds, e.g. 5000,300000.');
   return problems;
 }

@@ -18,7 +18,9 @@ export function redactSecrets(value: unknown): unknown {
       // API tokens (docs/integrators.md): a secret, or the SHA-256 hex the api_tokens table keeps of one.
       .replace(/fulcrum_pat_[0-9A-Za-z]*/g, '[redacted token]')
       .replace(/\b[0-9a-f]{64}\b/gi, '[redacted token hash]')
-      .replace(/\b(Bearer\s+)[^\s'",)`]+/gi, '$1[redacted token]');
+      .replace(/\b(Bearer\s+)[^\s'",)`]+/gi, '$1[redacted token]')
+      // Webhook signing secrets (docs/webhooks.md).
+      .replace(/whsec_[A-Za-z0-9+/=]+/g, '[redacted webhook secret]');
   if (value instanceof Error) {
     const copy = new Error(scrub(value.message));
     copy.name = value.name;

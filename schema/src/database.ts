@@ -224,6 +224,12 @@ interface HotReader {
 }
 
 const hotReaders = new WeakMap<object, HotReader>();
+/**
+ * Statement texts kept prepared per process. The ticket list's text varies with the filter's shape, so the cache
+ * is bounded: SQLite drops the least recently used statement; on PostgreSQL a name is never reused for another
+ * text, so past the bound new texts run as unnamed (parsed each time) statements instead.
+ */
+const MAX_PREPARED = 500;
 
 function sqliteHotReader(file: string): HotReader {
   // better-sqlite3 is what MikroORM's SQLite driver runs on; loaded lazily so PostgreSQL gateways never load it.
@@ -235,7 +241,10 @@ function sqliteHotReader(file: string): HotReader {
   return {
     async all<T>(name: string, sql: string, params: readonly unknown[]) {
       let statement = statements.get(name);
-      if (!statement) statements.set(name, (statement = db.prepare(sql)));
+      if (statement) statements.delete(name);
+      else statement = db.prepare(sql);
+      statements.set(name, statement); // most recently used last
+      if (statements.size > MAX_PREPARED) statements.delete(statements.keys().next().value as string);
       return statement.all(...params) as T[];
     },
     close: () => db.close(),
@@ -243,18 +252,21 @@ function sqliteHotReader(file: string): HotReader {
 }
 
 function postgresHotReader(em: Em): HotReader {
-  const client = em.getConnection().getKnex().client as { acquireConnection(): Promise<PgConnection & { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }>; releaseConnection(c: unknown): Promise<void> };
+  const client = em.getConnection().getKnex().client as { acquireConnection(): Promise<PgConnection & { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }>; releaseConnection(c: unknown): Promise<void> };
   const texts = new Map<string, string>();
   return {
     async all<T>(name: string, sql: string, params: readonly unknown[]) {
       let text = texts.get(name);
+      const named = text !== undefined || texts.size < MAX_PREPARED;
       if (text === undefined) {
         let n = 0;
-        texts.set(name, (text = sql.replace(/\?/g, () => `$${++n}`)));
+        text = sql.replace(/\?/g, () => `$${++n}`);
+        if (named) texts.set(name, text);
       }
       const connection = await client.acquireConnection();
       try {
-        return (await connection.query({ name: `fulcrum_${name}`, text, values: [...params] })).rows as T[];
+        const query = named ? { name: `fulcrum_${name}`, text, values: [...params] } : { text, values: [...params] };
+        return (await connection.query(query)).rows as T[];
       } finally {
         await client.releaseConnection(connection);
       }

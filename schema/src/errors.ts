@@ -47,6 +47,17 @@ export class AppError extends Error {
     return this.fields ? Object.keys(this.fields)[0] : undefined;
   }
 
+  /**
+   * The same error with its fields under a transport's own names (`{ requester: 'requesterId' }`); names not
+   * listed stay. Transports call this in their adapters: the services name fields once, their own way.
+   */
+  withFieldNames(names: Readonly<Record<string, string>>): AppError {
+    if (!this.fields) return this;
+    const fields: FieldErrors = {};
+    for (const [name, messages] of Object.entries(this.fields)) (fields[names[name] ?? name] ??= []).push(...messages);
+    return new AppError(this.code, this.message, { fields, retryAfter: this.retryAfter });
+  }
+
   static validation(fields: FieldErrors): AppError {
     const first = Object.values(fields)[0]?.[0] ?? 'Invalid input';
     return new AppError('BAD_USER_INPUT', first, { fields });

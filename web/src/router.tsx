@@ -36,6 +36,8 @@ export const routes: RouteObject[] = [
           { path: 'view/macros', ...screen(() => import('./macros/MacrosPage')) },
           { path: 'message/center', ...screen(() => import('./messages/MessageCenterPage')) },
           { path: 'settings/api-tokens', ...screen(() => import('./apiTokens/ApiTokensPage')) },
+          { path: 'settings/webhooks', ...screen(() => import('./webhooks/WebhooksPage')) },
+          { path: 'settings/webhooks/:webhookId', ...screen(() => import('./webhooks/WebhookPage')) },
         ],
       },
     ],

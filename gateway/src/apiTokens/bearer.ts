@@ -31,7 +31,7 @@ export function parseAuthorization(header: string | string[] | undefined): Autho
 
 /** The paths a bearer token authenticates: GraphQL over HTTP (websockets send it in connectionParams). */
 export function acceptsBearer(req: Request): boolean {
-  return req.path === '/graphql';
+  return req.path === '/graphql' || req.path === '/graphql/';
 }
 
 function refuse(res: Response, status: number, code: string, message: string, headers: Record<string, string>): void {

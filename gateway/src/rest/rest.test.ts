@@ -141,7 +141,7 @@ describe('REST tickets', () => {
     const marnieMacro = (await marnie.post('/api/macro/create', { name: 'Marnie only', description: 'mine' })).body.id;
     const res = await demo.post('/api/tickets/create', { ...validTicket(9999), assignee: 2, apply_macro: marnieMacro });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.errors).sort()).toEqual(['applyMacro', 'assignee', 'requester']);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['apply_macro', 'assignee', 'requester']);
   });
 
   it("another agent's ticket is not found, for read, edit, images and delete", async () => {

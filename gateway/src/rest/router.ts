@@ -22,6 +22,8 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   const ticketBody = (b: Record<string, unknown>) => ({
     title: b.title, type: b.type, priority: b.priority, assignee: b.assignee, requester: b.requester, applyMacro: b.apply_macro, description: b.description,
   });
+  /** Field errors under the body's own names (`apply_macro`, as sent), like every other REST field. */
+  const restNames = <T>(run: Promise<T>) => run.catch((error: unknown) => Promise.reject(error instanceof AppError ? error.withFieldNames({ applyMacro: 'apply_macro' }) : error));
   type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
   const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) =>
     api.route(path)[method](...(handlers as RequestHandler[])).all(methodNotAllowed);
@@ -47,11 +49,11 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
 
   route('/tickets', 'get', async (req, res) => res.json((await tickets.listAllTickets(ctx(req))).map(restTicket)));
   route('/tickets/create', 'post', json, async (req, res) => {
-    res.status(201).json(restTicket(await tickets.createTicket(ctx(req), ticketBody(body(req)), null, { imageRequired: false })));
+    res.status(201).json(restTicket(await restNames(tickets.createTicket(ctx(req), ticketBody(body(req)), null, { imageRequired: false }))));
   });
   route('/tickets/:id', 'get', async (req, res) => res.json(restTicket(await tickets.getTicket(ctx(req), req.params.id))));
   route('/tickets/:id/add-image', 'post', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
-  route('/tickets/:id/edit', 'put', json, async (req, res) => res.json(restTicket(await tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req))))));
+  route('/tickets/:id/edit', 'put', json, async (req, res) => res.json(restTicket(await restNames(tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req)))))));
   route('/tickets/:id/edit-image', 'put', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
   deleteRoute('/tickets/:id/delete', tickets.deleteTicket, 'Ticket deleted successfully');
 

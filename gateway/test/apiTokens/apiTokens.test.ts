@@ -113,7 +113,7 @@ describe('scopes and what a token may never do', () => {
     expect((await demo.get('/api/macro/')).body.length).toBe(before);
     const done = await bearerGql(gw.url, write.secret, mutation, { input: { name: 'By WRITE', description: 'x' } });
     expect(done.data?.createMacro.name).toBe('By WRITE');
-    expect((await bearerGql(gw.url, read.secret, '{ macros { id } }')).status).toBe(200);
+    expect((await bearerGql(gw.url, read.secret, '{ macros { nodes { id } } }')).status).toBe(200);
   });
 
   it('a token cannot manage tokens, sign in, sign up or sign out, whatever its scopes', async () => {
@@ -312,7 +312,49 @@ describe('websockets', () => {
   });
 });
 
+describe('a token never outlives its agent or its expiry', () => {
+  it("deleting the agent deletes their tokens: the next request is a 401", async () => {
+    const signup = await gw.client().post('/api/auth/signup', { email: 'short-lived@x.test', username: 'shortlived', password: 'secret-pw' });
+    expect(signup.status).toBe(200);
+    const agent = gw.client();
+    await agent.login('short-lived@x.test', 'secret-pw');
+    const { secret, id } = await createToken(agent);
+    expect((await bearerGql(gw.url, secret, '{ me { username } }')).data?.me.username).toBe('shortlived');
+    await forkEm(gw.orm).getConnection().execute(`delete from users where id = ${signup.body.id}`);
+    expect(await rows(`where id = ${id}`)).toEqual([]);
+    expect((await bearerGql(gw.url, secret, '{ me { id } }')).status).toBe(401);
+  });
+
+  it("an open socket closes when its token expires (the periodic check)", async () => {
+    const quick = await startTestGateway({ sessionRecheckMs: 200 });
+    try {
+      const { secret, id } = await createToken(await quick.as(0));
+      const socket = openSocket(quick.url);
+      socket.send({ type: 'connection_init', payload: { authorization: `Bearer ${secret}` } });
+      await socket.next('connection_ack');
+      await forkEm(quick.orm).nativeUpdate(ApiToken, { id }, { expiresAt: new Date(Date.now() - 1000) });
+      const started = performance.now();
+      expect((await socket.closed).code).toBe(4401);
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      await quick.destroy();
+    }
+  });
+});
+
 describe('properties', () => {
+  it('any one-character change to a secret fails the offline checksum', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 12, max: 49 }), fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'), (at, char) => {
+        const secret = apiTokens.generateSecret();
+        expect(apiTokens.isWellFormedSecret(secret)).toBe(true);
+        const changed = secret.slice(0, at) + char + secret.slice(at + 1);
+        expect(apiTokens.isWellFormedSecret(changed)).toBe(changed === secret);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('createApiToken: any input is a token or a field error, never a 500, and a refusal writes nothing', async () => {
     const before = (await rows()).length;
     let created = 0;

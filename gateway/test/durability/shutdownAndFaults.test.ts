@@ -173,7 +173,7 @@ describe('faults', () => {
       await hit('create customer', () => rest('/api/customers/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Broken', email: `broken-${round}@x.test` }) }));
       await hit('GET macros', () => rest('/api/macro/'));
       await hit('create ticket', () => rest('/api/tickets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validTicket(1)) }));
-      await hit('gql customers', () => gql('{ customers { id } }'));
+      await hit('gql customers', () => gql('{ customers { nodes { id } } }'));
       await hit('gql ticket fields', () => gql('{ tickets { nodes { id requester { name } macro { name } } } }'));
       await hit('gql createMacro', () => gql('mutation { createMacro(input: { name: "broken", description: "x" }) { id } }'));
     }
@@ -242,7 +242,7 @@ describe('faults', () => {
     expect(server.child.exitCode).toBeNull();
     expect(server.child.signalCode).toBeNull();
     expect((await demo.get('/api/customers/')).status).toBe(200);
-    expect((await demo.gql('{ customers { id } macros { id } }')).data?.customers.length).toBeGreaterThan(0);
+    expect((await demo.gql('{ customers { nodes { id } } macros { nodes { id } } }')).data?.customers.nodes.length).toBeGreaterThan(0);
     expect((await demo.post('/api/customers/create', { name: 'After', email: 'after-faults@x.test' })).status).toBe(201);
     expect(leaks).toEqual([]);
     const log = server.output();

@@ -28,7 +28,7 @@ function restRoutes(): { method: string; path: string }[] {
   return routes;
 }
 
-interface Owned { ticket: number; image: number; customer: number; macro: number; sent: number; received: number; ownerIndex: number }
+interface Owned { ticket: number; image: number; customer: number; macro: number; sent: number; received: number; ownerIndex: number; webhook: number; delivery: number }
 
 /** What one agent owns: a ticket with an image, a customer, a macro, a message to a third agent, and one to the attacker. */
 async function createOwned(ownerIndex: number, attackerIndex: number): Promise<Owned> {
@@ -40,8 +40,11 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   const image = (await owner.upload('POST', `/api/tickets/${ticket}/add-image`, { data: PNG })).body.id;
   const sent = (await owner.post(`/api/messages/create/too/${third}`, { message: 'between owner and third' })).body.id;
   const received = (await owner.post(`/api/messages/create/too/${attackerIndex + 1}`, { message: 'owner to attacker' })).body.id;
-  for (const id of [customer, macro, ticket, image, sent, received]) expect(id).toBeTypeOf('number');
-  return { ticket, image, customer, macro, sent, received, ownerIndex };
+  // A webhook endpoint (a public address: registration passes) and one logged attempt (a test send).
+  const webhook = (await owner.gql('mutation { createWebhook(input: { url: "https://93.184.216.34/hook", events: [TICKET_CREATED] }) { webhook { id } } }')).data?.createWebhook.webhook.id;
+  const delivery = (await owner.gql('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: webhook })).data?.sendTestWebhook.id;
+  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery]) expect(id).toBeTypeOf('number');
+  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery };
 }
 
 async function snapshot(owner: TestClient, o: Owned) {
@@ -119,7 +122,7 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
     { name: 'update customer', field: 'Mutation.updateCustomer', run: () => gqlOk('mutation($id: Int!) { updateCustomer(id: $id, input: { name: "hijacked", email: "hijacked@fulcrum.test" }) { id } }', { id: o.customer }) },
     { name: 'delete customer', field: 'Mutation.deleteCustomer', run: () => gqlOk('mutation($id: Int!) { deleteCustomer(id: $id) }', { id: o.customer }) },
     { name: 'read macro', field: 'Query.macro', run: () => gqlOk('query($id: Int!) { macro(id: $id) { id } }', { id: o.macro }) },
-    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros { id } }')).data?.macros ?? []).some((m: { id: number }) => m.id === o.macro) },
+    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros(first: 100) { nodes { id } } }')).data?.macros.nodes ?? []).some((m: { id: number }) => m.id === o.macro) },
     { name: 'update macro', field: 'Mutation.updateMacro', run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }) },
     { name: 'delete macro', field: 'Mutation.deleteMacro', run: () => gqlOk('mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: o.macro }) },
     { name: 'read others messages', field: 'Query.messages', run: async () => ((await x.gql('query($w: Int!) { messages(withUserId: $w, first: 100) { nodes { id } } }', { w: o.ownerIndex + 1 })).data?.messages?.nodes ?? []).some((m: { id: number }) => m.id === o.sent) },
@@ -128,6 +131,13 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
     { name: 'edit received message', field: 'Mutation.editMessage', run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.received }) },
     { name: 'delete message of others', field: 'Mutation.deleteMessage', run: () => gqlOk('mutation($id: Int!) { deleteMessage(id: $id) }', { id: o.sent }) },
     { name: 'delete received message', field: 'Mutation.deleteMessage', run: () => gqlOk('mutation($id: Int!) { deleteMessage(id: $id) }', { id: o.received }) },
+    { name: 'read webhook', field: 'Query.webhook', run: () => gqlOk('query($id: Int!) { webhook(id: $id) { id deliveries { nodes { id } } } }', { id: o.webhook }) },
+    { name: 'list webhooks', field: 'Query.webhooks', run: async () => ((await x.gql('{ webhooks { id } }')).data?.webhooks ?? []).some((w: { id: number }) => w.id === o.webhook) },
+    { name: 'update webhook', field: 'Mutation.updateWebhook', run: () => gqlOk('mutation($id: Int!) { updateWebhook(id: $id, input: { enabled: false }) { id } }', { id: o.webhook }) },
+    { name: 'rotate webhook secret', field: 'Mutation.rotateWebhookSecret', run: () => gqlOk('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: o.webhook }) },
+    { name: 'send test webhook', field: 'Mutation.sendTestWebhook', run: () => gqlOk('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: o.webhook }) },
+    { name: 'redeliver webhook delivery', field: 'Mutation.redeliverWebhookDelivery', run: () => gqlOk('mutation($id: Int!) { redeliverWebhookDelivery(id: $id) { id } }', { id: o.delivery }) },
+    { name: 'delete webhook', field: 'Mutation.deleteWebhook', run: () => gqlOk('mutation($id: Int!) { deleteWebhook(id: $id) }', { id: o.webhook }) },
   ];
   return [...rest, ...graphql];
 }

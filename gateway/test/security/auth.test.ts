@@ -72,7 +72,7 @@ describe('password storage', () => {
       await keep(c.post('/api/auth/login', { email: 'race@fulcrum.test', password }));
       await keep(c.get('/api/auth/'));
       await keep(c.get('/api/users/'));
-      await keep(c.gql('{ me { id username email } users { id username email } }'));
+      await keep(c.gql('{ me { id username email } users { nodes { id username email } } }'));
       await keep(c.gql(LOGIN, { email: 'race@fulcrum.test', password }));
       await keep(gw.client().gql('mutation($i: SignupInput!) { signup(input: $i) { id } }', { i: { email: 'race@fulcrum.test', username: 'racer2', password } }));
       await keep(c.gql('{ __type(name: "User") { fields { name } } }'));
@@ -296,7 +296,7 @@ describe('sessions', () => {
       replay.setCookieHeader(cookie);
       expect((await replay.get('/api/tickets/')).status).toBe(401);
       expect((await replay.get('/api/auth/')).status).toBe(401);
-      const gql = await replay.gql('{ me { id } users { id } }');
+      const gql = await replay.gql('{ me { id } users { nodes { id } } }');
       expect(gql.data).toBeNull();
       expect(gql.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
       expect((await replay.gql('{ me { id } }')).data?.me).toBeNull();

@@ -204,7 +204,7 @@ describe('graphql-ws', () => {
 
   it('serves subscriptions only, with the same limits as HTTP', async () => {
     const s = await openAckedSocket(gw.url, demo.cookieHeader);
-    s.send({ id: 'q', type: 'subscribe', payload: { query: '{ users { id email } }' } });
+    s.send({ id: 'q', type: 'subscribe', payload: { query: '{ users { nodes { id email } } }' } });
     expect(JSON.stringify((await s.next('error')).payload)).toMatch(/Only subscriptions/);
     s.send({ id: 'm', type: 'subscribe', payload: { query: 'mutation { login(email: "demo@fulcrum.app", password: "x") { id } }' } });
     expect(JSON.stringify((await s.next('error')).payload)).toMatch(/Only subscriptions/);

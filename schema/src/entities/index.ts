@@ -7,6 +7,7 @@ export { Message } from './Message.js';
 export { Session } from './Session.js';
 export { Conversation } from './Conversation.js';
 export { ApiToken } from './ApiToken.js';
+export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -17,5 +18,6 @@ import { Message } from './Message.js';
 import { Session } from './Session.js';
 import { Conversation } from './Conversation.js';
 import { ApiToken } from './ApiToken.js';
+import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
-export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation, ApiToken];
+export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation, ApiToken, Webhook, WebhookEvent, WebhookJob, WebhookDelivery];

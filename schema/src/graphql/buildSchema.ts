@@ -4,6 +4,8 @@ import type { GraphQLSchema } from 'graphql';
 import { RESOLVERS } from './resolvers.js';
 import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
 import { ApiTokenResolver } from './apiTokens.js';
+import { describeSchema } from './descriptions.js';
+import { WebhookResolver } from './webhooks.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -20,8 +22,11 @@ const unusedPubSub = {
   },
 };
 
+/** Every resolver class of the schema. */
+export const SCHEMA_RESOLVERS = [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver, WebhookResolver] as const;
+
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver] as never, validate: false, pubSub: unusedPubSub });
+  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS as never, validate: false, pubSub: unusedPubSub as never }).then(describeSchema);
   return cached;
 }

@@ -2,16 +2,17 @@
  * The message center's GraphQL (issue 13): conversations with server-side read state, one conversation's messages
  * as a cursor connection, presence and typing. Thin: every rule is in services/conversations.ts and messages.ts.
  */
-import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, registerEnumType, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, registerEnumType, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { conversations, messages } from '../services/index.js';
 import { requireViewer, type ServiceContext } from '../services/context.js';
 import type { ConversationRecord } from '../services/conversations.js';
-import type { PresenceChange, TypingSignal, UnreadChange } from '../realtime/events.js';
+import type { TypingSignal, UnreadChange } from '../realtime/events.js';
 import type { UserRecord } from '../services/records.js';
 import type { GraphQLContext } from './context.js';
-import { Message, PageInfo, User } from './types.js';
+import { Message, User } from './types.js';
+import { PageArgs, PageInfo, toConnection } from './connection.js';
 
 export enum UnreadChangeReason {
   MESSAGE_ARRIVED = 'MESSAGE_ARRIVED',
@@ -58,10 +59,15 @@ export class UnreadCountEvent {
 }
 
 @ObjectType({ description: 'An agent came online (their first socket opened) or went offline (their last closed, or their gateway stopped answering).' })
-export class PresenceEvent {
+export class PresenceChange {
   @Field(() => Int, { description: 'The agent.' }) userId!: number;
   @Field(() => Boolean, { description: 'True when the agent has at least one open socket now.' }) online!: boolean;
-  @Field(() => Int, { description: 'Grows with every presence change of this agent: when events arrive out of order, keep the one with the larger version.' }) version!: number;
+  @Field(() => Int, { description: 'Grows with every presence change of this agent: when changes arrive out of order, keep the one with the larger version.' }) version!: number;
+}
+
+@ObjectType({ description: 'Agents came online or went offline. Changes are sent in batches (at most one event per second per gateway), the newest change per agent.' })
+export class PresenceEvent {
+  @Field(() => [PresenceChange], { description: 'The changes of this batch, one per agent.' }) changes!: PresenceChange[];
 }
 
 @ObjectType({ description: 'Your conversation partner is typing to you. Sent at most once per 2 seconds per sender; show it for a few seconds, or until their message arrives.' })
@@ -85,14 +91,9 @@ export class UserPresenceResolver {
 
 @Resolver(() => Conversation)
 export class ConversationResolver {
-  @Query(() => ConversationConnection, { description: 'Your conversations, one per agent you have exchanged messages with, newest activity first. `first` defaults to 50 and is capped at 100.' })
-  async conversations(
-    @Arg('first', () => Int, { nullable: true, description: 'Page size (1-100, default 50).' }) first: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'The `endCursor` of the previous page.' }) after: string | null,
-    @Ctx() { service }: GraphQLContext,
-  ) {
-    const page = await conversations.listConversations(service, { first, after });
-    return { totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+  @Query(() => ConversationConnection, { description: 'Your conversations, one per agent you have exchanged messages with, newest activity first, one page at a time.' })
+  async conversations(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await conversations.listConversations(service, page));
   }
 
   @Query(() => Int, { description: 'All your unread messages, across conversations.' })
@@ -100,15 +101,13 @@ export class ConversationResolver {
     return conversations.unreadMessageCount(service);
   }
 
-  @Query(() => MessageConnection, { description: 'Your conversation with one agent, newest message first, 50 at a time (`first` at most 100); `after` pages to older messages.' })
+  @Query(() => MessageConnection, { description: 'Your conversation with one agent, newest message first, one page at a time; `after` pages to older messages.' })
   async messages(
     @Arg('withUserId', () => Int, { description: 'The other agent of the conversation.' }) withUserId: number,
-    @Arg('first', () => Int, { nullable: true, description: 'Page size (1-100, default 50).' }) first: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'The `endCursor` of the previous (newer) page.' }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() { service }: GraphQLContext,
   ) {
-    const page = await messages.listConversationMessages(service, withUserId, { first, after });
-    return { totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage } };
+    return toConnection(await messages.listConversationMessages(service, withUserId, page));
   }
 
   @Mutation(() => Conversation, { description: 'Marks your conversation with `partnerId` read up to `upToMessageId` (default: everything so far). The read position only moves forward; your other tabs and devices get an `unreadCountEvents` event.' })
@@ -155,8 +154,8 @@ export class MessageCenterLiveResolver {
       return (context as GraphQLContext).service.deps.bus.subscribe('presence');
     },
   })
-  presenceEvents(@Root() change: PresenceChange): PresenceEvent {
-    return { userId: change.userId, online: change.online, version: change.version };
+  presenceEvents(@Root() event: { changes: PresenceChange[] }): PresenceEvent {
+    return { changes: event.changes.map(({ userId, online, version }) => ({ userId, online, version })) };
   }
 
   @Subscription(() => TypingEvent, {

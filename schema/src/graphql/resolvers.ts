@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
@@ -8,8 +8,10 @@ import { reviveDates, type Change, type MessageChange, type TicketChange } from 
 import type { GraphQLContext } from './context.js';
 import { CustomerInput, MacroInput, SignupInput, TicketFilter, TicketInput } from './inputs.js';
 import { readUpload } from './upload.js';
+import { CustomerConnection, CustomerPageArgs, MacroConnection, PageArgs, TicketConnection, UserConnection, toConnection } from './connection.js';
+import { MESSAGE_ARG_NAMES, TICKET_INPUT_NAMES, withInputNames } from './inputNames.js';
 import {
-  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketConnection, TicketEvent, TicketImage, TicketOrder, TicketStatus, User,
+  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketEvent, TicketImage, TicketOrder, TicketStatus, User,
 } from './types.js';
 
 const toTicketInput = (input: TicketInput) => ({
@@ -44,29 +46,25 @@ export class AuthResolver {
 
 @Resolver()
 export class UserResolver {
-  @Query(() => [User], { description: 'Every agent, in id order.' })
-  users(@Ctx() { service }: GraphQLContext) {
-    return users.listUsers(service);
+  @Query(() => UserConnection, { description: 'The agents of this workspace, oldest account first, one page at a time.' })
+  async users(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await users.listUsersPage(service, page));
   }
 }
 
 @Resolver(() => Ticket)
 export class TicketResolver {
-  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, filtered, searched and ordered. `first` is capped at 100." })
+  @Query(() => TicketConnection, { description: "The signed-in agent's tickets, filtered, searched and ordered, one page at a time." })
   async tickets(
-    @Arg('first', () => Int, { nullable: true, defaultValue: 50 }) first: number,
-    @Arg('after', () => String, { nullable: true, description: 'The endCursor of the previous page; valid with the same filter and order.' }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Arg('filter', () => TicketFilter, { nullable: true, description: 'Search and filters; omitted: every ticket.' }) filter: TicketFilter | null,
-    @Arg('orderBy', () => TicketOrder, { nullable: true, description: 'Default: RELEVANCE with a search, NEWEST without.' }) orderBy: string | null,
+    @Arg('orderBy', () => TicketOrder, { nullable: true, description: 'Default: RELEVANCE with a search, NEWEST without. A cursor is valid only with the filter and order it came from.' }) orderBy: string | null,
     @Ctx() { service }: GraphQLContext,
   ) {
     // The page's statement also read its requesters, macros and assignee (tickets.pageRelations, used below).
-    const page = await tickets.listTickets(service, { first, after, filter, orderBy });
-    const counts = page.statusCounts;
-    return {
-      totalCount: page.totalCount, nodes: page.nodes, pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
-      statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED },
-    };
+    const result = await tickets.listTickets(service, { ...page, filter, orderBy });
+    const counts = result.statusCounts;
+    return { ...toConnection(result), statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED } };
   }
 
   @Query(() => Ticket)
@@ -81,7 +79,8 @@ export class TicketResolver {
     @Ctx() { service }: GraphQLContext,
   ) {
     requireViewer(service);
-    return tickets.createTicket(service, toTicketInput(input), await readUpload(image));
+    const upload = await readUpload(image);
+    return withInputNames(TICKET_INPUT_NAMES, () => tickets.createTicket(service, toTicketInput(input), upload));
   }
 
   @Mutation(() => Ticket, { description: 'Edits a ticket; without an image the old one stays.' })
@@ -92,7 +91,8 @@ export class TicketResolver {
     @Ctx() { service }: GraphQLContext,
   ) {
     requireViewer(service);
-    return tickets.updateTicket(service, id, toTicketInput(input), await readUpload(image));
+    const upload = await readUpload(image);
+    return withInputNames(TICKET_INPUT_NAMES, () => tickets.updateTicket(service, id, toTicketInput(input), upload));
   }
 
   @Mutation(() => Ticket, { description: 'Sets the status of one of your tickets (the one click on the ticket page); live in your other tabs.' })
@@ -119,7 +119,7 @@ export class TicketResolver {
     return tickets.pageRelations.get(ticket)?.requester ?? loaders.customer.load(ticket.requesterId);
   }
 
-  @FieldResolver(() => Macro, { description: 'apply_macro.' })
+  @FieldResolver(() => Macro, { description: 'The macro applied to the ticket; macro 1, "No Macro", when none was chosen.' })
   macro(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
     return tickets.pageRelations.get(ticket)?.macro ?? loaders.macro.load(ticket.macroId);
   }
@@ -135,9 +135,9 @@ export class TicketImageResolver {
 
 @Resolver(() => Customer)
 export class CustomerResolver {
-  @Query(() => [Customer], { description: 'The shared customer directory, newest first.' })
-  customers(@Ctx() { service }: GraphQLContext) {
-    return customers.listCustomers(service);
+  @Query(() => CustomerConnection, { description: 'The shared customer directory, newest first, one page at a time; `search` narrows it by name or email.' })
+  async customers(@Args(() => CustomerPageArgs) page: CustomerPageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await customers.listCustomersPage(service, page));
   }
 
   @Query(() => Customer)
@@ -173,9 +173,9 @@ export class CustomerResolver {
 
 @Resolver(() => Macro)
 export class MacroResolver {
-  @Query(() => [Macro], { description: 'Your macros and the built-in macro 1, newest first.' })
-  macros(@Ctx() { service }: GraphQLContext) {
-    return macros.listMacros(service);
+  @Query(() => MacroConnection, { description: 'Your macros and the built-in macro 1, newest first, one page at a time.' })
+  async macros(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await macros.listMacrosPage(service, page));
   }
 
   @Query(() => Macro)
@@ -209,12 +209,12 @@ export class MessageResolver {
   // The `messages` query (one conversation, a cursor connection) is in conversations.ts with the rest of the message center.
   @Mutation(() => Message)
   sendMessage(@Arg('receiverId', () => Int) receiverId: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
-    return messages.sendMessage(service, receiverId, text);
+    return withInputNames(MESSAGE_ARG_NAMES, () => messages.sendMessage(service, receiverId, text));
   }
 
   @Mutation(() => Message, { description: 'Sender only.' })
   editMessage(@Arg('id', () => Int) id: number, @Arg('text', () => String) text: string, @Ctx() { service }: GraphQLContext) {
-    return messages.editMessage(service, id, text);
+    return withInputNames(MESSAGE_ARG_NAMES, () => messages.editMessage(service, id, text));
   }
 
   @Mutation(() => Int, { description: 'Sender only; returns the id.' })
@@ -254,7 +254,7 @@ export class LiveResolver {
   }
 
   @Subscription(() => TicketEvent, {
-    description: 'Your tickets created, edited or deleted (in any tab, through GraphQL or REST).',
+    description: 'Your tickets created, edited or deleted, by any client.',
     subscribe: ({ context }) => {
       const viewerId = requireViewer((context as GraphQLContext).service);
       return (context as GraphQLContext).service.deps.bus.subscribe('ticket', viewerId);

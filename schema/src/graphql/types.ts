@@ -44,7 +44,7 @@ export class Customer {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) email!: string;
-  @Field(() => Int, { description: 'The owning agent (user_id).' }) ownerId!: number;
+  @Field(() => Int, { description: 'The id of the agent who created the customer; only they may edit or delete it.' }) ownerId!: number;
 }
 
 @ObjectType({ description: 'A canned-reply option. Macro 1, "No Macro", is built in, permanent and visible to all.' })
@@ -75,16 +75,10 @@ export class Ticket {
   @Field(() => String) description!: string;
   @Field(() => Int) assigneeId!: number;
   @Field(() => Int) requesterId!: number;
-  @Field(() => Int, { description: 'apply_macro: the chosen macro; 1 is "No Macro".' }) macroId!: number;
+  @Field(() => Int, { description: 'The id of the macro applied to the ticket; 1 is "No Macro".' }) macroId!: number;
   @Field(() => TicketImage, { nullable: true }) image!: TicketImage | null;
   @Field(() => GraphQLDateTime) createdAt!: Date;
   @Field(() => GraphQLDateTime) updatedAt!: Date;
-}
-
-@ObjectType()
-export class PageInfo {
-  @Field(() => String, { nullable: true }) endCursor!: string | null;
-  @Field(() => Boolean) hasNextPage!: boolean;
 }
 
 @ObjectType({ description: 'How many of your tickets match the filter apart from its status part, per status.' })
@@ -92,15 +86,6 @@ export class TicketStatusCounts {
   @Field(() => Int, { description: 'OPEN tickets.' }) open!: number;
   @Field(() => Int, { description: 'PENDING tickets.' }) pending!: number;
   @Field(() => Int, { description: 'SOLVED tickets.' }) solved!: number;
-}
-
-@ObjectType({ description: 'One page of tickets in the requested order.' })
-export class TicketConnection {
-  @Field(() => Int, { description: 'Every ticket of the agent matching the filter, not just this page.' }) totalCount!: number;
-  @Field(() => TicketStatusCounts, { description: 'Per status, the tickets matching the rest of the filter (search, priority, type, requester): the counts on the status filter chips.' })
-  statusCounts!: TicketStatusCounts;
-  @Field(() => [Ticket]) nodes!: Ticket[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
 }
 
 @ObjectType({ description: 'A one-to-one message between two agents.' })
@@ -158,7 +143,7 @@ export class MacroEvent {
   @Field(() => Macro, { nullable: true, description: 'Absent when deleted.' }) macro!: Macro | null;
 }
 
-@ObjectType({ description: 'What a delete removed: the cache evicts it by id.' })
+@ObjectType({ description: 'What deleting a macro changed: the macro gone, and the tickets that moved to macro 1.' })
 export class DeletedMacro {
   @Field(() => Int) id!: number;
   @Field(() => [Int], { description: 'Tickets that used the macro and now use macro 1.' }) movedTicketIds!: number[];

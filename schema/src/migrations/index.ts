@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.js';
 import { Migration20261123110000ApiTokens } from './Migration20261123110000ApiTokens.js';
+import { Migration20261123120000Webhooks } from './Migration20261123120000Webhooks.js';
 import { Migration20261123130000Conversations } from './Migration20261123130000Conversations.js';
 import { Migration20261123140000TicketTriage } from './Migration20261123140000TicketTriage.js';
 
@@ -8,6 +9,7 @@ import { Migration20261123140000TicketTriage } from './Migration20261123140000Ti
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
   { name: 'Migration20261123110000ApiTokens', class: Migration20261123110000ApiTokens },
+  { name: 'Migration20261123120000Webhooks', class: Migration20261123120000Webhooks },
   { name: 'Migration20261123130000Conversations', class: Migration20261123130000Conversations },
   { name: 'Migration20261123140000TicketTriage', class: Migration20261123140000TicketTriage },
 ];

@@ -16,7 +16,7 @@ import { createPostgresDatabase } from '../testing/postgres.js';
 import { MIGRATIONS } from './index.js';
 
 const LATEST = MIGRATIONS.map((m) => m.name);
-const TABLES = ['api_tokens', 'conversations', 'customers', 'macros', 'messages', 'sessions', 'ticket_images', 'tickets', 'users'];
+const TABLES = ['api_tokens', 'conversations', 'customers', 'macros', 'messages', 'sessions', 'ticket_images', 'tickets', 'users', 'webhook_deliveries', 'webhook_events', 'webhook_jobs', 'webhooks'];
 /** Kept by triggers, not entities (database.ts DERIVED_TABLES): on PostgreSQL both are plain tables. */
 const PG_DERIVED = ['ticket_counts', 'ticket_search'];
 

@@ -46,8 +46,8 @@ export type EventTopics = {
   customer: [payload: Change<CustomerRecord>];
   /** Unread counts of this agent changed (services/conversations.ts); the subscription re-reads them. */
   unread: [userId: number, payload: UnreadChange];
-  /** An agent came online or went offline (realtime/presence.ts); everyone may see it. */
-  presence: [payload: PresenceChange];
+  /** Agents came online or went offline (realtime/presence.ts), batched; everyone may see it. */
+  presence: [payload: { changes: PresenceChange[] }];
   /** The sender is typing to this agent; never stored. */
   typing: [userId: number, payload: TypingSignal];
   /** A session ended (logout): every gateway closes that session's sockets. */

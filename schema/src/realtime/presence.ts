@@ -20,6 +20,12 @@ import type { EventBus, PresenceChange } from './events.js';
 /** Typing signals per sender: at most one per this many milliseconds, across gateways. */
 export const TYPING_THROTTLE_MS = 2_000;
 export const PRESENCE_TTL_MS = 30_000;
+/**
+ * Presence changes leave a gateway in batches, at most one event per this many milliseconds: every signed-in tab
+ * hears every change, so when many agents connect at once (a gateway restart) one event per change would cost
+ * (agents x sockets) frames; a batch costs one frame per socket per window.
+ */
+export const PRESENCE_BATCH_MS = 1_000;
 export const PRESENCE_HEARTBEAT_MS = 10_000;
 
 export interface Presence {
@@ -49,14 +55,37 @@ export async function createPresence(options: PresenceOptions): Promise<Presence
   return options.redisUrl ? redisPresence(options as PresenceOptions & { redisUrl: string }) : memoryPresence(options.bus);
 }
 
+/** Collects changes (the newest per agent) and publishes them together once per PRESENCE_BATCH_MS. */
+function presenceBatcher(bus: EventBus) {
+  let pending = new Map<number, PresenceChange>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.size === 0) return;
+    const changes = [...pending.values()];
+    pending = new Map();
+    bus.publish('presence', { changes });
+  };
+  return {
+    add(change: PresenceChange) {
+      const before = pending.get(change.userId);
+      if (!before || before.version < change.version) pending.set(change.userId, change);
+      timer ??= setTimeout(flush, PRESENCE_BATCH_MS);
+    },
+    flush,
+  };
+}
+
 function memoryPresence(bus: EventBus): Presence {
   const sockets = new Map<number, number>();
   const versions = new Map<number, number>();
   const typedAt = new Map<number, number>();
+  const batch = presenceBatcher(bus);
   const change = (userId: number, online: boolean) => {
     const version = (versions.get(userId) ?? 0) + 1;
     versions.set(userId, version);
-    bus.publish('presence', { userId, online, version });
+    batch.add({ userId, online, version });
   };
   return {
     connect(userId) {
@@ -79,7 +108,7 @@ function memoryPresence(bus: EventBus): Presence {
       if (typedAt.size > 1000) for (const [id, at] of typedAt) if (now - at >= TYPING_THROTTLE_MS) typedAt.delete(id);
       return true;
     },
-    close: async () => {},
+    close: async () => batch.flush(),
   };
 }
 
@@ -133,12 +162,13 @@ async function redisPresence(options: PresenceOptions & { redisUrl: string }): P
   await redis.ping();
   const sockets = new Map<number, number>();
   const pending = new Set<Promise<unknown>>();
+  const batch = presenceBatcher(options.bus);
 
   const publish = (flat: unknown) => {
     const list = (flat as (number | string)[]) ?? [];
     for (let i = 0; i + 2 < list.length; i += 3) {
       const change: PresenceChange = { userId: Number(list[i]), version: Number(list[i + 1]), online: Number(list[i + 2]) === 1 };
-      options.bus.publish('presence', change);
+      batch.add(change);
     }
   };
   // Commands on one ioredis connection run in the order issued, so a quick connect-disconnect stays in order.
@@ -185,6 +215,7 @@ async function redisPresence(options: PresenceOptions & { redisUrl: string }): P
         presence.disconnect(userId);
       }
       await Promise.allSettled([...pending]);
+      batch.flush();
       redis.disconnect();
     },
   };

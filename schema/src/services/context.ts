@@ -4,6 +4,7 @@ import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
 import type { Presence } from '../realtime/presence.js';
 import type { ApiCredential } from './apiTokens.js';
+import type { WebhookEngine } from '../webhooks/engine.js';
 
 /** What a transport must supply to change the caller's session (express-session behind both). */
 export interface SessionPort {
@@ -22,6 +23,8 @@ export interface ServiceDeps {
   limiter: AuthLimiter;
   /** Who is online, and the typing throttle (realtime/presence.ts). */
   presence: Presence;
+  /** The webhook delivery engine (URL checks at registration, test sends and redeliveries). */
+  webhooks?: WebhookEngine;
 }
 
 /** One per HTTP request or websocket operation: a fresh em.fork() and the caller. */

@@ -17,9 +17,6 @@ import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toDate, type MessageRecord, type UserRecord } from './records.js';
 import type { UnreadReason } from '../realtime/events.js';
 
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 50;
-
 export interface ConversationRecord {
   partnerId: number;
   /** Null only for an agent the viewer has no row with (markConversationRead before any message). */
@@ -30,30 +27,10 @@ export interface ConversationRecord {
   unreadCount: number;
 }
 
-export interface Page<T> {
-  nodes: T[];
-  totalCount: number;
-  endCursor: string | null;
-  hasNextPage: boolean;
-}
-
-/** Opaque cursors: `<kind>:<id>` in base64url; anything else is a clear validation error. */
-export function encodeCursor(kind: string, id: number): string {
-  return Buffer.from(`${kind}:${id}`).toString('base64url');
-}
-
-export function decodeCursor(kind: string, cursor: string | null | undefined): number | null {
-  if (cursor === null || cursor === undefined || cursor === '') return null;
-  const match = typeof cursor === 'string' && cursor.length <= 64 ? new RegExp(`^${kind}:(\\d{1,15})$`).exec(Buffer.from(cursor, 'base64url').toString()) : null;
-  if (!match) throw AppError.validation({ after: [MESSAGES.invalidCursor] });
-  return Number(match[1]);
-}
-
-export function pageSize(first: number | null | undefined): number {
-  if (first === null || first === undefined) return DEFAULT_PAGE_SIZE;
-  if (!Number.isSafeInteger(first)) throw AppError.validation({ first: [`first must be a whole number from 1 to ${MAX_PAGE_SIZE}.`] });
-  return Math.min(Math.max(first, 1), MAX_PAGE_SIZE);
-}
+// Paging is the one connection helper every list uses (connection.ts); re-exported for messages.ts.
+export { decodeCursor, encodeCursor, pageSize, type Page } from './connection.js';
+import type { Page } from './connection.js';
+import { decodeCursor, encodeCursor, pageSize } from './connection.js';
 
 const run = (em: Em, sql: string, params: unknown[]) => em.execute(sql, params, 'run');
 const all = <T>(em: Em, sql: string, params: unknown[]) => em.execute<T[]>(sql, params, 'all');

@@ -1,9 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Customer, Ticket, User } from '../entities/index.js';
-import { MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFields } from '../validation/rules.js';
+import { LIMITS, MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import type { CustomerRecord } from './records.js';
+import { keysetPage, type Page, type PageArgs } from './connection.js';
+import { toDate, type CustomerRecord } from './records.js';
+import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from '../webhooks/outbox.js';
 
 export function toCustomerRecord(c: Customer): CustomerRecord {
   return { id: c.id, name: c.name, email: c.email, ownerId: c.owner.id, createdAt: c.createdAt };
@@ -21,7 +23,45 @@ function validated(input: CustomerFields): { name: string; email: string } {
 
 const emailTaken = () => new AppError('CONFLICT', MESSAGES.customerUnique, { fields: { email: [MESSAGES.customerUnique] } });
 
-/** The shared directory: every agent sees every customer, newest first. */
+interface CustomerRow { id: number; name: string; email: string; owner_id: number; created_at: unknown }
+
+/** `%`, `_` and the escape character itself match literally in a search. */
+function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A search text: trimmed, at most LIMITS.search.max characters; empty means no filter. */
+function searchText(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw !== 'string' || raw.length > LIMITS.search.max || hasNul(raw)) throw AppError.validation({ search: [MESSAGES.searchLength] });
+  return raw.trim() || null;
+}
+
+/**
+ * One page of the shared directory, newest first; `search` keeps the customers whose name or email contains it
+ * (case-insensitive; `totalCount` counts the matches). One keyset read and one count (connection.ts).
+ */
+export async function listCustomersPage(ctx: ServiceContext, args: PageArgs & { search?: string | null } = {}): Promise<Page<CustomerRecord>> {
+  requireViewer(ctx);
+  const search = searchText(args.search);
+  const knex = ctx.em.getKnex();
+  return keysetPage<CustomerRow, CustomerRecord>(ctx, {
+    kind: 'customer',
+    idColumn: 'id',
+    order: 'desc',
+    query: () => {
+      const qb = knex.from('customers').select('id', 'name', 'email', 'owner_id', 'created_at');
+      if (search) {
+        const pattern = likeContaining(search);
+        qb.where((w) => w.whereRaw("lower(name) like lower(?) escape '\\'", [pattern]).orWhereRaw("lower(email) like lower(?) escape '\\'", [pattern]));
+      }
+      return qb;
+    },
+    toRecord: (r) => ({ id: Number(r.id), name: r.name, email: r.email, ownerId: Number(r.owner_id), createdAt: toDate(r.created_at) }),
+  }, args);
+}
+
+/** The shared directory: every agent sees every customer, newest first (the REST list, a bare array). */
 export async function listCustomers(ctx: ServiceContext): Promise<CustomerRecord[]> {
   requireViewer(ctx);
   const customers = await ctx.em.find(Customer, {}, { orderBy: { id: 'desc' } });
@@ -65,9 +105,9 @@ export async function isCustomerEmailAvailable(ctx: ServiceContext, email: unkno
   return count === 0;
 }
 
-async function flushUnique(ctx: ServiceContext): Promise<void> {
+async function flushUnique(ctx: ServiceContext, events: () => WebhookEventDraft): Promise<void> {
   try {
-    await ctx.em.flush();
+    await flushWithEvents(ctx, events);
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw emailTaken();
     throw error;
@@ -79,7 +119,7 @@ export async function createCustomer(ctx: ServiceContext, input: CustomerFields)
   const data = validated(input);
   if ((await ctx.em.count(Customer, { email: data.email })) > 0) throw emailTaken();
   const customer = ctx.em.create(Customer, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
-  await flushUnique(ctx);
+  await flushUnique(ctx, () => webhookEvent.customer('CREATED', customer));
   const record = toCustomerRecord(customer);
   ctx.deps.bus.publish('customer', { kind: 'CREATED', id: record.id, record });
   return record;
@@ -89,8 +129,9 @@ export async function updateCustomer(ctx: ServiceContext, rawId: unknown, input:
   const customer = await findOwnCustomer(ctx, rawId);
   const data = validated(input);
   if (data.email !== customer.email && (await ctx.em.count(Customer, { email: data.email, id: { $ne: customer.id } })) > 0) throw emailTaken();
+  const before = customerData(customer);
   ctx.em.assign(customer, data);
-  await flushUnique(ctx);
+  await flushUnique(ctx, () => webhookEvent.customer('UPDATED', customer, before));
   const record = toCustomerRecord(customer);
   ctx.deps.bus.publish('customer', { kind: 'UPDATED', id: record.id, record });
   return record;
@@ -108,7 +149,9 @@ export async function deleteCustomer(ctx: ServiceContext, rawId: unknown): Promi
     throw new AppError('CONFLICT', message, { fields: { customer: [message] } });
   }
   const id = customer.id;
-  await ctx.em.remove(customer).flush();
+  const event = webhookEvent.customer('DELETED', customer);
+  ctx.em.remove(customer);
+  await flushWithEvents(ctx, () => event);
   ctx.deps.bus.publish('customer', { kind: 'DELETED', id });
   return id;
 }

@@ -2,7 +2,9 @@ import { AppError } from '../errors.js';
 import { Macro, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import type { MacroRecord } from './records.js';
+import { keysetPage, type Page, type PageArgs } from './connection.js';
+import { toDate, type MacroRecord } from './records.js';
+import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 
 export function toMacroRecord(m: Macro): MacroRecord {
   return { id: m.id, name: m.name, description: m.description, ownerId: m.owner?.id ?? null, createdAt: m.createdAt };
@@ -15,6 +17,22 @@ function visibleTo(viewerId: number) {
 
 const permanent = () => new AppError('FORBIDDEN', MESSAGES.macroPermanent);
 
+interface MacroRow { id: number; name: string; description: string; owner_id: number | null; created_at: unknown }
+
+/** One page of the macros the caller may use (their own and macro 1), newest first (macro 1 comes last). */
+export async function listMacrosPage(ctx: ServiceContext, args: PageArgs = {}): Promise<Page<MacroRecord>> {
+  const viewerId = requireViewer(ctx);
+  const knex = ctx.em.getKnex();
+  return keysetPage<MacroRow, MacroRecord>(ctx, {
+    kind: 'macro',
+    idColumn: 'id',
+    order: 'desc',
+    query: () => knex.from('macros').select('id', 'name', 'description', 'owner_id', 'created_at').where((w) => w.where('id', NO_MACRO_ID).orWhere('owner_id', viewerId)),
+    toRecord: (r) => ({ id: Number(r.id), name: r.name, description: r.description, ownerId: r.owner_id == null ? null : Number(r.owner_id), createdAt: toDate(r.created_at) }),
+  }, args);
+}
+
+/** Every macro the caller may use, newest first (the REST list, a bare array). */
 export async function listMacros(ctx: ServiceContext): Promise<MacroRecord[]> {
   const viewerId = requireViewer(ctx);
   const macros = await ctx.em.find(Macro, visibleTo(viewerId), { orderBy: { id: 'desc' } });
@@ -60,7 +78,7 @@ export async function createMacro(ctx: ServiceContext, input: MacroFields): Prom
   const viewerId = requireViewer(ctx);
   const data = validated(input);
   const macro = ctx.em.create(Macro, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.macro('CREATED', macro));
   const record = toMacroRecord(macro);
   ctx.deps.bus.publish('macro', viewerId, { kind: 'CREATED', id: record.id, record });
   return record;
@@ -71,8 +89,9 @@ export async function updateMacro(ctx: ServiceContext, rawId: unknown, input: Ma
   if (parseId(rawId) === NO_MACRO_ID) throw permanent();
   const macro = await findVisibleMacro(ctx, rawId);
   const data = validated(input);
+  const before = macroData(macro);
   ctx.em.assign(macro, data);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.macro('UPDATED', macro, before));
   const record = toMacroRecord(macro);
   ctx.deps.bus.publish('macro', viewerId, { kind: 'UPDATED', id: record.id, record });
   return record;
@@ -85,9 +104,14 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
   const macro = await findVisibleMacro(ctx, rawId);
   const id = macro.id;
   const moved = await ctx.em.transactional(async (em) => {
-    const tickets = await em.find(Ticket, { macro: id }, { fields: ['id', 'assignee'] });
-    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt: new Date() });
+    const tickets = await em.find(Ticket, { macro: id }, { populate: ['image'] });
+    const updatedAt = new Date();
+    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt });
     await em.nativeDelete(Macro, { id });
+    await recordEvents(em, [webhookEvent.macro('DELETED', macro), ...tickets.map((t) => {
+      const before = ticketData(t);
+      return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
+    })]);
     return tickets.map((t) => ({ id: t.id, assigneeId: t.assignee.id }));
   });
   ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });

@@ -4,6 +4,7 @@ import { hasErrors, MESSAGES, validateMessage } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toDate, type MessageRecord } from './records.js';
 import type { ChangeKind } from '../realtime/events.js';
+import { flushWithEvents, messageData, recordEvents, webhookEvent } from '../webhooks/outbox.js';
 import { decodeCursor, encodeCursor, pageSize, publishUnread, recordDeleted, recordSent, type Page } from './conversations.js';
 
 export function toMessageRecord(m: Message): MessageRecord {
@@ -87,6 +88,7 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
     await em.flush();
     const created = toMessageRecord(message);
     await recordSent(em, created);
+    await recordEvents(em, [webhookEvent.message('CREATED', message)]);
     return created;
   });
   publish(ctx, 'CREATED', record, record);
@@ -105,9 +107,10 @@ async function findOwnMessage(ctx: ServiceContext, rawId: unknown): Promise<Mess
 
 export async function editMessage(ctx: ServiceContext, rawId: unknown, text: unknown): Promise<MessageRecord> {
   const message = await findOwnMessage(ctx, rawId);
+  const before = messageData(message);
   message.text = validText(text);
   message.updatedAt = new Date();
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.message('UPDATED', message, before));
   const record = toMessageRecord(message);
   publish(ctx, 'UPDATED', record, record);
   return record;
@@ -116,9 +119,11 @@ export async function editMessage(ctx: ServiceContext, rawId: unknown, text: unk
 export async function deleteMessage(ctx: ServiceContext, rawId: unknown): Promise<number> {
   const message = await findOwnMessage(ctx, rawId);
   const record = toMessageRecord(message);
-  // The row and the conversation counts change together; a second, concurrent delete of it changes nothing.
+  const event = webhookEvent.message('DELETED', message);
+  // The row, the conversation counts and the webhook event change together; a second, concurrent delete of it changes nothing.
   const unreadChanged = await ctx.em.transactional(async (em) => {
     const deleted = await em.nativeDelete(Message, { id: record.id });
+    if (deleted > 0) await recordEvents(em, [event]);
     return deleted > 0 && (await recordDeleted(em, record));
   });
   ctx.em.clear();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { Customer, Macro, Ticket, TicketImage, User } from '../entities/index.js';
 import {
@@ -19,11 +20,13 @@ import {
   type TicketStatus,
   type TicketType,
 } from '../validation/rules.js';
-import { dateBinding, emKind, type DatabaseKind } from '../database.js';
+import { dateBinding, emKind, hotRead, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { pageSize } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
+import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 import type { TicketFacets } from '../realtime/events.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
@@ -41,9 +44,7 @@ export interface TicketInput {
   status?: unknown;
 }
 
-/** Page sizes are capped, so no request can ask for the whole table. */
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 50;
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './connection.js';
 
 export interface TicketFilter {
   /** Words and word prefixes in title, description, requester name and email; `123` or `#123` is ticket 123. */
@@ -86,7 +87,7 @@ export function decodeCursor(cursor: string | null | undefined, order: TicketOrd
   const parsed: Cursor | null = plain
     ? { order: 'NEWEST', key: Number(plain[1]), id: Number(plain[1]) }
     : keyed && Number.isFinite(Number(keyed[2])) ? { order: keyed[1] as TicketOrder, key: Number(keyed[2]), id: Number(keyed[3]) } : null;
-  if (!parsed || parsed.order !== order) throw AppError.validation({ after: ['Invalid cursor: it belongs to another order or list. Start again from the first page.'] });
+  if (!parsed || parsed.order !== order || parsed.id < 1) throw AppError.validation({ after: [MESSAGES.pageCursor] });
   return parsed;
 }
 
@@ -109,21 +110,15 @@ function rowToRecord(row: TicketRow): TicketRecord {
 
 /**
  * Tickets are read with one SQL statement (tickets left-joined to their image's metadata), without entity
- * hydration: the dashboard's hot path. The image bytes are never read here.
+ * hydration, prepared once (hotRead): the REST list's and the ticket page's hot path. The image bytes are never
+ * read here. `name` names the statement text (see hotRead).
  */
-function ticketQuery(ctx: ServiceContext) {
-  return ctx.em
-    .getKnex()
-    .from('tickets as t')
-    .leftJoin('ticket_images as i', 'i.ticket_id', 't.id')
-    .select('t.id', 't.title', 't.type', 't.priority', 't.status', 't.assignee_id', 't.requester_id', 't.macro_id', 't.description', 't.created_at', 't.updated_at')
-    .select({ image_id: 'i.id', image_mime_type: 'i.mime_type', image_byte_size: 'i.byte_size', image_width: 'i.width', image_height: 'i.height' });
-}
+const TICKET_SELECT = `select t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
+    i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height
+  from tickets t left join ticket_images i on i.ticket_id = t.id`;
 
-async function loadTickets(ctx: ServiceContext, where: (qb: ReturnType<typeof ticketQuery>) => unknown): Promise<TicketRecord[]> {
-  const qb = ticketQuery(ctx);
-  where(qb);
-  const rows = await ctx.em.getConnection().execute<TicketRow[]>(qb as never);
+async function loadTickets(ctx: ServiceContext, name: string, where: string, params: unknown[]): Promise<TicketRecord[]> {
+  const rows = await hotRead<TicketRow>(ctx.em, name, `${TICKET_SELECT} ${where}`, params);
   return rows.map(rowToRecord);
 }
 
@@ -293,7 +288,7 @@ export async function listTickets(
   page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null } = {},
 ): Promise<TicketPage> {
   const viewerId = requireViewer(ctx);
-  const first = Math.min(Math.max(page.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const first = pageSize(page.first);
   const c = criteria(viewerId, page.filter ?? {}, page.orderBy);
   const cursor = decodeCursor(page.after, c.order);
   const kind = emKind(ctx.em);
@@ -324,7 +319,8 @@ export async function listTickets(
     left join macros m on m.id = t.macro_id
     left join users u on u.id = t.assignee_id
     order by ${order}`;
-  const rows = await ctx.em.getConnection().execute<PageRow[]>(sql, bindings);
+  // Named by its text: the filter's shape (which statuses, priorities, types, search or not, cursor or not) sets it.
+  const rows = await hotRead<PageRow>(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
   const statusCounts = Object.fromEntries(TICKET_STATUSES.map((s: TicketStatus) => [s, Number(rows[0]?.[`${s.toLowerCase()}_count` as 'open_count'] ?? 0)])) as StatusCounts;
   let totalCount = 0;
   for (const s of c.statuses ?? TICKET_STATUSES) totalCount += statusCounts[s];
@@ -358,14 +354,14 @@ export async function listTickets(
 /** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
 export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[]> {
   const viewerId = requireViewer(ctx);
-  return loadTickets(ctx, (qb) => qb.where('t.assignee_id', viewerId).orderBy('t.id', 'desc'));
+  return loadTickets(ctx, 'tickets_of_agent', 'where t.assignee_id = ? order by t.id desc', [viewerId]);
 }
 
 /** A ticket the caller may see (their own); anything else is "not found", so ids leak nothing. */
 export async function getTicket(ctx: ServiceContext, rawId: unknown): Promise<TicketRecord> {
   const viewerId = requireViewer(ctx);
   const id = parseId(rawId);
-  const [ticket] = id ? await loadTickets(ctx, (qb) => qb.where('t.id', id).andWhere('t.assignee_id', viewerId)) : [];
+  const [ticket] = id ? await loadTickets(ctx, 'ticket_of_agent', 'where t.id = ? and t.assignee_id = ?', [id, viewerId]) : [];
   if (!ticket) throw AppError.notFound('Ticket');
   return ticket;
 }
@@ -467,19 +463,20 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
     createdAt: new Date(), updatedAt: new Date(),
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));
   return publishTicket(ctx, 'CREATED', ticket.id);
 }
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await findOwnTicketEntity(ctx, rawId);
+  const before = ticketData(ticket);
   const previous = facetsOf(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
 
@@ -489,9 +486,10 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
   if (!isTicketStatus(status)) throw AppError.validation({ status: [MESSAGES.ticketStatus] });
   const previous = facetsOf(ticket);
   if (ticket.status !== status) {
+    const before = ticketData(ticket);
     ticket.status = status;
     ticket.updatedAt = new Date();
-    await ctx.em.flush();
+    await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   }
   return publishTicket(ctx, 'UPDATED', ticket.id, previous);
 }
@@ -502,9 +500,10 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const fields: FieldErrors = {};
   const checkedImage = await validateImageField(image, true, fields);
   if (hasErrors(fields) || !checkedImage) throw AppError.validation(fields);
+  const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
-  await ctx.em.flush();
+  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   const record = await publishTicket(ctx, 'UPDATED', ticket.id, facetsOf(ticket));
   return record.image!;
 }
@@ -515,8 +514,10 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const assigneeId = ticket.assignee.id;
   const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
+  const event = webhookEvent.ticket('DELETED', ticket);
   if (ticket.image) ctx.em.remove(ticket.image);
-  await ctx.em.remove(ticket).flush();
+  ctx.em.remove(ticket);
+  await flushWithEvents(ctx, () => event);
   ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id, previous });
   return id;
 }

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.js';
 import { User } from '../entities/index.js';
 import { requireViewer, type ServiceContext } from './context.js';
-import type { UserRecord } from './records.js';
+import { keysetPage, type Page, type PageArgs } from './connection.js';
+import { toDate, type UserRecord } from './records.js';
 
 export function toUserRecord(user: Pick<User, 'id' | 'username' | 'email' | 'createdAt'>): UserRecord {
   return { id: user.id, username: user.username, email: user.email, createdAt: user.createdAt };
@@ -15,7 +16,20 @@ export async function currentUser(ctx: ServiceContext): Promise<UserRecord> {
   return toUserRecord(user);
 }
 
-/** Every agent, in id order: the message center's conversation picker. */
+/** One page of the agents, in id order (oldest account first): the message center's conversation picker. */
+export async function listUsersPage(ctx: ServiceContext, args: PageArgs = {}): Promise<Page<UserRecord>> {
+  requireViewer(ctx);
+  const knex = ctx.em.getKnex();
+  return keysetPage<{ id: number; username: string; email: string; created_at: unknown }, UserRecord>(ctx, {
+    kind: 'user',
+    idColumn: 'id',
+    order: 'asc',
+    query: () => knex.from('users').select('id', 'username', 'email', 'created_at'),
+    toRecord: (r) => ({ id: Number(r.id), username: r.username, email: r.email, createdAt: toDate(r.created_at) }),
+  }, args);
+}
+
+/** Every agent, in id order (the REST list, a bare array). */
 export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
   requireViewer(ctx);
   const users = await ctx.em.find(User, {}, { orderBy: { id: 'asc' } });

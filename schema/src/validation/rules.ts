@@ -52,14 +52,18 @@ export const MESSAGES = {
   ticketPriority: 'Priority must be one of Low, Medium, High, Urgent.',
   ticketMacro: 'Macro not found.',
   ticketRequesterUnknown: 'Requester not found.',
+  pageSize: '`first` must be a whole number from 1 to 100.',
+  pageCursor: 'Invalid cursor: pass the endCursor of the previous page of the same list (same filter and order), or start again from the first page.',
   ticketStatus: 'Status must be one of OPEN, PENDING, SOLVED.',
   searchLength: 'Search must be at most 200 characters. Shorten it and try again.',
   // The message center's read state, presence and typing (issue 13).
   invalidUserId: 'Invalid user id.',
   invalidMessageId: 'Invalid message id.',
-  invalidCursor: 'Invalid cursor.',
   conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
 } as const;
+
+/** Page sizes of every paginated list (GraphQL `first`): the default, and the most one request may ask for. */
+export const PAGE_SIZE = { min: 1, default: 50, max: 100 } as const;
 
 export const TICKET_TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
 export const TICKET_PRIORITIES = ['Low', 'Medium', 'High', 'Urgent'] as const;
@@ -228,4 +232,19 @@ export function validateApiToken(input: ApiTokenFields): FieldErrors {
 }
 
 /** The page size of a list (`first`), refused outside these bounds; published in docs/integrators.md. */
-export const PAGE_SIZE_MESSAGE = '`first` must be a whole number from 1 to 100.';
+export const PAGE_SIZE_MESSAGE = MESSAGES.pageSize;
+// Webhooks (docs/webhooks.md): the event names, the limits and the messages, shared by the service and the web app.
+export const WEBHOOK_EVENT_TYPES = [
+  'TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_DELETED',
+  'CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED',
+  'MACRO_CREATED', 'MACRO_UPDATED', 'MACRO_DELETED',
+  'MESSAGE_CREATED', 'MESSAGE_UPDATED', 'MESSAGE_DELETED',
+] as const;
+export type WebhookEventTypeName = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_LIMITS = { urlLength: 2048, webhooksPerAgent: 20 } as const;
+export const WEBHOOK_MESSAGES = {
+  url: `URL must be an absolute https:// address of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
+  events: 'Choose at least one event.',
+  eventUnknown: 'Unknown event type.',
+  tooMany: `An agent may register at most ${WEBHOOK_LIMITS.webhooksPerAgent} webhooks; delete one first.`,
+} as const;

@@ -1,9 +1,21 @@
-import { InMemoryCache, type Reference } from '@apollo/client';
+import { InMemoryCache, type FieldPolicy, type Reference } from '@apollo/client';
 
-/** A cached page of a connection: its nodes are references to normalized entities. */
-interface CachedPage {
-  nodes: Reference[];
-  [field: string]: unknown;
+interface ConnectionValue {
+  nodes: readonly unknown[];
+}
+
+/**
+ * A cursor connection (tickets, customers, macros, users) is one cached list per `keyArgs` (e.g. one per customer
+ * search): `after` only selects a page of it. A first page replaces the list; a later page is appended.
+ */
+function connection(keyArgs: FieldPolicy['keyArgs'] = false): FieldPolicy<ConnectionValue> {
+  return {
+    keyArgs,
+    merge(existing, incoming, { args }) {
+      if (!existing || !args?.after) return incoming;
+      return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes] };
+    },
+  };
 }
 
 /**
@@ -20,22 +32,17 @@ export function createCache(): InMemoryCache {
       Conversation: { keyFields: ['partnerId'] },
       Query: {
         fields: {
-          // One cursor-paginated list per filter and order (the dashboard's URL state): `first`/`after` only select
-          // a page of it. apollo/lists.ts keeps every cached list in step with changes.
-          tickets: {
-            keyArgs: ['filter', 'orderBy'],
-            merge(existing: CachedPage | undefined, incoming: CachedPage, { args }) {
-              if (!existing || !args?.after) return incoming;
-              return {
-                ...incoming,
-                nodes: [...existing.nodes, ...incoming.nodes],
-              };
-            },
-          },
+          // One cached list per filter and order (the dashboard's URL state), per page size and search (a screen's
+          // list and a picker's list of the same records are separate: the macros page may have loaded 50 when the
+          // ticket form asks for 100). Mutations and live events update every cached list of a field (apollo/lists.ts).
+          tickets: connection(['filter', 'orderBy']),
+          customers: connection(['first', 'search']),
+          macros: connection(['first']),
+          users: connection(['first']),
           // One conversation (newest first) per partner; `after` pages add older messages at the end.
           messages: {
             keyArgs: ['withUserId'],
-            merge(existing: CachedPage | undefined, incoming: CachedPage, { args }) {
+            merge(existing: { nodes: Reference[] } | undefined, incoming: { nodes: Reference[] }, { args }) {
               if (!existing || !args?.after) return incoming;
               const seen = new Set(existing.nodes.map((node) => node.__ref));
               return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes.filter((node) => !seen.has(node.__ref))] };

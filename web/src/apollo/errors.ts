@@ -53,3 +53,10 @@ export function describeError(error: unknown): OperationFailure {
 export function isGone(error: unknown, hasData: boolean): boolean {
   return !!error && (!hasData || describeError(error).code === 'NOT_FOUND');
 }
+
+/** Renames the server's field names (the GraphQL input's: requesterId, macroId) to a form's own (requester, macro). */
+export function renameFields(fields: FieldErrors, names: Record<string, string>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [name, list] of Object.entries(fields)) (out[names[name] ?? name] ??= []).push(...list);
+  return out;
+}

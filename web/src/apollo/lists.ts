@@ -14,7 +14,8 @@ import { graphql } from '../gql';
 
 type Refs = readonly Reference[];
 
-interface TicketConnectionValue {
+/** A cached connection: its total and its nodes (tickets also carry statusCounts). */
+interface ConnectionValue {
   totalCount: number;
   statusCounts?: { open: number; pending: number; solved: number } & Record<string, unknown>;
   nodes: Refs;
@@ -66,12 +67,12 @@ const PRIORITY_RANK: Record<string, number> = { Low: 0, Medium: 1, High: 2, Urge
  * word of its title, description or requester (searchWords, the server's own word rule), or when the search is its id.
  */
 function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | null, current: TicketFacets | null): void {
-  cache.modify<{ tickets: TicketConnectionValue }>({
+  cache.modify<{ tickets: ConnectionValue }>({
     fields: {
       tickets(existing, { storeFieldName, toReference, readField }) {
         const args = listArgs(storeFieldName);
         if (!args) return existing;
-        const connection = existing as TicketConnectionValue;
+        const connection = existing as ConnectionValue;
         const ref = toReference({ __typename: 'Ticket', id })!;
         const filter = args.filter;
         const searching = !!filter?.search?.trim();
@@ -174,14 +175,16 @@ export function moveTicketInLists(cache: ApolloCache, id: number, previous: Tick
 export function removeTicketFromList(cache: ApolloCache, id: number, { evict, previous }: { evict: boolean; previous?: TicketFacets | null }): void {
   const ref = cache.identify({ __typename: 'Ticket', id });
   if (!applied.has(`deleted:${id}`)) {
-    applied.add(`deleted:${id}`);
     const facets = previous ?? facetsInCache(cache, id);
-    if (facets) moveTicket(cache, id, facets, null);
-    else {
-      cache.modify<{ tickets: TicketConnectionValue }>({
+    if (facets) {
+      applied.add(`deleted:${id}`);
+      moveTicket(cache, id, facets, null);
+    } else {
+      // Where it was counted is unknown here: the rows go now, the counts with the live event (it carries them).
+      cache.modify<{ tickets: ConnectionValue }>({
         fields: {
           tickets(existing) {
-            const connection = existing as TicketConnectionValue;
+            const connection = existing as ConnectionValue;
             const nodes = connection.nodes.filter((node) => node.__ref !== ref);
             return nodes.length === connection.nodes.length ? existing : ({ ...connection, nodes });
           },
@@ -208,20 +211,26 @@ export function isDeletingTicket(id: number): boolean {
   return ticketsBeingDeleted.has(id);
 }
 
-/** Query.customers (the shared directory, newest first). */
+/**
+ * Query.customers (the shared directory, newest first; one cached list per page size and search): a new customer
+ * goes on top of the directory and of each search it matches, and counts.
+ */
 export function addCustomerToList(cache: ApolloCache, id: number): void {
-  prependTo(cache, 'customers', { __typename: 'Customer', id });
+  prependToConnection(cache, 'customers', { __typename: 'Customer', id }, (search, readField, ref) => {
+    const text = `${readField<string>('name', ref) ?? ''}\n${readField<string>('email', ref) ?? ''}`.toLowerCase();
+    return text.includes(search.trim().toLowerCase());
+  });
 }
 
 export function removeCustomer(cache: ApolloCache, id: number): void {
   const ref = cache.identify({ __typename: 'Customer', id });
-  filterOut(cache, 'customers', ref);
+  removeFromConnection(cache, 'customers', ref);
   evictEntity(cache, ref);
 }
 
-/** Query.macros (yours and macro 1, newest first). */
+/** Query.macros (yours and macro 1, newest first; one cached list per page size). */
 export function addMacroToList(cache: ApolloCache, id: number): void {
-  prependTo(cache, 'macros', { __typename: 'Macro', id });
+  prependToConnection(cache, 'macros', { __typename: 'Macro', id });
 }
 
 /**
@@ -230,7 +239,7 @@ export function addMacroToList(cache: ApolloCache, id: number): void {
  */
 export function removeMacro(cache: ApolloCache, id: number, movedTicketIds: readonly number[] = cachedTicketsUsingMacro(cache, id)): void {
   const ref = cache.identify({ __typename: 'Macro', id });
-  filterOut(cache, 'macros', ref);
+  removeFromConnection(cache, 'macros', ref);
   for (const ticketId of movedTicketIds) {
     cache.modify({
       id: cache.identify({ __typename: 'Ticket', id: ticketId }),
@@ -311,24 +320,46 @@ function conversationOf(storeFieldName: string): number | null {
   }
 }
 
-function prependTo(cache: ApolloCache, field: 'customers' | 'macros', entity: { __typename: string; id: number }): void {
-  cache.modify<Record<string, Refs>>({
+/** The `search` a cached list was read with (`customers:{"first":20,"search":"ada"}`, keyArgs), or null. */
+function searchOf(storeFieldName: string): string | null {
+  const open = storeFieldName.indexOf('{');
+  if (open < 0) return null;
+  try {
+    const args = JSON.parse(storeFieldName.slice(open)) as { search?: string | null };
+    return args.search?.trim() ? args.search : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A new record on top of each cached list of a connection field (a searched list only when it matches). */
+function prependToConnection(
+  cache: ApolloCache,
+  field: 'customers' | 'macros',
+  entity: { __typename: string; id: number },
+  matches?: (search: string, readField: ReadField, ref: Reference) => boolean,
+): void {
+  cache.modify({
     fields: {
-      [field](existing: Refs, { toReference }: { toReference: (value: typeof entity) => Reference | undefined }) {
+      [field](existing: unknown, { toReference, storeFieldName, readField }: { toReference: (value: typeof entity) => Reference | undefined; storeFieldName: string; readField: ReadField }) {
+        const connection = existing as ConnectionValue;
         const ref = toReference(entity)!;
-        if (has(existing, ref)) return existing;
-        return [ref, ...existing];
+        const search = searchOf(storeFieldName);
+        if (has(connection.nodes, ref) || (search !== null && !matches?.(search, readField, ref))) return existing;
+        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] };
       },
     },
   });
 }
 
-function filterOut(cache: ApolloCache, field: 'customers' | 'macros', ref: string | undefined): void {
-  cache.modify<Record<string, Refs>>({
+function removeFromConnection(cache: ApolloCache, field: 'customers' | 'macros', ref: string | undefined): void {
+  cache.modify({
     fields: {
-      [field](existing: Refs) {
-        const kept = existing.filter((item) => item.__ref !== ref);
-        return kept.length === existing.length ? existing : kept;
+      [field](existing: unknown) {
+        const connection = existing as ConnectionValue;
+        const nodes = connection.nodes.filter((node) => node.__ref !== ref);
+        if (nodes.length === connection.nodes.length) return existing;
+        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes };
       },
     },
   });

@@ -20,7 +20,7 @@ const CREATE_CUSTOMER = graphql(`
     createCustomer(input: $input) {
       id
       ...CustomerRow_customer
-      ...TicketForm_customer
+      ...RequesterPicker_customer
     }
   }
 `);
@@ -30,7 +30,7 @@ const UPDATE_CUSTOMER = graphql(`
     updateCustomer(id: $id, input: $input) {
       id
       ...CustomerRow_customer
-      ...TicketForm_customer
+      ...RequesterPicker_customer
     }
   }
 `);

@@ -1,17 +1,27 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { removeCustomer } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { CustomerRow } from './CustomerRow';
 import { useModals } from '../layout/ModalHost';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
 import { graphql } from '../gql';
 
+export const CUSTOMERS_PAGE_SIZE = 50;
+
 const CUSTOMERS_PAGE = graphql(`
-  query CustomersPage {
-    customers {
-      id
-      ...CustomerRow_customer
+  query CustomersPage($first: Int!, $after: String) {
+    customers(first: $first, after: $after) {
+      totalCount
+      nodes {
+        id
+        ...CustomerRow_customer
+      }
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
     }
   }
 `);
@@ -24,7 +34,7 @@ const DELETE_CUSTOMER = graphql(`
 
 /** view/customers: "(n) Customers", the shared directory; Edit and Delete open modals (the owner's rows only). */
 export default function CustomersPage() {
-  const { data } = useQuery(CUSTOMERS_PAGE);
+  const { data, fetchMore } = useQuery(CUSTOMERS_PAGE, { variables: { first: CUSTOMERS_PAGE_SIZE } });
   const { openModal } = useModals();
   const dialog = useRecordDialog<CustomerValues>();
   const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
@@ -33,13 +43,14 @@ export default function CustomersPage() {
     },
   });
   if (!data) return null;
+  const { totalCount, nodes, pageInfo } = data.customers;
   const deleting = dialog.deleting;
 
   return (
     <section className="page">
       <RecordListHeader
         eyebrow="Customer directory"
-        title={`(${data.customers.length}) Customers`}
+        title={`(${totalCount}) Customers`}
         createLabel="Create Customer"
         onCreate={() => openModal('createCustomer')}
       />
@@ -55,12 +66,19 @@ export default function CustomersPage() {
             </tr>
           </thead>
           <tbody>
-            {data.customers.map((customer) => (
+            {nodes.map((customer) => (
               <CustomerRow key={customer.id} customer={customer} onEdit={dialog.edit} onDelete={dialog.remove} />
             ))}
           </tbody>
         </table>
       </div>
+      <LoadMore
+        shown={nodes.length}
+        total={totalCount}
+        noun="customers"
+        hasNextPage={pageInfo.hasNextPage}
+        loadMore={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
+      />
       {dialog.editing && <EditCustomerModal customer={dialog.editing} onClose={dialog.close} />}
       {deleting && (
         <ConfirmModal

@@ -20,16 +20,16 @@ type Documents = {
     "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": typeof types.CreateApiTokenDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": typeof types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": typeof types.CustomerEmailAvailableDocument,
-    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
-    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
+    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": typeof types.CreateCustomerDocument,
+    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": typeof types.UpdateCustomerDocument,
     "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": typeof types.CustomerRow_CustomerFragmentDoc,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": typeof types.CustomersPageDocument,
+    "\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.CustomersPageDocument,
     "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": typeof types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": typeof types.LiveMessageEventsDocument,
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": typeof types.LiveTicketEventsDocument,
-    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
+    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": typeof types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.LiveMacroEventsDocument,
-    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n": typeof types.LivePresenceEventsDocument,
     "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": typeof types.LiveTypingEventsDocument,
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": typeof types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": typeof types.ConversationUnread_ConversationFragmentDoc,
@@ -37,7 +37,7 @@ type Documents = {
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": typeof types.MacrosPageDocument,
+    "\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.MacrosPageDocument,
     "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": typeof types.DeleteMacroDocument,
     "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.ConversationMessagesDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": typeof types.SendMessageDocument,
@@ -46,25 +46,36 @@ type Documents = {
     "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n": typeof types.MarkConversationReadDocument,
     "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n": typeof types.NotifyTypingDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": typeof types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.MessageCenterDocument,
+    "\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n        online\n      }\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.MessageCenterDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": typeof types.RootDocument,
-    "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.CreateTicketPageDocument,
+    "\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.CreateTicketPageDocument,
     "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.CreateTicketDocument,
     "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": typeof types.DashboardPageDocument,
-    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": typeof types.EditTicketPageDocument,
+    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": typeof types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": typeof types.UpdateTicketDocument,
+    "\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.RequesterPicker_CustomerFragmentDoc,
+    "\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": typeof types.RequesterSearchDocument,
     "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": typeof types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": typeof types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": typeof types.TicketForm_CustomerFragmentDoc,
     "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": typeof types.TicketRow_TicketFragmentDoc,
     "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n": typeof types.TicketStatusControl_TicketFragmentDoc,
     "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": typeof types.SetTicketStatusDocument,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": typeof types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": typeof types.DeleteTicketDocument,
+    "\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n": typeof types.CreateWebhookDocument,
+    "\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n": typeof types.DeliveryRow_DeliveryFragmentDoc,
+    "\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": typeof types.WebhookPageDocument,
+    "\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": typeof types.SendTestWebhookDocument,
+    "\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": typeof types.RedeliverWebhookDeliveryDocument,
+    "\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
+    "\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n": typeof types.SetWebhookEnabledDocument,
+    "\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n": typeof types.DeleteWebhookDocument,
+    "\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n": typeof types.WebhookRow_WebhookFragmentDoc,
+    "\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n": typeof types.WebhooksPageDocument,
 };
 const documents: Documents = {
     "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": types.ApiTokenRow_TokenFragmentDoc,
@@ -73,16 +84,16 @@ const documents: Documents = {
     "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": types.CreateApiTokenDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": types.ListFacets_TicketFragmentDoc,
     "\n  query CustomerEmailAvailable($email: String!, $name: String) {\n    customerEmailAvailable(email: $email, name: $name)\n  }\n": types.CustomerEmailAvailableDocument,
-    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.CreateCustomerDocument,
-    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n": types.UpdateCustomerDocument,
+    "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": types.CreateCustomerDocument,
+    "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n": types.UpdateCustomerDocument,
     "\n  fragment CustomerRow_customer on Customer {\n    id\n    ownerId\n    name\n    email\n  }\n": types.CustomerRow_CustomerFragmentDoc,
-    "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n": types.CustomersPageDocument,
+    "\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.CustomersPageDocument,
     "\n  mutation DeleteCustomer($id: Int!) {\n    deleteCustomer(id: $id)\n  }\n": types.DeleteCustomerDocument,
     "\n  subscription LiveMessageEvents {\n    messageEvents {\n      kind\n      id\n      senderId\n      receiverId\n      message {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n    }\n  }\n": types.LiveMessageEventsDocument,
     "\n  subscription LiveTicketEvents {\n    ticketEvents {\n      kind\n      id\n      ticket {\n        id\n        ...TicketRow_ticket\n        ...TicketDetail_ticket\n        ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n      }\n      previous {\n        status\n        priority\n        type\n        requesterId\n      }\n      current {\n        status\n        priority\n        type\n        requesterId\n      }\n    }\n  }\n": types.LiveTicketEventsDocument,
-    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
+    "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": types.LiveCustomerEventsDocument,
     "\n  subscription LiveMacroEvents {\n    macroEvents {\n      kind\n      id\n      macro {\n        id\n        ...MacroCard_macro\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.LiveMacroEventsDocument,
-    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n": types.LivePresenceEventsDocument,
+    "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n": types.LivePresenceEventsDocument,
     "\n  subscription LiveTypingEvents {\n    typingEvents {\n      senderId\n    }\n  }\n": types.LiveTypingEventsDocument,
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": types.ConversationUnread_ConversationFragmentDoc,
@@ -90,7 +101,7 @@ const documents: Documents = {
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
-    "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n": types.MacrosPageDocument,
+    "\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.MacrosPageDocument,
     "\n  mutation DeleteMacro($id: Int!) {\n    deleteMacro(id: $id) {\n      id\n      movedTicketIds\n    }\n  }\n": types.DeleteMacroDocument,
     "\n  query ConversationMessages($withUserId: Int!, $after: String) {\n    messages(withUserId: $withUserId, first: 50, after: $after) {\n      totalCount\n      nodes {\n        id\n        senderId\n        receiverId\n        ...MessageCard_message\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.ConversationMessagesDocument,
     "\n  mutation SendMessage($receiverId: Int!, $text: String!) {\n    sendMessage(receiverId: $receiverId, text: $text) {\n      id\n      senderId\n      receiverId\n      ...MessageCard_message\n    }\n  }\n": types.SendMessageDocument,
@@ -99,25 +110,36 @@ const documents: Documents = {
     "\n  mutation MarkConversationRead($partnerId: Int!, $upToMessageId: Int) {\n    markConversationRead(partnerId: $partnerId, upToMessageId: $upToMessageId) {\n      partnerId\n      ...ConversationUnread_conversation\n    }\n  }\n": types.MarkConversationReadDocument,
     "\n  mutation NotifyTyping($partnerId: Int!) {\n    notifyTyping(partnerId: $partnerId)\n  }\n": types.NotifyTypingDocument,
     "\n  fragment MessageCard_message on Message {\n    id\n    text\n    senderId\n    createdAt\n    updatedAt\n    sender {\n      id\n      username\n    }\n  }\n": types.MessageCard_MessageFragmentDoc,
-    "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.MessageCenterDocument,
+    "\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n        online\n      }\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.MessageCenterDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query Root {\n    me {\n      id\n      username\n      email\n    }\n  }\n": types.RootDocument,
-    "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.CreateTicketPageDocument,
+    "\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.CreateTicketPageDocument,
     "\n  mutation CreateTicket($input: TicketInput!, $image: Upload) {\n    createTicket(input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n        ...TicketStatusControl_ticket\n    }\n  }\n": types.CreateTicketDocument,
     "\n  query DashboardPage($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {\n    tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        ...TicketRow_ticket\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n": types.DashboardPageDocument,
-    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n": types.EditTicketPageDocument,
+    "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n": types.EditTicketPageDocument,
     "\n  mutation UpdateTicket($id: Int!, $input: TicketInput!, $image: Upload) {\n    updateTicket(id: $id, input: $input, image: $image) {\n      id\n      ...TicketRow_ticket\n      ...TicketDetail_ticket\n      ...TicketForm_ticket\n    }\n  }\n": types.UpdateTicketDocument,
+    "\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n": types.RequesterPicker_CustomerFragmentDoc,
+    "\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n": types.RequesterSearchDocument,
     "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n": types.TicketDetail_TicketFragmentDoc,
-    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
+    "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n": types.TicketForm_TicketFragmentDoc,
     "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n": types.TicketForm_MacroFragmentDoc,
-    "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n": types.TicketForm_CustomerFragmentDoc,
     "\n  fragment TicketRow_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    status\n    requesterId\n    updatedAt\n    requester {\n      id\n      name\n    }\n    image {\n      id\n      url\n    }\n  }\n": types.TicketRow_TicketFragmentDoc,
     "\n  fragment TicketStatusControl_ticket on Ticket {\n    id\n    status\n  }\n": types.TicketStatusControl_TicketFragmentDoc,
     "\n  mutation SetTicketStatus($id: Int!, $status: TicketStatus!) {\n    setTicketStatus(id: $id, status: $status) {\n      id\n      status\n      updatedAt\n    }\n  }\n": types.SetTicketStatusDocument,
     "\n  query ViewTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketDetail_ticket\n      ...TicketStatusControl_ticket\n    }\n  }\n": types.ViewTicketPageDocument,
     "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n": types.DeleteTicketDocument,
+    "\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n": types.CreateWebhookDocument,
+    "\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n": types.DeliveryRow_DeliveryFragmentDoc,
+    "\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": types.WebhookPageDocument,
+    "\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": types.SendTestWebhookDocument,
+    "\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n": types.RedeliverWebhookDeliveryDocument,
+    "\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n": types.RotateWebhookSecretDocument,
+    "\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n": types.SetWebhookEnabledDocument,
+    "\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n": types.DeleteWebhookDocument,
+    "\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n": types.WebhookRow_WebhookFragmentDoc,
+    "\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n": types.WebhooksPageDocument,
 };
 
 /**
@@ -161,11 +183,11 @@ export function graphql(source: "\n  query CustomerEmailAvailable($email: String
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"): (typeof documents)["\n  mutation CreateCustomer($input: CustomerInput!) {\n    createCustomer(input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateCustomer($id: Int!, $input: CustomerInput!) {\n    updateCustomer(id: $id, input: $input) {\n      id\n      ...CustomerRow_customer\n      ...RequesterPicker_customer\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -173,7 +195,7 @@ export function graphql(source: "\n  fragment CustomerRow_customer on Customer {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage {\n    customers {\n      id\n      ...CustomerRow_customer\n    }\n  }\n"];
+export function graphql(source: "\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query CustomersPage($first: Int!, $after: String) {\n    customers(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...CustomerRow_customer\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -189,7 +211,7 @@ export function graphql(source: "\n  subscription LiveTicketEvents {\n    ticket
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...TicketForm_customer\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveCustomerEvents {\n    customerEvents {\n      kind\n      id\n      customer {\n        id\n        ...CustomerRow_customer\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -197,7 +219,7 @@ export function graphql(source: "\n  subscription LiveMacroEvents {\n    macroEv
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"): (typeof documents)["\n  subscription LivePresenceEvents {\n    presenceEvents {\n      userId\n      online\n      version\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LivePresenceEvents {\n    presenceEvents {\n      changes {\n        userId\n        online\n        version\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -229,7 +251,7 @@ export function graphql(source: "\n  mutation UpdateMacro($id: Int!, $input: Mac
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage {\n    macros {\n      id\n      ...MacroCard_macro\n    }\n  }\n"];
+export function graphql(source: "\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query MacrosPage($first: Int!, $after: String) {\n    macros(first: $first, after: $after) {\n      totalCount\n      nodes {\n        id\n        ...MacroCard_macro\n      }\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -265,7 +287,7 @@ export function graphql(source: "\n  fragment MessageCard_message on Message {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users {\n      id\n      username\n      email\n      online\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n        online\n      }\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"): (typeof documents)["\n  query MessageCenter {\n    users(first: 100) {\n      nodes {\n        id\n        username\n        email\n        online\n      }\n    }\n    conversations(first: 100) {\n      nodes {\n        partnerId\n        unreadCount\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -285,7 +307,7 @@ export function graphql(source: "\n  query Root {\n    me {\n      id\n      use
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  query CreateTicketPage {\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"): (typeof documents)["\n  query CreateTicketPage {\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -297,7 +319,7 @@ export function graphql(source: "\n  query DashboardPage($first: Int!, $after: S
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"): (typeof documents)["\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros {\n      id\n      ...TicketForm_macro\n    }\n    customers {\n      id\n      ...TicketForm_customer\n    }\n  }\n"];
+export function graphql(source: "\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"): (typeof documents)["\n  query EditTicketPage($id: Int!) {\n    ticket(id: $id) {\n      id\n      ...TicketForm_ticket\n    }\n    macros(first: 100) {\n      nodes {\n        id\n        ...TicketForm_macro\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -305,19 +327,23 @@ export function graphql(source: "\n  mutation UpdateTicket($id: Int!, $input: Ti
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment RequesterPicker_customer on Customer {\n    id\n    name\n    email\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"): (typeof documents)["\n  query RequesterSearch($search: String, $first: Int!) {\n    customers(search: $search, first: $first) {\n      totalCount\n      nodes {\n        id\n        ...RequesterPicker_customer\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"): (typeof documents)["\n  fragment TicketDetail_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    description\n    createdAt\n    updatedAt\n    assignee {\n      id\n      username\n    }\n    macro {\n      id\n      name\n      description\n    }\n    requester {\n      id\n      name\n      email\n    }\n    image {\n      id\n      url\n      width\n      height\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n"): (typeof documents)["\n  fragment TicketForm_ticket on Ticket {\n    id\n    title\n    type\n    priority\n    macroId\n    requesterId\n    requester {\n      id\n      ...RequesterPicker_customer\n    }\n    description\n    image {\n      id\n      url\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"): (typeof documents)["\n  fragment TicketForm_macro on Macro {\n    id\n    name\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"): (typeof documents)["\n  fragment TicketForm_customer on Customer {\n    id\n    name\n    email\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -338,6 +364,46 @@ export function graphql(source: "\n  query ViewTicketPage($id: Int!) {\n    tick
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteTicket($id: Int!) {\n    deleteTicket(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateWebhook($input: WebhookInput!) {\n    createWebhook(input: $input) {\n      secret\n      webhook {\n        id\n        ...WebhookRow_webhook\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n"): (typeof documents)["\n  fragment DeliveryRow_delivery on WebhookDelivery {\n    id\n    event\n    messageId\n    attempt\n    statusCode\n    succeeded\n    durationMs\n    error\n    responseExcerpt\n    createdAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query WebhookPage($id: Int!) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n      previousSecretExpiresAt\n      ...WebhookRow_webhook\n      deliveries(first: 50) {\n        nodes {\n          id\n          ...DeliveryRow_delivery\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"): (typeof documents)["\n  mutation SendTestWebhook($id: Int!) {\n    sendTestWebhook(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"): (typeof documents)["\n  mutation RedeliverWebhookDelivery($id: Int!) {\n    redeliverWebhookDelivery(id: $id) {\n      id\n      succeeded\n      statusCode\n      error\n      ...DeliveryRow_delivery\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RotateWebhookSecret($id: Int!) {\n    rotateWebhookSecret(id: $id) {\n      secret\n      webhook {\n        id\n        previousSecretExpiresAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n"): (typeof documents)["\n  mutation SetWebhookEnabled($id: Int!, $enabled: Boolean!) {\n    updateWebhook(id: $id, input: { enabled: $enabled }) {\n      id\n      enabled\n      disabledAt\n      disabledReason\n      consecutiveFailures\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n"): (typeof documents)["\n  mutation DeleteWebhook($id: Int!) {\n    deleteWebhook(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n"): (typeof documents)["\n  fragment WebhookRow_webhook on Webhook {\n    id\n    url\n    events\n    enabled\n    disabledReason\n    consecutiveFailures\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n"): (typeof documents)["\n  query WebhooksPage {\n    webhooks {\n      id\n      ...WebhookRow_webhook\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -82,6 +82,7 @@ export function ProfileMenu() {
               </nav>
               <nav className="menu-links menu-account" aria-label="Account">
                 <Link to="/settings/api-tokens" onClick={() => setOpen(false)}>API Tokens</Link>
+                <Link to="/settings/webhooks" onClick={() => setOpen(false)}>Webhooks</Link>
               </nav>
               <button type="button" className="button button-secondary menu-logout" onClick={choose(() => void logout())}>
                 Log Out

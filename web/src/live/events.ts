@@ -74,7 +74,7 @@ export const CUSTOMER_EVENTS = graphql(`
       customer {
         id
         ...CustomerRow_customer
-        ...TicketForm_customer
+        ...RequesterPicker_customer
       }
     }
   }

@@ -12,9 +12,11 @@ import { graphql } from '../gql';
 export const PRESENCE_EVENTS = graphql(`
   subscription LivePresenceEvents {
     presenceEvents {
-      userId
-      online
-      version
+      changes {
+        userId
+        online
+        version
+      }
     }
   }
 `);
@@ -34,11 +36,13 @@ export function resetPresence(): void {
   typingVar(new Map());
 }
 
-export function applyPresenceEvent(cache: ApolloCache, event: { userId: number; online: boolean; version: number }): void {
-  if ((versions.get(event.userId) ?? 0) >= event.version) return;
-  versions.set(event.userId, event.version);
-  const id = cache.identify({ __typename: 'User', id: event.userId });
-  if (id) cache.modify({ id, fields: { online: () => event.online } });
+export function applyPresenceEvent(cache: ApolloCache, event: { changes: readonly { userId: number; online: boolean; version: number }[] }): void {
+  for (const change of event.changes) {
+    if ((versions.get(change.userId) ?? 0) >= change.version) continue;
+    versions.set(change.userId, change.version);
+    const id = cache.identify({ __typename: 'User', id: change.userId });
+    if (id) cache.modify({ id, fields: { online: () => change.online } });
+  }
 }
 
 /** How long "X is typing…" shows after a signal (senders signal at most every 2 s while they type). */

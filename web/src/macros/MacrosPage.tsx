@@ -1,17 +1,27 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { removeMacro } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { MacroCard } from './MacroCard';
 import { useModals } from '../layout/ModalHost';
 import { EditMacroModal, type MacroValues } from './MacroForm';
 import { graphql } from '../gql';
 
+export const MACROS_PAGE_SIZE = 50;
+
 const MACROS_PAGE = graphql(`
-  query MacrosPage {
-    macros {
-      id
-      ...MacroCard_macro
+  query MacrosPage($first: Int!, $after: String) {
+    macros(first: $first, after: $after) {
+      totalCount
+      nodes {
+        id
+        ...MacroCard_macro
+      }
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
     }
   }
 `);
@@ -27,7 +37,7 @@ const DELETE_MACRO = graphql(`
 
 /** view/macros: "(n) Macros" as cards; Edit and Delete open modals. */
 export default function MacrosPage() {
-  const { data } = useQuery(MACROS_PAGE);
+  const { data, fetchMore } = useQuery(MACROS_PAGE, { variables: { first: MACROS_PAGE_SIZE } });
   const { openModal } = useModals();
   const dialog = useRecordDialog<MacroValues>();
   const [deleteMacro] = useMutation(DELETE_MACRO, {
@@ -37,21 +47,29 @@ export default function MacrosPage() {
     },
   });
   if (!data) return null;
+  const { totalCount, nodes, pageInfo } = data.macros;
   const deleting = dialog.deleting;
 
   return (
     <section className="page">
       <RecordListHeader
         eyebrow="Canned replies"
-        title={`(${data.macros.length}) Macros`}
+        title={`(${totalCount}) Macros`}
         createLabel="Create Macro"
         onCreate={() => openModal('createMacro')}
       />
       <div className="macro-grid">
-        {data.macros.map((macro) => (
+        {nodes.map((macro) => (
           <MacroCard key={macro.id} macro={macro} onEdit={dialog.edit} onDelete={dialog.remove} />
         ))}
       </div>
+      <LoadMore
+        shown={nodes.length}
+        total={totalCount}
+        noun="macros"
+        hasNextPage={pageInfo.hasNextPage}
+        loadMore={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
+      />
       {dialog.editing && <EditMacroModal macro={dialog.editing} onClose={dialog.close} />}
       {deleting && (
         <ConfirmModal

@@ -173,7 +173,6 @@ export function ConversationView({ partner }: { partner: { id: number; username:
     try {
       await sendMessage({ variables: { receiverId: partner.id, text: draft } });
       setDraft('');
-      lastTypingSignal.current = 0;
     } catch (caught) {
       const failure = describeError(caught);
       setSendError(Object.values(failure.fields)[0]?.[0] ?? failure.message);
@@ -231,7 +230,8 @@ export function ConversationView({ partner }: { partner: { id: number; username:
       ) : (
         <p className="empty-conversation muted">No messages yet. Say hello to {partner.username}.</p>
       )}
-      <p className="typing-indicator muted" role="status" aria-live="polite">
+      {/* A live region, not role="status": the shell's connection status is the page's one status region. */}
+      <p className="typing-indicator muted" aria-live="polite">
         {typing ? `${partner.username} is typing…` : ''}
       </p>
       <form className="composer" onSubmit={send} noValidate>

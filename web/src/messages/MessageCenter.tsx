@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery, useReactiveVar } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
 import { useLoginAs } from '../session/auth';
 import { describeError } from '../apollo/errors';
@@ -6,6 +6,7 @@ import { Modal } from '../ui/Modal';
 import { demoAccountFor } from '../session/demoAccounts';
 import { graphql } from '../gql';
 import { ConversationUnreadBadge } from '../live/unread';
+import { liveStatusVar } from '../live/connection';
 import { useSignedInUser } from '../session/session';
 import { ConversationView } from './ConversationView';
 
@@ -15,11 +16,13 @@ import { ConversationView } from './ConversationView';
  */
 export const MESSAGE_CENTER = graphql(`
   query MessageCenter {
-    users {
-      id
-      username
-      email
-      online
+    users(first: 100) {
+      nodes {
+        id
+        username
+        email
+        online
+      }
     }
     conversations(first: 100) {
       nodes {
@@ -38,19 +41,21 @@ export function MessageCenter() {
   const [partnerId, setPartnerId] = useState<number | null>(null);
   const [helperError, setHelperError] = useState<string | null>(null);
   const loginAs = useLoginAs();
+  // The viewer is online while this tab's socket is up (their own "came online" may precede the subscription).
+  const connected = useReactiveVar(liveStatusVar) === 'connected';
 
   // Start with the conversation with the newest unread message (conversations come newest activity first), else
   // the first other agent.
   useEffect(() => {
     if (!data || partnerId !== null) return;
     const unreadFrom = data.conversations.nodes.find((c) => c.unreadCount > 0)?.partnerId;
-    const start = data.users.find((user) => user.id === unreadFrom) ?? data.users.find((user) => user.id !== me.id);
+    const start = data.users.nodes.find((user) => user.id === unreadFrom) ?? data.users.nodes.find((user) => user.id !== me.id);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- picks the starting conversation once, when the data first arrives; later data must not move it
     setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
   if (!data) return null;
-  const partner = data.users.find((user) => user.id === partnerId) ?? null;
+  const partner = data.users.nodes.find((user) => user.id === partnerId) ?? null;
   const partnerAccount = partner ? demoAccountFor(partner.id) : undefined;
 
   return (
@@ -59,32 +64,35 @@ export function MessageCenter() {
         <h2 className="picker-title">Conversations</h2>
         {/* eslint-disable-next-line jsx-a11y/no-redundant-roles -- list-style: none drops the list role in Safari; this puts it back */}
         <ul role="list">
-          {data.users.map((user) => (
-            <li key={user.id}>
-              <button
-                type="button"
-                className={`conversation${user.id === partnerId ? ' conversation-active' : ''}`}
-                disabled={user.id === me.id}
-                aria-pressed={user.id === partnerId}
-                data-online={user.online}
-                onClick={() => {
-                  setPartnerId(user.id);
-                  setHelperError(null);
-                }}
-              >
-                <span className="avatar" aria-hidden="true">
-                  {user.username.slice(0, 1).toUpperCase()}
-                  <span className={`presence-dot${user.online ? ' presence-online' : ''}`} />
-                </span>
-                <span className="conversation-name">
-                  {user.username}
-                  {user.id === me.id && <span className="muted"> (you)</span>}
-                </span>
-                {user.id !== me.id && <span className="visually-hidden">{user.online ? ', online' : ', offline'}</span>}
-                {user.id !== me.id && <ConversationUnreadBadge partnerId={user.id} />}
-              </button>
-            </li>
-          ))}
+          {data.users.nodes.map(({ online: reported, ...user }) => {
+            const online = user.id === me.id ? connected || reported : reported;
+            return (
+              <li key={user.id}>
+                <button
+                  type="button"
+                  className={`conversation${user.id === partnerId ? ' conversation-active' : ''}`}
+                  disabled={user.id === me.id}
+                  aria-pressed={user.id === partnerId}
+                  data-online={online}
+                  onClick={() => {
+                    setPartnerId(user.id);
+                    setHelperError(null);
+                  }}
+                >
+                  <span className="avatar" aria-hidden="true">
+                    {user.username.slice(0, 1).toUpperCase()}
+                    <span className={`presence-dot${online ? ' presence-online' : ''}`} />
+                  </span>
+                  <span className="conversation-name">
+                    {user.username}
+                    {user.id === me.id && <span className="muted"> (you)</span>}
+                  </span>
+                  {user.id !== me.id && <span className="visually-hidden">{online ? ', online' : ', offline'}</span>}
+                  {user.id !== me.id && <ConversationUnreadBadge partnerId={user.id} />}
+                </button>
+              </li>
+            );
+          })}
         </ul>
       </aside>
       <section className="conversation-panel" aria-label={partner ? `Conversation with ${partner.username}` : 'Conversation'}>

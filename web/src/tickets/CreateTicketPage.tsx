@@ -8,13 +8,11 @@ import { FormPage } from '../ui/FormPage';
 
 const CREATE_TICKET_PAGE = graphql(`
   query CreateTicketPage {
-    macros {
-      id
-      ...TicketForm_macro
-    }
-    customers {
-      id
-      ...TicketForm_customer
+    macros(first: 100) {
+      nodes {
+        id
+        ...TicketForm_macro
+      }
     }
   }
 `);
@@ -57,8 +55,7 @@ export default function CreateTicketPage() {
   return (
     <FormPage title="Create Ticket" subtitle="Log a customer's request and attach a screenshot." wide>
       <TicketForm
-        macros={data.macros}
-        customers={data.customers}
+        macros={data.macros.nodes}
         assignee={me}
         submitLabel="Create Ticket"
         onSubmit={submit}

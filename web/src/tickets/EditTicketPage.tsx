@@ -13,13 +13,11 @@ const EDIT_TICKET_PAGE = graphql(`
       id
       ...TicketForm_ticket
     }
-    macros {
-      id
-      ...TicketForm_macro
-    }
-    customers {
-      id
-      ...TicketForm_customer
+    macros(first: 100) {
+      nodes {
+        id
+        ...TicketForm_macro
+      }
     }
   }
 `);
@@ -61,8 +59,7 @@ function EditTicketScreen({ id }: { id: number }) {
       <TicketForm
         key={id}
         ticket={data.ticket}
-        macros={data.macros}
-        customers={data.customers}
+        macros={data.macros.nodes}
         assignee={me}
         submitLabel="Save Ticket"
         onSubmit={submit}

@@ -17,6 +17,7 @@ import { graphql, useFragment, type FragmentType } from '../gql';
 import type { SessionUser } from '../session/session';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
+import { RequesterPicker } from './RequesterPicker';
 
 export const TicketForm_ticket = graphql(`
   fragment TicketForm_ticket on Ticket {
@@ -26,6 +27,10 @@ export const TicketForm_ticket = graphql(`
     priority
     macroId
     requesterId
+    requester {
+      id
+      ...RequesterPicker_customer
+    }
     description
     image {
       id
@@ -41,14 +46,6 @@ export const TicketForm_macro = graphql(`
   }
 `);
 
-export const TicketForm_customer = graphql(`
-  fragment TicketForm_customer on Customer {
-    id
-    name
-    email
-  }
-`);
-
 export interface TicketValues {
   title: string;
   type: TicketType;
@@ -61,7 +58,6 @@ export interface TicketValues {
 interface TicketFormProps {
   ticket?: FragmentType<typeof TicketForm_ticket>;
   macros: readonly FragmentType<typeof TicketForm_macro>[];
-  customers: readonly FragmentType<typeof TicketForm_customer>[];
   assignee: SessionUser;
   submitLabel: string;
   /** Image is null when none was chosen: required on create, "keep the old one" on edit. */
@@ -70,7 +66,7 @@ interface TicketFormProps {
 }
 
 /** Server field names -> this form's fields. */
-const SERVER_FIELDS = { applyMacro: 'macro', macroId: 'macro', requesterId: 'requester' };
+const SERVER_FIELDS = { macroId: 'macro', requesterId: 'requester' };
 
 function imageErrors(file: File | null, required: boolean): FieldErrors {
   if (!file) return required ? { image: [MESSAGES.ticketImage] } : {};
@@ -82,7 +78,6 @@ function imageErrors(file: File | null, required: boolean): FieldErrors {
 export function TicketForm(props: TicketFormProps) {
   const ticket = useFragment(TicketForm_ticket, props.ticket);
   const macros = useFragment(TicketForm_macro, props.macros);
-  const customers = useFragment(TicketForm_customer, props.customers);
   const creating = !ticket;
 
   const [title, setTitle] = useState(ticket?.title ?? '');
@@ -163,16 +158,7 @@ export function TicketForm(props: TicketFormProps) {
           )}
         </Field>
         <Field label="Requester" errors={form.errors.requester}>
-          {(p) => (
-            <select {...p} name="requester" value={requesterId} onChange={(e) => setRequesterId(e.target.value)}>
-              <option value="">Select a requester</option>
-              {customers.map((customer) => (
-                <option key={customer.id} value={customer.id}>
-                  {customer.name} ({customer.email})
-                </option>
-              ))}
-            </select>
-          )}
+          {(p) => <RequesterPicker {...p} value={ticket?.requester ?? null} onChange={(customer) => setRequesterId(customer ? String(customer.id) : '')} />}
         </Field>
       </div>
       <Field label="Description" errors={form.errors.description}>

@@ -4,7 +4,7 @@ interface FieldProps {
   label: string;
   errors?: readonly string[];
   hint?: ReactNode;
-  /** Renders the control; gets the id and aria attributes it must spread. */
+  /** Renders the control; gets the id and aria attributes it must spread (the label's id is `${id}-label`). */
   children: (control: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode;
 }
 
@@ -15,7 +15,7 @@ export function Field({ label, errors, hint, children }: FieldProps) {
   const hasErrors = !!errors && errors.length > 0;
   return (
     <div className={`field${hasErrors ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} id={`${id}-label`}>{label}</label>
       {children({ id, 'aria-invalid': hasErrors, 'aria-describedby': hasErrors ? errorId : undefined })}
       {hint && <p className="field-hint">{hint}</p>}
       {hasErrors && (

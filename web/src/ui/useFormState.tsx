@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { hasErrors, type FieldErrors } from '@fulcrum/schema/validation';
-import { describeError } from '../apollo/errors';
+import { describeError, renameFields } from '../apollo/errors';
 
 /**
  * The state every form shares: field errors (client rules, then the server's `extensions.fields`),
@@ -26,8 +26,7 @@ export function useFormState() {
       return true;
     } catch (caught) {
       const failure = describeError(caught);
-      const fields: FieldErrors = {};
-      for (const [name, list] of Object.entries(failure.fields)) (fields[fieldNames[name] ?? name] ??= []).push(...list);
+      const fields = renameFields(failure.fields, fieldNames);
       setErrors(fields);
       setFormError(hasErrors(fields) ? null : failure.message);
       setLoading(false);

@@ -1,0 +1,139 @@
+/**
+ * The customers and macros pages load more on demand (a keyboard-operable button, a visible count and a busy
+ * state), and the ticket form's requester picker searches customers on the server as the agent types.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useBrowser } from './browser';
+import { gone, gql, shown } from './helpers';
+
+const chromium = useBrowser();
+const stamp = Date.now().toString(36);
+
+/** A fresh agent (no macros of their own) signed in on a fresh page. */
+async function freshAgent(): Promise<Page> {
+  const { page } = await chromium.open();
+  await page.goto('/');
+  await gql(page, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
+    input: { email: `paging.${stamp}.${Math.random().toString(36).slice(2, 7)}@example.com`, username: `pg${Math.random().toString(36).slice(2, 10)}`, password: 'secret123' },
+  });
+  return page;
+}
+
+/** Holds the next GraphQL request whose body mentions `operation` until the returned function is called. */
+const gates = new WeakMap<Page, { operation: string; held: Promise<void> } | null>();
+async function holdNext(page: Page, operation: string): Promise<() => void> {
+  if (!gates.has(page)) {
+    await page.route('**/graphql', async (route) => {
+      const gate = gates.get(page);
+      if (gate && route.request().postData()?.includes(gate.operation)) {
+        gates.set(page, null);
+        await gate.held;
+      }
+      await route.continue();
+    });
+  }
+  let release: () => void = () => {};
+  gates.set(page, { operation, held: new Promise<void>((resolve) => (release = resolve)) });
+  return release;
+}
+
+/** Loads pages with the keyboard (Enter on the focused button) until the button is gone; returns the counts seen. */
+async function loadAllWithKeyboard(page: Page, noun: string, rows: () => Promise<number>, operation: string): Promise<number[]> {
+  const button = page.getByRole('button', { name: `Load more ${noun}` });
+  const seen = [await rows()];
+  for (let i = 0; (await button.count()) > 0; i++) {
+    expect(i).toBeLessThan(10);
+    await button.focus();
+    const release = await holdNext(page, operation);
+    await page.keyboard.press('Enter');
+    // Visible progress while the page loads, and the button keeps the focus.
+    await shown(page.getByRole('button', { name: 'Loading...' }));
+    expect(await page.getByRole('button', { name: 'Loading...' }).getAttribute('aria-busy')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Loading...');
+    release();
+    await gone(page.getByRole('button', { name: 'Loading...' }));
+    seen.push(await rows());
+  }
+  // The last page took the button away: focus went to the count, not to the page's start.
+  await page.waitForFunction(() => document.activeElement?.className === 'load-more-count');
+  return seen;
+}
+
+describe('customers page', () => {
+  it('shows 50, then loads more on demand until all are shown', async () => {
+    const page = await freshAgent();
+    for (let i = 0; i < 60; i += 20) {
+      await Promise.all(Array.from({ length: 20 }, (_, j) => gql(page, 'mutation($i: CustomerInput!) { createCustomer(input: $i) { id } }', { i: { name: `Paged ${stamp} ${i + j}`, email: `paged.${stamp}.${i + j}@example.com` } })));
+    }
+    await page.goto('/view/customers');
+    const heading = page.getByRole('heading', { name: /^\(\d+\) Customers$/ });
+    await shown(heading);
+    const total = Number(/\((\d+)\)/.exec(await heading.innerText())![1]);
+    expect(total).toBeGreaterThanOrEqual(60);
+    const rows = () => page.locator('tbody tr').count();
+    expect(await rows()).toBe(50);
+    await shown(page.getByRole('status').filter({ hasText: `Showing 50 of ${total} customers` }));
+    const seen = await loadAllWithKeyboard(page, 'customers', rows, 'CustomersPage');
+    expect(seen[1]).toBe(Math.min(100, total));
+    expect(seen.at(-1)).toBe(total);
+    await shown(page.getByRole('status').filter({ hasText: `Showing ${total} of ${total} customers` }));
+  });
+});
+
+describe('macros page', () => {
+  it("pages the agent's macros (and macro 1), with the total in the heading", async () => {
+    const page = await freshAgent();
+    await Promise.all(Array.from({ length: 54 }, (_, i) => gql(page, 'mutation($i: MacroInput!) { createMacro(input: $i) { id } }', { i: { name: `Macro ${i}`, description: 'canned' } })));
+    await page.goto('/view/macros');
+    await shown(page.getByRole('heading', { name: '(55) Macros' }));
+    const cards = () => page.locator('.macro-grid > *').count();
+    expect(await cards()).toBe(50);
+    const seen = await loadAllWithKeyboard(page, 'macros', cards, 'MacrosPage');
+    expect(seen).toEqual([50, 55]);
+    await shown(page.getByText('No Macro'));
+  });
+});
+
+describe('requester picker', () => {
+  it('searches customers on the server as the agent types (debounced), and is operated by keyboard', async () => {
+    const page = await freshAgent();
+    const name = `Zelda Picker ${stamp}`;
+    await gql(page, 'mutation($i: CustomerInput!) { createCustomer(input: $i) { id } }', { i: { name, email: `zelda.${stamp}@example.com` } });
+    const searches: (string | null)[] = [];
+    page.on('request', (request) => {
+      const body = request.postData();
+      if (request.url().endsWith('/graphql') && body?.includes('RequesterSearch')) searches.push((request.postDataJSON() as { variables: { search?: string } }).variables.search ?? null);
+    });
+    await page.goto('/create/ticket');
+    await shown(page.getByRole('heading', { name: 'Create Ticket', level: 1 }));
+    // Opening the form loads no customer directory.
+    expect(searches).toEqual([]);
+
+    await page.getByLabel('Title').fill('Picker check');
+    await page.getByLabel('Title').press('Tab'); // to Assignee, Type, Priority, Apply Macro, Requester
+    const box = page.getByRole('combobox', { name: 'Requester' });
+    await box.focus();
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await box.pressSequentially(`zelda picker ${stamp}`, { delay: 20 });
+    await shown(page.getByRole('status').filter({ hasText: `1 customer matching "zelda picker ${stamp}"` }));
+    const listbox = page.getByRole('listbox', { name: 'Requester' });
+    const option = listbox.getByRole('option', { name: new RegExp(name) });
+    await shown(option);
+    expect(await listbox.getByRole('option').count()).toBe(1);
+    // Typed quickly: one search for the whole text (after the one opening the list made), not one per key.
+    expect(searches).toEqual(['', `zelda picker ${stamp}`]);
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await option.getAttribute('id'));
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe(`${name} (zelda.${stamp}@example.com)`);
+    await gone(listbox.getByRole('option'));
+
+    // No match: said so; typing over a choice clears it, and the form asks for a requester again.
+    await box.fill('no-such-customer-anywhere');
+    await shown(page.getByText('No customer matches "no-such-customer-anywhere".'));
+    await page.getByLabel('Description').fill('Checking the picker.');
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    await shown(page.getByText('Requester is required.'));
+  });
+});

@@ -1,0 +1,391 @@
+/**
+ * The delivery engine: one per gateway, all of them sharing the database (docs/webhooks.md).
+ *
+ *   outbox (webhook_events) --fan out--> webhook_jobs (one per endpoint and event) --claim--> HTTP --> log
+ *
+ * - Fan-out turns each new event into a job for every enabled endpoint whose owner may read the record and who
+ *   subscribed to its type; events nobody listens to are deleted at once.
+ * - Claiming moves due jobs to `delivering` with a lease (next_attempt_at = lease end), in one transaction. On
+ *   PostgreSQL the rows are selected FOR UPDATE SKIP LOCKED, so two gateways never claim the same job: each
+ *   attempt happens once. A gateway that dies mid-attempt leaves a lease that expires, and another (or the same
+ *   one, restarted) attempts again: at least once. SQLite has one gateway per file, which releases the leases of
+ *   its previous life at start.
+ * - Results are written back in batches: the attempt's log row, the job's next state (delivered, retry at the
+ *   next step of the schedule with jitter, or failed), and the endpoint's failure run, which disables it after
+ *   410 Gone or after a day of consecutive failures.
+ * - Deliveries and events older than 14 days are pruned every hour.
+ */
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Em, Orm } from '../database.js';
+import { toDate } from '../services/records.js';
+import { onOutboxWrite, parseAudience } from './outbox.js';
+import { DEFAULT_HTTP_LIMITS, postJson, type AttemptOutcome, type HttpLimits } from './http.js';
+import { signatureHeader } from './signing.js';
+import { checkDestination, parseAllowList, systemResolver, WebhookTargetError, type AllowList, type Resolver } from './ssrf.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Delays before each retry: the first attempt is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+ * (8 attempts over about 27.6 hours), each delay varied by up to ±10 % so retries from many events spread out.
+ */
+export const DEFAULT_RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+export const RETRY_JITTER = 0.1;
+
+export interface WebhookEngineOptions {
+  /** FULCRUM_WEBHOOK_ALLOW_HOSTS, parsed. */
+  allowList?: AllowList;
+  retryDelaysMs?: number[];
+  /** How long a claimed attempt is reserved to one gateway; must exceed the 10 s request limit. */
+  leaseMs?: number;
+  /**
+   * How often the outbox is polled when nothing woke the engine, for other gateways' writes: 1 s on PostgreSQL.
+   * SQLite has one gateway per file, whose own writes wake it, so it only wakes for the next due retry (or a minute).
+   */
+  pollMs?: number;
+  /** Attempts in flight at once, per gateway. */
+  concurrency?: number;
+  /** An endpoint whose attempts failed this many times in a row, the first at least disableAfterMs ago, is disabled. */
+  disableAfterFailures?: number;
+  disableAfterMs?: number;
+  retentionMs?: number;
+  http?: HttpLimits;
+  resolve?: Resolver;
+  log?: (error: unknown, where: string) => void;
+}
+
+interface ClaimedJob {
+  id: number;
+  webhookId: number;
+  attempt: number;
+  maxAttempts: number;
+  url: string;
+  secrets: string[];
+  disabled: boolean;
+  messageId: string;
+  eventType: string;
+  payload: string;
+}
+
+interface AttemptResult { job: ClaimedJob; outcome: AttemptOutcome; at: Date }
+
+/** A succeeded attempt is a 2xx answer. */
+export const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+export class WebhookEngine {
+  readonly allowList: AllowList;
+  readonly retryDelaysMs: number[];
+  readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly disableAfterFailures: number;
+  private readonly disableAfterMs: number;
+  private readonly retentionMs: number;
+  private readonly httpLimits: HttpLimits;
+  private readonly resolve: Resolver;
+  private readonly log: (error: unknown, where: string) => void;
+  private readonly postgres: boolean;
+
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wakeRequested = false;
+  private wakeSleeper: (() => void) | null = null;
+  private inFlight = new Set<Promise<void>>();
+  private results: AttemptResult[] = [];
+  private recording: Promise<void> | null = null;
+  private lastPrune = 0;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly orm: Orm, options: WebhookEngineOptions = {}) {
+    this.allowList = options.allowList ?? parseAllowList(undefined);
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.leaseMs = options.leaseMs ?? 60 * SECOND;
+    this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;
+    this.pollMs = options.pollMs ?? (this.postgres ? SECOND : MINUTE);
+    this.concurrency = options.concurrency ?? 16;
+    this.disableAfterFailures = options.disableAfterFailures ?? this.retryDelaysMs.length + 1;
+    this.disableAfterMs = options.disableAfterMs ?? 24 * HOUR;
+    this.retentionMs = options.retentionMs ?? 14 * 24 * HOUR;
+    this.httpLimits = options.http ?? DEFAULT_HTTP_LIMITS;
+    this.resolve = options.resolve ?? systemResolver;
+    this.log = options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, error));
+  }
+
+  get maxAttempts(): number {
+    return this.retryDelaysMs.length + 1;
+  }
+
+  /** Checks a URL for registration (the same check as before each delivery). */
+  checkUrl(url: unknown) {
+    return checkDestination(url, this.allowList, this.resolve);
+  }
+
+  private em(): Em {
+    return this.orm.em.fork() as Em;
+  }
+
+  /** Starts the loop. SQLite: the leases of a previous life of this gateway are released (one gateway per file). */
+  async start(): Promise<void> {
+    if (this.running) return;
+    if (!this.postgres) {
+      await this.em().getKnex()('webhook_jobs').where('state', 'delivering').update({ state: 'pending', next_attempt_at: new Date(), lease_until: null });
+    }
+    this.running = true;
+    this.unsubscribe = onOutboxWrite(this.em(), () => this.wake());
+    this.loopDone = this.loop();
+  }
+
+  /** Stops claiming, lets attempts in flight finish and records them. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake();
+    await this.loopDone;
+    await Promise.allSettled([...this.inFlight]);
+    await this.flushResults();
+  }
+
+  /** Look at the outbox now (a write of this process committed, or a test wants it). */
+  wake(): void {
+    this.wakeRequested = true;
+    this.wakeSleeper?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      this.wakeRequested = false;
+      let busy = false;
+      try {
+        busy = await this.tick();
+      } catch (error) {
+        this.log(error, 'webhooks: delivery loop');
+      }
+      if (!this.running) break;
+      if (!busy && !this.wakeRequested) {
+        const wait = await this.idleWait().catch(() => this.pollMs);
+        if (this.wakeRequested || !this.running) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.wakeSleeper = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeSleeper = null;
+      }
+    }
+  }
+
+  /** How long to sleep when idle: until the next scheduled retry, at most pollMs. */
+  private async idleWait(): Promise<number> {
+    const [row] = (await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' })) as { next: unknown }[];
+    if (row?.next == null) return this.pollMs;
+    return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
+  }
+
+  /** One pass: fan out new events, claim what is due and start it. True when there may be more to do at once. */
+  async tick(): Promise<boolean> {
+    const fannedOut = await this.fanOut();
+    const room = this.concurrency - this.inFlight.size;
+    let claimed = 0;
+    if (room > 0) {
+      const jobs = await this.claim(Math.min(room, 50));
+      claimed = jobs.length;
+      for (const job of jobs) this.startAttempt(job);
+    } else {
+      // Every slot is busy: wait for one to free up.
+      await Promise.race(this.inFlight);
+    }
+    if (Date.now() - this.lastPrune > HOUR) {
+      this.lastPrune = Date.now();
+      await this.prune();
+    }
+    return fannedOut > 0 || claimed > 0 || room <= 0;
+  }
+
+  /** New outbox events become jobs for the endpoints that may and want to see them. */
+  async fanOut(limit = 500): Promise<number> {
+    // A probe outside any transaction first: an idle poll costs one statement.
+    if (!(await this.em().getKnex()('webhook_events').select('id').where('fanned_out', false).first())) return 0;
+    return this.em().transactional(async (em) => {
+      const knex = em.getKnex();
+      const trx = em.getTransactionContext();
+      let query = knex('webhook_events').transacting(trx).select('id', 'type', 'audience', 'created_at').where('fanned_out', false).orderBy('id').limit(limit);
+      if (this.postgres) query = query.forUpdate().skipLocked();
+      const events = (await query) as { id: number; type: string; audience: string; created_at: unknown }[];
+      if (!events.length) return 0;
+      const hooks = ((await knex('webhooks').transacting(trx).select('id', 'owner_id', 'events', 'created_at').whereNull('disabled_at')) as { id: number; owner_id: number; events: string; created_at: unknown }[])
+        .map((h) => ({ id: Number(h.id), ownerId: Number(h.owner_id), events: new Set(JSON.parse(h.events) as string[]), createdAt: toDate(h.created_at).getTime() }));
+      const now = new Date();
+      const jobs: Record<string, unknown>[] = [];
+      const kept: number[] = [];
+      const dropped: number[] = [];
+      for (const event of events) {
+        const audience = parseAudience(event.audience);
+        const createdAt = toDate(event.created_at).getTime();
+        const targets = hooks.filter((h) => h.events.has(event.type) && h.createdAt <= createdAt && (audience === 'all' || audience.includes(h.ownerId)));
+        for (const h of targets) {
+          jobs.push({ webhook_id: h.id, event_id: event.id, state: 'pending', attempts: 0, max_attempts: this.maxAttempts, next_attempt_at: now, lease_until: null, created_at: now, updated_at: now });
+        }
+        (targets.length ? kept : dropped).push(Number(event.id));
+      }
+      for (let i = 0; i < jobs.length; i += 200) await knex('webhook_jobs').transacting(trx).insert(jobs.slice(i, i + 200));
+      if (kept.length) await knex('webhook_events').transacting(trx).whereIn('id', kept).update({ fanned_out: true });
+      if (dropped.length) await knex('webhook_events').transacting(trx).whereIn('id', dropped).delete();
+      return events.length;
+    });
+  }
+
+  /** Reserves up to `limit` due jobs to this gateway (lease) and loads what their attempts need. */
+  async claim(limit: number, onlyIds?: number[]): Promise<ClaimedJob[]> {
+    if (!onlyIds && !(await this.em().getKnex()('webhook_jobs').select('id').whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', new Date()).first())) return [];
+    return this.em().transactional(async (em) => {
+      const knex = em.getKnex();
+      const trx = em.getTransactionContext();
+      const now = new Date();
+      let query = knex('webhook_jobs').transacting(trx).select('id');
+      // By id (a redelivery or a test send): anything not leased to an attempt in progress.
+      if (onlyIds) query = query.whereIn('id', onlyIds).where((q) => void q.whereNot('state', 'delivering').orWhere('next_attempt_at', '<=', now));
+      else query = query.whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
+      if (this.postgres) query = query.forUpdate().skipLocked();
+      const ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
+      if (!ids.length) return [];
+      const leaseEnd = new Date(now.getTime() + this.leaseMs);
+      await knex('webhook_jobs').transacting(trx).whereIn('id', ids)
+        .update({ state: 'delivering', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd, lease_until: leaseEnd, updated_at: now });
+      const rows = (await knex('webhook_jobs as j').transacting(trx)
+        .join('webhooks as w', 'w.id', 'j.webhook_id')
+        .join('webhook_events as e', 'e.id', 'j.event_id')
+        .whereIn('j.id', ids)
+        .select('j.id', 'j.webhook_id', 'j.attempts', 'j.max_attempts', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_expires_at', 'w.disabled_at', 'e.message_id', 'e.type', 'e.payload')) as Record<string, unknown>[];
+      return rows.map((r) => {
+        const secrets = [String(r.secret)];
+        if (r.previous_secret && r.previous_secret_expires_at && toDate(r.previous_secret_expires_at).getTime() > now.getTime()) secrets.push(String(r.previous_secret));
+        return {
+          id: Number(r.id), webhookId: Number(r.webhook_id), attempt: Number(r.attempts), maxAttempts: Number(r.max_attempts), url: String(r.url), secrets,
+          disabled: r.disabled_at != null, messageId: String(r.message_id), eventType: String(r.type), payload: String(r.payload),
+        };
+      });
+    });
+  }
+
+  private startAttempt(job: ClaimedJob): void {
+    const task = this.attempt(job).then((outcome) => {
+      this.results.push({ job, outcome, at: new Date() });
+      return this.flushResults();
+    }).catch((error) => this.log(error, 'webhooks: attempt')).finally(() => {
+      this.inFlight.delete(task);
+      this.wake();
+    });
+    this.inFlight.add(task);
+  }
+
+  /** The HTTP attempt: destination checked again (DNS may have changed), signed, sent to the checked address. */
+  async attempt(job: ClaimedJob): Promise<AttemptOutcome> {
+    if (job.disabled) return { statusCode: null, durationMs: 0, error: 'The endpoint is disabled.', responseExcerpt: null };
+    const started = performance.now();
+    try {
+      const destination = await checkDestination(job.url, this.allowList, this.resolve);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const headers = {
+        'webhook-id': job.messageId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(job.secrets, job.messageId, timestamp, job.payload),
+      };
+      return await postJson(destination, headers, job.payload, this.httpLimits);
+    } catch (error) {
+      const message = error instanceof WebhookTargetError ? error.message : `Delivery failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`;
+      return { statusCode: null, durationMs: Math.round(performance.now() - started), error: message, responseExcerpt: null };
+    }
+  }
+
+  /** Claims the given jobs now (bypassing the schedule), attempts them and records the results; the log row ids. */
+  async attemptNow(jobIds: number[]): Promise<number[]> {
+    const jobs = await this.claim(jobIds.length, jobIds);
+    const results = await Promise.all(jobs.map(async (job) => ({ job, outcome: await this.attempt(job), at: new Date() })));
+    return this.record(results);
+  }
+
+  private flushResults(): Promise<void> {
+    if (this.recording) return this.recording.then(() => (this.results.length ? this.flushResults() : undefined));
+    const batch = this.results.splice(0);
+    if (!batch.length) return Promise.resolve();
+    this.recording = this.record(batch).then(
+      () => undefined,
+      (error) => this.log(error, 'webhooks: recording results'),
+    ).finally(() => {
+      this.recording = null;
+    });
+    return this.recording;
+  }
+
+  private nextDelay(attempt: number): number {
+    const base = this.retryDelaysMs[Math.min(attempt - 1, this.retryDelaysMs.length - 1)];
+    return Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * Math.random()));
+  }
+
+  /** Writes a batch of attempt results: log rows, job states, endpoint failure runs (and disabling). */
+  async record(results: AttemptResult[]): Promise<number[]> {
+    if (!results.length) return [];
+    return this.em().transactional(async (em) => {
+      const knex = em.getKnex();
+      const trx = em.getTransactionContext();
+      const ids: number[] = [];
+      for (const { job, outcome, at } of results) {
+        const row = {
+          webhook_id: job.webhookId, job_id: job.id, event_type: job.eventType, message_id: job.messageId, attempt: job.attempt,
+          status_code: outcome.statusCode, succeeded: isSuccess(outcome.statusCode), duration_ms: outcome.durationMs,
+          error: outcome.error?.slice(0, 500) ?? null, response_excerpt: outcome.responseExcerpt, created_at: at,
+        };
+        const inserted = (await knex('webhook_deliveries').transacting(trx).insert(row).returning('id')) as ({ id: number } | number)[];
+        ids.push(Number(typeof inserted[0] === 'object' ? inserted[0].id : inserted[0]));
+      }
+      const now = new Date();
+      for (const { job, outcome, at } of results) {
+        const ok = isSuccess(outcome.statusCode);
+        const gone = outcome.statusCode === 410;
+        const jobs = knex('webhook_jobs').transacting(trx).where('id', job.id);
+        if (ok) await jobs.update({ state: 'delivered', lease_until: null, updated_at: now });
+        else if (gone || job.disabled || job.attempt >= job.maxAttempts) await jobs.update({ state: 'failed', lease_until: null, updated_at: now });
+        else await jobs.update({ state: 'pending', next_attempt_at: new Date(at.getTime() + this.nextDelay(job.attempt)), lease_until: null, updated_at: now });
+        if (job.disabled) continue;
+        const hook = knex('webhooks').transacting(trx).where('id', job.webhookId);
+        if (ok) {
+          await hook.clone().update({ consecutive_failures: 0, failing_since: null });
+          continue;
+        }
+        await hook.clone().update({ consecutive_failures: knex.raw('consecutive_failures + 1'), failing_since: knex.raw('coalesce(failing_since, ?)', [at]) });
+        const why = outcome.statusCode !== null ? `HTTP ${outcome.statusCode}` : (outcome.error ?? 'no response');
+        if (gone) {
+          await this.disable(knex, trx, job.webhookId, now, `The endpoint answered 410 Gone at ${at.toISOString()}: it asked to receive nothing more.`);
+          continue;
+        }
+        const [state] = (await hook.clone().select('consecutive_failures', 'failing_since', 'disabled_at')) as { consecutive_failures: number; failing_since: unknown; disabled_at: unknown }[];
+        if (state && state.disabled_at == null && Number(state.consecutive_failures) >= this.disableAfterFailures && state.failing_since != null
+          && now.getTime() - toDate(state.failing_since).getTime() >= this.disableAfterMs) {
+          await this.disable(knex, trx, job.webhookId, now,
+            `Disabled after ${state.consecutive_failures} consecutive failed deliveries since ${toDate(state.failing_since).toISOString()} (last: ${why.slice(0, 200)}).`);
+        }
+      }
+      return ids;
+    });
+  }
+
+  private async disable(knex: ReturnType<Em['getKnex']>, trx: unknown, webhookId: number, now: Date, reason: string): Promise<void> {
+    await knex('webhooks').transacting(trx as never).where('id', webhookId).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason, updated_at: now });
+    await knex('webhook_jobs').transacting(trx as never).where('webhook_id', webhookId).where('state', 'pending').update({ state: 'failed', updated_at: now });
+  }
+
+  /** Deliveries and events (with their jobs) older than the retention period go. */
+  async prune(now = new Date()): Promise<void> {
+    const cutoff = new Date(now.getTime() - this.retentionMs);
+    const knex = this.em().getKnex();
+    await knex('webhook_deliveries').where('created_at', '<', cutoff).delete();
+    await knex('webhook_events').where('created_at', '<', cutoff).whereNotExists(
+      knex('webhook_jobs').select(knex.raw('1')).whereRaw('webhook_jobs.event_id = webhook_events.id').whereIn('state', ['pending', 'delivering']),
+    ).delete();
+  }
+}
