@@ -27,7 +27,7 @@ const SHARED_WITH_WEB = ['schema/src/validation/**', 'schema/src/seed/demoAccoun
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', 'web/dist/**', 'gateway/dist/**', 'web/src/gql/**', 'data/**', 'coverage/**', '.tmp/**'],
+    ignores: ['**/node_modules/**', 'web/dist/**', 'gateway/dist/**', 'web/src/gql/**', 'examples/*/src/gql/**', 'data/**', 'coverage/**', '.tmp/**'],
   },
   js.configs.recommended,
   {
