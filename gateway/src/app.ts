@@ -92,7 +92,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 500;
     if (status === 500) log(error, `${req.method} ${req.originalUrl}`);
     if (res.headersSent) return;
-    res.status(status).json({ errors: [{ message: status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'), extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' } }] });
+    res.status(status).json({
+      errors: [
+        {
+          message: status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'),
+          extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' },
+        },
+      ],
+    });
   }) as express.ErrorRequestHandler);
 
   const pruneTimer = setInterval(() => void sessions.store.prune().catch((e) => log(e, 'session prune')), 60 * 60 * 1000);
