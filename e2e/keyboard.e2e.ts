@@ -31,11 +31,11 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 120 } = 
     if (focused) expect(focused.ring, `no focus ring on ${focused.what}`).toBe(true);
     if (await isFocused(target)) return;
   }
-  throw new Error(`Tab never reached ${target}`);
+  throw new Error(`Tab never reached ${target.toString()}`);
 }
 
 /** Enter on `opener` (reached by Tab) opens the modal `name`; Esc (or `close`) closes it; focus is back on `opener`. */
-async function modalRoundTrip(page: Page, opener: Locator, name: string, close: 'Escape' | string = 'Escape'): Promise<void> {
+async function modalRoundTrip(page: Page, opener: Locator, name: string, close: string = 'Escape'): Promise<void> {
   await tabTo(page, opener);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name });

@@ -148,7 +148,7 @@ describe('tickets', () => {
     await page.getByLabel('Image').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: makePng(24, 24, [20, 120, 220]) });
     await page.getByRole('button', { name: 'Save Ticket' }).click();
     await page.waitForURL(`**/view/ticket/${ticketId}`);
-    await page.waitForFunction(() => (document.querySelector('.ticket-detail-image img') as HTMLImageElement | null)?.naturalWidth === 24);
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('.ticket-detail-image img')?.naturalWidth === 24);
   });
 
   it('deletes the ticket through the confirm modal and goes to the dashboard', async () => {

@@ -91,12 +91,20 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.use(createImageRouter(deps));
   app.use(createExplorerRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(createWebAppRouter(options.webDist ?? DEFAULT_WEB_DIST));
-  app.use(((error, req, res, _next) => {
+  app.use(((error: unknown, req, res, _next) => {
     // Outside /api (which has its own handler): body parser failures on /graphql, and anything unexpected.
-    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    const e = (error ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
+    const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 500;
     if (status === 500) log(error, `${req.method} ${req.originalUrl}`);
     if (res.headersSent) return;
-    res.status(status).json({ errors: [{ message: status === 500 ? 'Internal server error' : String(error?.expose ? error.message : 'Bad request'), extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' } }] });
+    res.status(status).json({
+      errors: [
+        {
+          message: status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'),
+          extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' },
+        },
+      ],
+    });
   }) as express.ErrorRequestHandler);
 
   const pruneTimer = setInterval(() => void sessions.store.prune().catch((e) => log(e, 'session prune')), 60 * 60 * 1000);

@@ -23,7 +23,7 @@ function startExample(args: string[]): { child: ChildProcess; lines: AsyncIterat
     env: { PATH: process.env.PATH, FULCRUM_URL: gw.url, ...credentials },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   return { child, lines, exited };
 }

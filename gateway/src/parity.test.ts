@@ -17,7 +17,7 @@ afterAll(() => gw.destroy());
 /** A stored row without its id and timestamps. */
 async function stored(table: string, id: number): Promise<Record<string, unknown> | undefined> {
   const em = forkEm(gw.orm);
-  const [row] = (await em.getConnection().execute(em.getKnex().from(table).where('id', id) as never)) as Record<string, unknown>[];
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(em.getKnex().from(table).where('id', id) as never);
   if (!row) return undefined;
   const { id: _id, created_at: _c, updated_at: _u, ...rest } = row;
   return rest;
@@ -25,7 +25,7 @@ async function stored(table: string, id: number): Promise<Record<string, unknown
 
 async function storedImage(ticketId: number) {
   const em = forkEm(gw.orm);
-  const [row] = (await em.getConnection().execute(em.getKnex().from('ticket_images').where('ticket_id', ticketId).select('mime_type', 'byte_size', 'width', 'height', 'data') as never)) as Record<string, unknown>[];
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(em.getKnex().from('ticket_images').where('ticket_id', ticketId).select('mime_type', 'byte_size', 'width', 'height', 'data') as never);
   return row ? { ...row, data: Buffer.from(row.data as Buffer).toString('base64') } : undefined;
 }
 

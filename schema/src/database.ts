@@ -32,10 +32,6 @@ export interface DatabaseOptions {
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
-export function databaseKind(options: DatabaseOptions): DatabaseKind {
-  return options.databaseUrl ? 'postgresql' : 'sqlite';
-}
-
 /**
  * WAL lets readers run beside the single writer. synchronous=NORMAL in WAL mode keeps every committed
  * transaction across a process crash (SIGKILL): the WAL is in the OS page cache and replayed on open. Only an
@@ -128,7 +124,7 @@ export function ormOptions(options: DatabaseOptions): Options<AbstractSqlDriver>
         sqlitePragmas(conn);
         done(null, conn);
       },
-    } as Options['pool'],
+    },
   };
 }
 
@@ -149,8 +145,9 @@ type PgConnection = { query(sql: string, params?: unknown[]): Promise<{ rows: Re
  */
 export async function withStartupLock<T>(orm: Orm, fn: () => Promise<T>): Promise<T> {
   if (!(orm.config.getDriver() instanceof PostgreSqlDriver)) return fn();
-  const knex = (orm.em as Em).getConnection().getKnex();
-  const connection = (await knex.client.acquireConnection()) as PgConnection;
+  // knex types its client as any; these are the two pool calls used here.
+  const client = (orm.em as Em).getConnection().getKnex().client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+  const connection = await client.acquireConnection();
   try {
     const key = STARTUP_LOCK_KEY.toString();
     const { rows } = await connection.query('select pg_try_advisory_lock($1::bigint) as ok', [key]);
@@ -164,7 +161,7 @@ export async function withStartupLock<T>(orm: Orm, fn: () => Promise<T>): Promis
       await connection.query('select pg_advisory_unlock($1::bigint)', [key]);
     }
   } finally {
-    await knex.client.releaseConnection(connection);
+    await client.releaseConnection(connection);
   }
 }
 
@@ -194,7 +191,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
 export async function databaseIdentity(orm: Orm): Promise<string> {
   const em = orm.em.fork() as Em;
   const kind = orm.config.getDriver() instanceof PostgreSqlDriver ? 'postgresql' : 'sqlite';
-  const [first] = await em.getConnection().execute<{ executed_at: unknown }[]>('select executed_at from mikro_orm_migrations order by id limit 1');
+  const [first] = await em.getConnection().execute<{ executed_at: Date | string | number | null }[]>('select executed_at from mikro_orm_migrations order by id limit 1');
   const installedAt = first?.executed_at instanceof Date ? first.executed_at.toISOString() : String(first?.executed_at ?? '');
   const name = kind === 'postgresql'
     ? String((await em.getConnection().execute<{ name: string }[]>('select current_database() as name'))[0]?.name)
@@ -203,7 +200,7 @@ export async function databaseIdentity(orm: Orm): Promise<string> {
 }
 
 export function forkEm(orm: Orm): Em {
-  return orm.em.fork() as Em;
+  return orm.em.fork();
 }
 
 /**
@@ -280,7 +277,7 @@ function postgresHotReader(em: Em): HotReader {
 
 /** Runs a hot read (see above): rows as the driver returns them. */
 export async function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
-  const transaction = em.getTransactionContext();
+  const transaction: unknown = em.getTransactionContext();
   if (transaction) return em.getConnection().execute<T[]>(sql, [...params], 'all', transaction);
   // Counted like every other statement: the statement-count test and the bench listen for knex's 'query' event.
   const knex = em.getConnection().getKnex() as unknown as { listenerCount(event: string): number; emit(event: string, query: object): void };

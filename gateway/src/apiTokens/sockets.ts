@@ -50,7 +50,7 @@ export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, reche
     async authenticate(connectionParams, clientIp) {
       const header = connectionParams?.authorization ?? connectionParams?.Authorization;
       if (header === undefined || header === null) return { kind: 'none' };
-      const parsed = parseAuthorization(typeof header === 'string' ? header : [String(header)]);
+      const parsed = parseAuthorization(typeof header === 'string' ? header : []); // not a string: malformed
       if (parsed.kind !== 'bearer') return { kind: 'refused' };
       try {
         return { kind: 'token', credential: await apiTokens.authenticateToken(deps, parsed.secret, clientIp) };

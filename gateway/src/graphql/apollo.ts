@@ -20,7 +20,8 @@ const rateLimitStatus: ApolloServerPlugin<GraphQLContext> = {
         const limited = response.body.singleResult.errors?.find((e) => e.extensions?.code === 'RATE_LIMITED');
         if (!limited) return;
         response.http.status = 429;
-        response.http.headers.set('retry-after', String(limited.extensions?.retryAfter ?? 60));
+        const retryAfter = limited.extensions?.retryAfter;
+        response.http.headers.set('retry-after', String(typeof retryAfter === 'number' ? retryAfter : 60));
       },
     };
   },

@@ -50,7 +50,7 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
   const item = (isFrame(named.name) ? 0 : COST.object) + childComplexity;
   let cost = item;
   if (field.args.some((a) => a.name === 'first')) {
-    const first = args.first ?? PAGE_SIZE.default;
+    const first = (args.first as number | null | undefined) ?? PAGE_SIZE.default; // an Int, by the schema
     if (!Number.isInteger(first) || first < PAGE_SIZE.min || first > PAGE_SIZE.max) throw new PageSizeError();
     cost = first * item;
   } else if (isListType(getNullableType(field.type)) && !type.name.endsWith('Connection')) {

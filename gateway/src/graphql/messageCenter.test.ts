@@ -52,7 +52,7 @@ const read = (c: TestClient, partner: number, upTo?: number) => c.gql(READ, { pa
 
 beforeAll(async () => ([gw, demo, marnie, bobbie] = await startSignedIn(0, 1, 2)));
 afterAll(async () => {
-  await Promise.all(sockets.map((s) => s.dispose()));
+  await Promise.all(sockets.map(async (s) => s.dispose()));
   await gw.destroy();
 });
 
@@ -236,7 +236,7 @@ describe('unread events', () => {
 
 describe('presence and typing', () => {
   it('an agent is online while any socket is open; everyone hears the change, in version order', async () => {
-    await Promise.all(sockets.splice(0).map((s) => s.dispose()));
+    await Promise.all(sockets.splice(0).map(async (s) => s.dispose()));
     const watcher = collect(socketFor(demo), PRESENCE_EVENTS);
     await settle();
     const online = async () => ((await demo.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online;
@@ -317,7 +317,7 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
   });
 
   it('reading on gateway A clears the badge of a socket on gateway B; presence is seen across them', async () => {
-    await Promise.all(sockets.splice(0).map((s) => s.dispose()));
+    await Promise.all(sockets.splice(0).map(async (s) => s.dispose()));
     const marnieOnB = await other.as(1);
     await read(marnie, DEMO);
     const onB = collect(socketFor(marnieOnB, other.url), UNREAD_EVENTS);
@@ -366,12 +366,12 @@ describe('SQL statements of the message center', () => {
       const connection = em.getConnection();
       const kb = connection.getKnex();
       await connection.execute(kb.insert(Array.from({ length: 150 }, (_, i) => ({ username: `load${i}`, email: `load${i}@example.com`, password_hash: 'x', created_at: now }))).into('users') as never);
-      const ids = ((await connection.execute(kb.from('users').where('username', 'like', 'load%').select('id') as never)) as { id: number }[]).map((r) => Number(r.id));
+      const ids = (await connection.execute<{ id: number }[]>(kb.from('users').where('username', 'like', 'load%').select('id') as never)).map((r) => Number(r.id));
       await connection.execute(kb.insert(ids.flatMap((id) => [
         { sender_id: id, receiver_id: 1, message: 'hello', created_at: now, updated_at: now },
         { sender_id: 1, receiver_id: id, message: 'hi back', created_at: now, updated_at: now },
       ])).into('messages') as never);
-      await em.transactional((tx) => conversationService.rebuildConversations(tx as Em));
+      await em.transactional((tx) => conversationService.rebuildConversations(tx));
       const many = await count();
       expect(many.conversations).toBe(100);
       expect(many.conversations).toBeGreaterThan(few.conversations);

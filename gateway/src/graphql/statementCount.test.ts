@@ -28,8 +28,8 @@ beforeAll(async () => {
   const em = gw.orm.em.fork();
   const connection = em.getConnection();
   const knexBuilder = connection.getKnex();
-  const customerIds = ((await connection.execute(knexBuilder.from('customers').select('id') as never)) as { id: number }[]).map((r) => Number(r.id));
-  const macroIds = ((await connection.execute(knexBuilder.from('macros').select('id') as never)) as { id: number }[]).map((r) => Number(r.id));
+  const customerIds = (await connection.execute<{ id: number }[]>(knexBuilder.from('customers').select('id') as never)).map((r) => Number(r.id));
+  const macroIds = (await connection.execute<{ id: number }[]>(knexBuilder.from('macros').select('id') as never)).map((r) => Number(r.id));
   const now = new Date();
   const rows = Array.from({ length: 60 }, (_, i) => ({
     title: `Count ${i}`, type: 'Task', priority: 'Low', assignee_id: 1, requester_id: customerIds[i % customerIds.length], macro_id: macroIds[i % macroIds.length],

@@ -20,7 +20,7 @@ const settle = () => new Promise((r) => setTimeout(r, 150));
 
 beforeAll(async () => ([gw, demo, marnie, bobbie] = await startSignedIn(0, 1, 2)));
 afterAll(async () => {
-  await Promise.all(sockets.map((s) => s.dispose()));
+  await Promise.all(sockets.map(async (s) => s.dispose()));
   await gw.destroy();
 });
 

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, parse, validate, specifiedRules, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, OperationTypeNode, parse, validate, specifiedRules, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { forkEm, type ApiCredential, type ServiceDeps } from '@fulcrum/schema';
 import { createTokenBudget, DEFAULT_TOKEN_BUDGET, type TokenBudget } from '../apiTokens/budget.js';
 import { createTokenSockets } from '../apiTokens/sockets.js';
@@ -36,7 +36,7 @@ export interface LiveServer {
  */
 const SubscriptionsOnly: ValidationRule = (context) => ({
   OperationDefinition(node) {
-    if (node.operation !== 'subscription') {
+    if (node.operation !== OperationTypeNode.SUBSCRIPTION) {
       context.reportError(new GraphQLError('Only subscriptions are served over websockets; send queries and mutations over HTTP.', { nodes: [node] }));
     }
   },

@@ -35,7 +35,7 @@ export function apiErrorHandler(log: ErrorLog): ErrorRequestHandler {
     if (res.headersSent) return;
     const authRoute = req.path === '/auth/login' || req.path === '/auth/signup';
     if (isAppError(error)) return sendAppError(res, error, { authRoute });
-    const transport = fromTransportError(error ?? {});
+    const transport = fromTransportError((error ?? {}) as Parameters<typeof fromTransportError>[0]);
     if (transport) return sendAppError(res, transport);
     log(error, `${req.method} ${req.originalUrl}`);
     res.status(500).json({ errors: { message: 'Internal server error' } });

@@ -11,7 +11,10 @@ import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser }
 export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   const api = Router({ strict: false });
   const ctx = (req: Request): ServiceContext => serviceContextFor(req, deps);
-  const body = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {});
+  const body = (req: Request): Record<string, unknown> => {
+    const parsed: unknown = req.body;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  };
   const json = express.json({ limit: '100kb', strict: true });
   const image = multer({ storage: multer.memoryStorage(), limits: { fileSize: rules.LIMITS.imageBytes, files: 1, fields: 5, parts: 10 } }).single('image');
   const methodNotAllowed: RequestHandler = (_req, res) => void res.status(405).json({ errors: { message: 'Method not allowed' } });

@@ -90,8 +90,8 @@ export class OrmSessionStore extends session.Store {
     return new Map(rows.map((row) => [row.sid, JSON.parse(row.data) as session.SessionData]));
   }
 
-  /** Loads a session without a request (websocket handshakes). */
-  load(sid: string): Promise<session.SessionData | null> {
-    return new Promise((resolve, reject) => this.get(sid, (err, data) => (err ? reject(err) : resolve(data ?? null))));
+  /** Loads a session without a request (websocket handshakes). Not `load`: that is express-session's own Store API. */
+  loadData(sid: string): Promise<session.SessionData | null> {
+    return new Promise((resolve, reject) => this.get(sid, (err, data) => (err ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err })) : resolve(data ?? null))));
   }
 }

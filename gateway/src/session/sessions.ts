@@ -75,7 +75,7 @@ export function createSessions(orm: Orm, secret: string, secureCookies: boolean)
       if (!raw || !raw.startsWith('s:')) return null;
       const sid = signature.unsign(raw.slice(2), secret);
       if (!sid) return null;
-      const data = await store.load(sid);
+      const data = await store.loadData(sid);
       if (!data?.userId || isExpiredAbsolutely(data)) return null;
       return { sid, userId: data.userId };
     },
@@ -95,17 +95,17 @@ export function sessionPort(req: Request): SessionPort {
     signIn: (userId) =>
       new Promise<void>((resolve, reject) =>
         req.session.regenerate((err) => {
-          if (err) return reject(err);
+          if (err) return reject(err as Error);
           req.session.userId = userId;
           req.session.signedInAt = Date.now();
-          req.session.save((saveErr) => (saveErr ? reject(saveErr) : resolve()));
+          req.session.save((saveErr) => (saveErr ? reject(saveErr as Error) : resolve()));
         }),
       ),
     signOut: () =>
       new Promise<void>((resolve, reject) => {
         req.res?.clearCookie(SESSION_COOKIE, { path: '/' });
         if (!req.session) return resolve();
-        req.session.destroy((err) => (err ? reject(err) : resolve()));
+        req.session.destroy((err) => (err ? reject(err as Error) : resolve()));
       }),
   };
 }

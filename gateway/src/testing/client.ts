@@ -126,5 +126,5 @@ function parseBody(text: string): unknown {
 
 function gqlBody<T>(text: string): Omit<GqlResult<T>, 'status' | 'headers'> {
   const body = parseBody(text);
-  return body && typeof body === 'object' ? (body as Omit<GqlResult<T>, 'status' | 'headers'>) : { errors: [{ message: text }] };
+  return body && typeof body === 'object' ? (body) : { errors: [{ message: text }] };
 }

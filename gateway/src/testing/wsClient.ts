@@ -67,6 +67,7 @@ export function collect<T = Record<string, any>>(client: Client, query: string) 
 export function connected(client: Client): Promise<void> {
   return new Promise((resolve, reject) => {
     const offOk = client.on('connected', () => (offOk(), offClosed(), resolve()));
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- callers assert on the close event's code
     const offClosed = client.on('closed', (event) => (offOk(), offClosed(), reject(event)));
   });
 }
@@ -203,7 +204,7 @@ export function openSocket(httpUrl: string, options: { cookie?: string; origin?:
   const messages: Record<string, any>[] = [];
   const waiters: { type: string; resolve: (m: Record<string, any>) => void }[] = [];
   ws.on('message', (data) => {
-    const message = JSON.parse(String(data));
+    const message = JSON.parse((data as Buffer).toString('utf8')); // ws delivers a text frame as one Buffer
     messages.push(message);
     for (const w of waiters.filter((x) => x.type === message.type)) {
       waiters.splice(waiters.indexOf(w), 1);

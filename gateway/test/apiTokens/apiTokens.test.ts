@@ -77,7 +77,7 @@ describe('token lifecycle', () => {
     const everything = JSON.stringify(await rows());
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain(secret.slice(12, 44));
-    figure('token at rest', `api_tokens row holds token_hash (sha256 hex, ${String(row.token_hash).length} chars) and hint "${row.hint}"; the secret appears in no column`);
+    figure('token at rest', `api_tokens row holds token_hash (sha256 hex, ${String(row.token_hash).length} chars) and hint "${String(row.hint)}"; the secret appears in no column`);
   });
 
   it('writes lastUsedAt at most once a minute', async () => {

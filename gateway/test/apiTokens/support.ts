@@ -27,5 +27,5 @@ export async function bearerGql<T = Record<string, any>>(baseUrl: string, secret
   } catch {
     /* keep the text */
   }
-  return { status: res.status, headers: res.headers, text, ...(json as object) } as GqlResult<T> & { text: string; extensions?: Record<string, any> };
+  return { status: res.status, headers: res.headers, text, ...(json as object) };
 }

@@ -43,8 +43,8 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
     const gw = await startTestGateway();
     try {
       const conn = gw.orm.em.fork().getConnection();
-      const [mode] = (await conn.execute('pragma journal_mode')) as { journal_mode: string }[];
-      const [sync] = (await conn.execute('pragma synchronous')) as { synchronous: number }[];
+      const [mode] = await conn.execute<{ journal_mode: string }[]>('pragma journal_mode');
+      const [sync] = await conn.execute<{ synchronous: number }[]>('pragma synchronous');
       expect(mode.journal_mode).toBe('wal');
       expect(sync.synchronous).toBe(process.env.FULCRUM_SQLITE_SYNC === 'FULL' ? 2 : 1); // 1 = NORMAL, 2 = FULL
       figure('SQLite', `journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous === 1 ? 'NORMAL' : sync.synchronous === 2 ? 'FULL' : sync.synchronous}`);
@@ -182,7 +182,7 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
       const unverifiable = triedDeletes.size - ackedDeletes.size;
       const checked = acked.size + (ackedTickets.size - triedDeletes.size) + ackedDeletes.size;
       const problems = lost.length + lostTickets.length + undeleted.length;
-      figure('crash test', `${checked - problems} of ${checked} acknowledged writes present after ${kills} SIGKILLs and ${starts} starts (${ackCount} acknowledged in all, ${unverifiable} unverifiable; ${attempted} requests, ${failed} cut off by a kill; ${acked.size} messages, ${ackedTickets.size} tickets with images, ${ackedDeletes.size} deletes); integrity_check ${integrity}; orphan images ${orphans}; tickets missing their image ${imageless}; damaged images ${badImages}; ${seconds} s, of which ${(bootMs / 1000).toFixed(1)} s restarting`);
+      figure('crash test', `${checked - problems} of ${checked} acknowledged writes present after ${kills} SIGKILLs and ${starts} starts (${ackCount} acknowledged in all, ${unverifiable} unverifiable; ${attempted} requests, ${failed} cut off by a kill; ${acked.size} messages, ${ackedTickets.size} tickets with images, ${ackedDeletes.size} deletes); integrity_check ${String(integrity)}; orphan images ${orphans}; tickets missing their image ${imageless}; damaged images ${badImages}; ${seconds} s, of which ${(bootMs / 1000).toFixed(1)} s restarting`);
       expect(kills).toBe(KILLS);
       expect(ackCount).toBeGreaterThanOrEqual(WRITES);
       expect(lost).toEqual([]);

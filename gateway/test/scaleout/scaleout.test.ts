@@ -186,7 +186,7 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
     let demoOnVictim: TestClient;
     let marnieOnVictim: TestClient;
     let marnieLive: Live;
-    let acked: { kind: 'message' | 'ticket'; id: number; via: string }[] = [];
+    const acked: { kind: 'message' | 'ticket'; id: number; via: string }[] = [];
     let refused = 0;
 
     beforeAll(async () => {

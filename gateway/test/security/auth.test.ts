@@ -35,7 +35,7 @@ describe('password storage', () => {
   it('stores argon2id hashes with m >= 19 MiB and t >= 2, read back from the database', async () => {
     const signup = await gw.client().post('/api/auth/signup', { email: 'hash-check@fulcrum.test', username: 'hashcheck', password: 'a-secret-1' });
     expect(signup.status).toBe(200);
-    const rows = (await gw.orm.em.fork().getConnection().execute('select email, password_hash from users')) as { email: string; password_hash: string }[];
+    const rows = await gw.orm.em.fork().getConnection().execute<{ email: string; password_hash: string }[]>('select email, password_hash from users');
     expect(rows.length).toBeGreaterThanOrEqual(4);
     const params = rows.map((r) => {
       // PHC string: $argon2id$v=19$m=19456,t=2,p=1$salt$hash (the parameter order varies by version).
@@ -53,10 +53,11 @@ describe('password storage', () => {
 
   it('no password or hash ever leaves the server or reaches a log, even when signups race', async () => {
     const captured: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be put back as they were, never called here
     const originals = { out: process.stdout.write, err: process.stderr.write, log: console.log, error: console.error, warn: console.warn, info: console.info };
     const capture = (...args: unknown[]) => void captured.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
-    process.stdout.write = ((chunk: unknown) => (captured.push(String(chunk)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: unknown) => (captured.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.stdout.write = ((chunk: unknown) => (captured.push(String(chunk)), true));
+    process.stderr.write = ((chunk: unknown) => (captured.push(String(chunk)), true));
     console.log = console.error = console.warn = console.info = capture;
     const bodies: string[] = [];
     const password = 'Sekr3t-race!';

@@ -27,6 +27,6 @@ export const SCHEMA_RESOLVERS = [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiT
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS as never, validate: false, pubSub: unusedPubSub as never }).then(describeSchema);
+  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS, validate: false, pubSub: unusedPubSub }).then(describeSchema);
   return cached;
 }

@@ -21,7 +21,7 @@ describe('schema descriptions', () => {
   });
 
   it('the description table names only elements that exist and that no decorator describes', async () => {
-    const undescribed = schemaElements(await buildSchema({ resolvers: SCHEMA_RESOLVERS as never, validate: false, pubSub: { publish() {}, subscribe() {} } as never }));
+    const undescribed = schemaElements(await buildSchema({ resolvers: SCHEMA_RESOLVERS, validate: false, pubSub: { publish() {}, subscribe() {} } as never }));
     const stale = Object.keys(DESCRIPTIONS).filter((coordinate) => !undescribed.has(coordinate));
     const shadowed = Object.keys(DESCRIPTIONS).filter((coordinate) => undescribed.get(coordinate)?.description);
     expect({ stale, shadowed }).toEqual({ stale: [], shadowed: [] });

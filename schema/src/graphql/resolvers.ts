@@ -272,7 +272,7 @@ export class LiveResolver {
     // before this update, or nothing for a ticket created and deleted before the client ever saw it. (The client
     // applies one delete per ticket, so the real DELETED event that follows changes nothing more.)
     if (!ticket) return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous: change.kind === 'UPDATED' ? previous : null, current: null };
-    return { kind: change.kind as ChangeKind, id: change.id, ticket: ticket as Ticket, previous: change.kind === 'UPDATED' ? previous : null, current };
+    return { kind: change.kind as ChangeKind, id: change.id, ticket: ticket, previous: change.kind === 'UPDATED' ? previous : null, current };
   }
 
   @Subscription(() => CustomerEvent, {

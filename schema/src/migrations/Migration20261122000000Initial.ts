@@ -6,7 +6,7 @@ import { NO_MACRO_NAME } from '../validation/rules.js';
  * alike. schema/src/migrations/migrations.test.ts checks that it matches the entities on both.
  */
 export class Migration20261122000000Initial extends Migration {
-  async up(): Promise<void> {
+  up(): void {
     const knex = this.getKnex();
     const builder = knex.schema
       .createTable('users', (t) => {

@@ -1,17 +1,18 @@
 /**
  * Migrations on both databases, from empty to the latest, run at start by openDatabase. Each test creates its own
- * database (a temp SQLite file, a fresh PostgreSQL database), so they run in both passes of `npm test`; the
- * PostgreSQL ones need the server at FULCRUM_TEST_PG_URL (scripts/requireServices.mjs checks it is up).
+ * database (a temp SQLite file, a fresh PostgreSQL database). The SQLite ones run in both passes of `npm test`, the
+ * PostgreSQL ones in the PostgreSQL pass (FULCRUM_TEST_DATABASE=postgres), on the server at FULCRUM_TEST_PG_URL
+ * (scripts/withTestServices.sh finds or starts it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../../gateway/src/testing/harness.js';
 import { DERIVED_TABLES, databaseIdentity, openDatabase, ormOptions, withStartupLock, type Em, type Orm } from '../database.js';
 import { Customer, Macro, Message, Session, Ticket, TicketImage, User } from '../entities/index.js';
 import { seedDemo } from '../seed/demoSeed.js';
+import { createPostgresDatabase } from '../testing/postgres.js';
 import { MIGRATIONS } from './index.js';
 
 const LATEST = MIGRATIONS.map((m) => m.name);
@@ -126,7 +127,7 @@ describe('migrations on SQLite (temp DATA_DIR)', () => {
   });
 });
 
-describe('migrations on PostgreSQL (fresh database)', () => {
+describe.skipIf(process.env.FULCRUM_TEST_DATABASE !== 'postgres')('migrations on PostgreSQL (fresh database)', () => {
   let database: { url: string; drop(): Promise<void> };
   beforeAll(async () => {
     database = await createPostgresDatabase();
@@ -195,7 +196,7 @@ describe('migrations on PostgreSQL (fresh database)', () => {
         order.push('a out');
       });
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const second = withStartupLock(b, async () => void order.push('b in'));
+      const second = withStartupLock(b, () => Promise.resolve(void order.push('b in')));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(order).toEqual(['a in']);
       release();

@@ -145,7 +145,7 @@ async function redisEventTarget(publishClient: RedisClient, subscribeClient: Red
       if (callbacks.size === 0) listeners.delete(topic);
     },
     dispatchEvent(event: Event) {
-      const detail = (event as CustomEvent).detail;
+      const detail = (event as CustomEvent<unknown>).detail;
       publishClient
         .publish(prefix + event.type, detail === undefined ? '' : JSON.stringify(detail))
         .catch((error: unknown) => onError(error, `event bus: publish ${event.type}`));
@@ -170,12 +170,13 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   subscribeClient.on('ready', () => reconnectListeners.forEach((listener) => listener()));
   const eventTarget = await redisEventTarget(publishClient, subscribeClient, channelPrefix, options.onError ?? defaultOnError);
   return {
-    bus: createPubSub<EventTopics>({ eventTarget: eventTarget as never }),
+    bus: createPubSub<EventTopics>({ eventTarget }),
     channelPrefix,
     onReconnected: (listener) => void reconnectListeners.push(listener),
-    close: async () => {
+    close: () => {
       subscribeClient.disconnect();
       publishClient.disconnect();
+      return Promise.resolve();
     },
   };
 }
@@ -183,7 +184,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
 /** Dates cross Redis as strings; subscription resolvers revive them with this. */
 export function reviveDates<T extends { createdAt?: unknown; updatedAt?: unknown }>(record: T): T {
   const out = { ...record };
-  if (out.createdAt !== undefined && !(out.createdAt instanceof Date)) out.createdAt = new Date(out.createdAt as string) as T['createdAt'];
-  if (out.updatedAt !== undefined && !(out.updatedAt instanceof Date)) out.updatedAt = new Date(out.updatedAt as string) as T['updatedAt'];
+  if (out.createdAt !== undefined && !(out.createdAt instanceof Date)) out.createdAt = new Date(out.createdAt as string);
+  if (out.updatedAt !== undefined && !(out.updatedAt instanceof Date)) out.updatedAt = new Date(out.updatedAt as string);
   return out;
 }

@@ -93,6 +93,6 @@ export async function seedDemo(orm: Orm): Promise<void> {
     });
     MESSAGES.forEach(([from, to, text], i) => em.create(Message, { sender: users[from], receiver: users[to], text, createdAt: at(300 - i * 10), updatedAt: at(300 - i * 10) }));
     await em.flush();
-    await rebuildConversations(em as never);
+    await rebuildConversations(em);
   });
 }

@@ -187,10 +187,10 @@ const PRIORITY_RANK = `(case t.priority ${TICKET_PRIORITIES.map((p, i) => `when 
 function residual(c: Criteria, options: { priority: boolean; status: boolean }): Sql {
   const sql: string[] = [];
   const bindings: unknown[] = [];
-  if (options.status && c.statuses) sql.push(`and t.status in ${placeholders(c.statuses)}`), bindings.push(...c.statuses);
-  if (options.priority && c.priorities) sql.push(`and t.priority in ${placeholders(c.priorities)}`), bindings.push(...c.priorities);
-  if (c.types) sql.push(`and t.type in ${placeholders(c.types)}`), bindings.push(...c.types);
-  if (c.requesterId) sql.push('and t.requester_id = ?'), bindings.push(c.requesterId);
+  if (options.status && c.statuses) { sql.push(`and t.status in ${placeholders(c.statuses)}`); bindings.push(...c.statuses); }
+  if (options.priority && c.priorities) { sql.push(`and t.priority in ${placeholders(c.priorities)}`); bindings.push(...c.priorities); }
+  if (c.types) { sql.push(`and t.type in ${placeholders(c.types)}`); bindings.push(...c.types); }
+  if (c.requesterId) { sql.push('and t.requester_id = ?'); bindings.push(c.requesterId); }
   return { sql: sql.join(' '), bindings };
 }
 
@@ -278,8 +278,8 @@ function countsSql(c: Criteria): Sql {
   if (!c.search && !c.requesterId) {
     const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where k.assignee_id = ?`];
     const bindings: unknown[] = [c.viewerId];
-    if (c.priorities) sql.push(`and k.priority in ${placeholders(c.priorities)}`), bindings.push(...c.priorities);
-    if (c.types) sql.push(`and k.type in ${placeholders(c.types)}`), bindings.push(...c.types);
+    if (c.priorities) { sql.push(`and k.priority in ${placeholders(c.priorities)}`); bindings.push(...c.priorities); }
+    if (c.types) { sql.push(`and k.type in ${placeholders(c.types)}`); bindings.push(...c.types); }
     return { sql: sql.join(' '), bindings };
   }
   if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
@@ -308,14 +308,16 @@ export async function listTickets(
   const bindings: unknown[] = [];
   if (c.search) {
     const matches = matchesSql(kind, c.search, viewerId);
-    ctes.push(`matches as materialized (${matches.sql})`), bindings.push(...matches.bindings);
+    ctes.push(`matches as materialized (${matches.sql})`);
+    bindings.push(...matches.bindings);
     const found = foundSql(c);
-    ctes.push(`found as materialized (${found.sql})`), bindings.push(...found.bindings);
+    ctes.push(`found as materialized (${found.sql})`);
+    bindings.push(...found.bindings);
   }
   const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
-  ctes.push(`page as (${ids.sql})`), bindings.push(...ids.bindings);
+  ctes.push(`page as (${ids.sql})`); bindings.push(...ids.bindings);
   const counts = countsSql(c);
-  ctes.push(`counts as (${counts.sql})`), bindings.push(...counts.bindings);
+  ctes.push(`counts as (${counts.sql})`); bindings.push(...counts.bindings);
   const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
   bindings.push(first + 1);
   const sql = `with ${ctes.join(', ')}

@@ -75,7 +75,6 @@ export const DEFAULT_TICKET_PRIORITY: TicketPriority = 'Low';
 export const TICKET_STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const DEFAULT_TICKET_STATUS: TicketStatus = 'OPEN';
-export const UNSOLVED_TICKET_STATUSES: readonly TicketStatus[] = ['OPEN', 'PENDING'];
 export function isTicketStatus(value: unknown): value is TicketStatus {
   return (TICKET_STATUSES as readonly unknown[]).includes(value);
 }

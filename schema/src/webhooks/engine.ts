@@ -123,7 +123,7 @@ export class WebhookEngine {
   }
 
   private em(): Em {
-    return this.orm.em.fork() as Em;
+    return this.orm.em.fork();
   }
 
   /** Starts the loop. SQLite: the leases of a previous life of this gateway are released (one gateway per file). */

@@ -7,7 +7,7 @@ export function addApiTokenToList(cache: ApolloCache, id: number): void {
       apiTokens(existing, { toReference }) {
         const list = existing as readonly Reference[];
         const ref = toReference({ __typename: 'ApiToken', id })!;
-        return (list.some((item) => item.__ref === ref.__ref) ? list : [ref, ...list]) as typeof existing;
+        return (list.some((item) => item.__ref === ref.__ref) ? list : [ref, ...list]);
       },
     },
   });
@@ -19,7 +19,7 @@ export function removeApiTokenFromList(cache: ApolloCache, id: number): void {
   cache.modify<{ apiTokens: readonly Reference[] }>({
     fields: {
       apiTokens(existing) {
-        return (existing as readonly Reference[]).filter((item) => item.__ref !== ref) as typeof existing;
+        return (existing as readonly Reference[]).filter((item) => item.__ref !== ref);
       },
     },
   });

@@ -1,4 +1,4 @@
-import { InMemoryCache, type FieldPolicy } from '@apollo/client';
+import { InMemoryCache, type FieldPolicy, type Reference } from '@apollo/client';
 
 interface ConnectionValue {
   nodes: readonly unknown[];
@@ -42,26 +42,26 @@ export function createCache(): InMemoryCache {
           // One conversation (newest first) per partner; `after` pages add older messages at the end.
           messages: {
             keyArgs: ['withUserId'],
-            merge(existing, incoming, { args }) {
+            merge(existing: { nodes: Reference[] } | undefined, incoming: { nodes: Reference[] }, { args }) {
               if (!existing || !args?.after) return incoming;
-              const seen = new Set(existing.nodes.map((node: { __ref: string }) => node.__ref));
-              return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes.filter((node: { __ref: string }) => !seen.has(node.__ref))] };
+              const seen = new Set(existing.nodes.map((node) => node.__ref));
+              return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes.filter((node) => !seen.has(node.__ref))] };
             },
           },
           // Reading a single entity first looks in the cache, so a ticket opened from the dashboard shows at once.
           ticket: {
-            read(existing, { args, toReference }) {
-              return existing ?? toReference({ __typename: 'Ticket', id: args?.id });
+            read(existing: Reference | undefined, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Ticket', id: args?.id as string });
             },
           },
           customer: {
-            read(existing, { args, toReference }) {
-              return existing ?? toReference({ __typename: 'Customer', id: args?.id });
+            read(existing: Reference | undefined, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Customer', id: args?.id as string });
             },
           },
           macro: {
-            read(existing, { args, toReference }) {
-              return existing ?? toReference({ __typename: 'Macro', id: args?.id });
+            read(existing: Reference | undefined, { args, toReference }) {
+              return existing ?? toReference({ __typename: 'Macro', id: args?.id as string });
             },
           },
         },

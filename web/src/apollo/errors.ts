@@ -23,7 +23,8 @@ function fromGraphQLErrors(errors: readonly GraphQLErrorLike[]): OperationFailur
     if (extra) for (const [name, list] of Object.entries(extra)) (fields[name] ??= []).push(...list);
   }
   const first = errors[0];
-  const code = String(first?.extensions?.code ?? 'INTERNAL');
+  const rawCode = first?.extensions?.code;
+  const code = typeof rawCode === 'string' ? rawCode : 'INTERNAL';
   const message = code === 'INTERNAL' || code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.serverError : first?.message ?? MESSAGES.serverError;
   return { code, message, fields };
 }

@@ -82,8 +82,8 @@ function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | nul
         const textOk = !searching || present || searchMatches(readField, ref, id, filter!.search!);
         const restBefore = !!previous && textOk && matchesRest(previous, filter);
         const restAfter = !!current && textOk && matchesRest(current, filter);
-        const wasIn = restBefore && inList(filter?.status, previous!.status);
-        const isIn = restAfter && inList(filter?.status, current!.status);
+        const wasIn = restBefore && inList(filter?.status, previous.status);
+        const isIn = restAfter && inList(filter?.status, current.status);
         let nodes = connection.nodes;
         // A ticket that stays keeps its place in a relevance order; in the others it moves to where its key now sorts.
         if (present && (!isIn || order !== 'RELEVANCE')) nodes = nodes.filter((node) => node.__ref !== ref.__ref);
@@ -91,12 +91,12 @@ function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | nul
         let statusCounts = connection.statusCounts;
         if (statusCounts && (restBefore || restAfter)) {
           statusCounts = { ...statusCounts };
-          if (restBefore) statusCounts[previous!.status.toLowerCase() as 'open'] -= 1;
-          if (restAfter) statusCounts[current!.status.toLowerCase() as 'open'] += 1;
+          if (restBefore) statusCounts[previous.status.toLowerCase() as 'open'] -= 1;
+          if (restAfter) statusCounts[current.status.toLowerCase() as 'open'] += 1;
         }
         const totalCount = Math.max(0, connection.totalCount + (isIn ? 1 : 0) - (wasIn ? 1 : 0));
         if (nodes === connection.nodes && statusCounts === connection.statusCounts && totalCount === connection.totalCount) return existing;
-        return { ...connection, nodes, statusCounts, totalCount } as typeof existing;
+        return { ...connection, nodes, statusCounts, totalCount };
       },
     },
   });
@@ -186,7 +186,7 @@ export function removeTicketFromList(cache: ApolloCache, id: number, { evict, pr
           tickets(existing) {
             const connection = existing as ConnectionValue;
             const nodes = connection.nodes.filter((node) => node.__ref !== ref);
-            return nodes.length === connection.nodes.length ? existing : ({ ...connection, nodes } as typeof existing);
+            return nodes.length === connection.nodes.length ? existing : ({ ...connection, nodes });
           },
         },
       });
@@ -287,7 +287,7 @@ export function addMessageToLists(cache: ApolloCache, message: MessageParties): 
         if (withUserId !== message.senderId && withUserId !== message.receiverId) return existing;
         const ref = toReference({ __typename: 'Message', id: message.id })!;
         if (has(connection.nodes, ref)) return existing;
-        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] } as typeof existing;
+        return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] };
       },
     },
   });
@@ -301,7 +301,7 @@ export function removeMessage(cache: ApolloCache, id: number): void {
         const connection = existing as MessageConnectionValue;
         const nodes = connection.nodes.filter((node) => node.__ref !== ref);
         if (nodes.length === connection.nodes.length) return existing;
-        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes } as typeof existing;
+        return { ...connection, totalCount: Math.max(0, connection.totalCount - 1), nodes };
       },
     },
   });

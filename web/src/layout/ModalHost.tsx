@@ -29,6 +29,7 @@ export function ModalHost({ children }: { children: ReactNode }) {
   const location = useLocation();
 
   // A navigation (e.g. after a modal login) closes whatever was open.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- reacts to the router (an outside change), once per navigation
   useEffect(() => setOpen(null), [location.pathname]);
 
   return (

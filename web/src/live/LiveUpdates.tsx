@@ -95,7 +95,7 @@ function follow<TData>(client: ApolloClient, query: TypedDocumentNode<TData, { [
       if (!data) return;
       // One event that cannot be applied must not end the subscription (the next refetch repairs the screen).
       try {
-        apply(data as TData);
+        apply(data);
       } catch (failure) {
         console.error('live event not applied', failure);
       }

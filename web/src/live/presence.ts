@@ -76,5 +76,6 @@ export function useIsTyping(senderId: number | null): boolean {
     const timer = setTimeout(() => setExpired((n) => n + 1), Math.max(0, until - Date.now()) + 10);
     return () => clearTimeout(timer);
   }, [until]);
+  // eslint-disable-next-line react-hooks/purity -- the answer depends on the clock by design; the effect above re-renders when it changes
   return until !== undefined && until > Date.now();
 }

@@ -69,6 +69,7 @@ export function MessageCard(props: MessageCardProps) {
             id={`edit-message-${message.id}`}
             value={draft}
             rows={3}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- focus follows the Edit button the user pressed into the field it opened
             autoFocus
             aria-invalid={!!error}
             onChange={(event) => setDraft(event.target.value)}

@@ -50,6 +50,7 @@ export function MessageCenter() {
     if (!data || partnerId !== null) return;
     const unreadFrom = data.conversations.nodes.find((c) => c.unreadCount > 0)?.partnerId;
     const start = data.users.nodes.find((user) => user.id === unreadFrom) ?? data.users.nodes.find((user) => user.id !== me.id);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- picks the starting conversation once, when the data first arrives; later data must not move it
     setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
@@ -61,6 +62,7 @@ export function MessageCenter() {
     <div className="message-center">
       <aside className="conversation-picker">
         <h2 className="picker-title">Conversations</h2>
+        {/* eslint-disable-next-line jsx-a11y/no-redundant-roles -- list-style: none drops the list role in Safari; this puts it back */}
         <ul role="list">
           {data.users.nodes.map(({ online: reported, ...user }) => {
             const online = user.id === me.id ? connected || reported : reported;

@@ -41,7 +41,7 @@ export function SignupForm({ variant, to, onDone }: SignupFormProps) {
       const { data } = await signup({ variables: { input: { email, username, password } } });
       if (!data) throw new Error('signup returned no data');
       await switchSession();
-      navigate(to);
+      void navigate(to);
     });
     if (ok) onDone?.();
   }

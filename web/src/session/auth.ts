@@ -63,7 +63,7 @@ export function useLoginAs(): (email: string, password: string, to: string) => P
         const { data } = await login({ variables: { email, password } });
         if (!data) throw new Error('login returned no data');
         await switchSession();
-        navigate(to);
+        void navigate(to);
       } finally {
         end();
       }

@@ -49,7 +49,7 @@ export default function CreateTicketPage() {
       console.error('Failed to create ticket', error);
       throw error;
     }
-    navigate('/view/tickets/all');
+    void navigate('/view/tickets/all');
   }
 
   return (

@@ -51,7 +51,7 @@ function EditTicketScreen({ id }: { id: number }) {
       console.error(image ? 'Failed to update ticket image' : 'Failed to update ticket', error);
       throw error;
     }
-    navigate(`/view/ticket/${id}`);
+    void navigate(`/view/ticket/${id}`);
   }
 
   return (

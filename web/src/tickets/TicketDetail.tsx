@@ -60,7 +60,7 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
       </div>
       <figure className="ticket-detail-image">
         {ticket.image ? (
-          <img src={ticket.image.url} alt={`Image of ticket ${ticket.id}`} width={ticket.image.width} height={ticket.image.height} />
+          <img src={ticket.image.url} alt={`Ticket ${ticket.id} attachment`} width={ticket.image.width} height={ticket.image.height} />
         ) : (
           <div className="image-placeholder"><ImagePlaceholderIcon width={48} height={48} /></div>
         )}

@@ -38,7 +38,7 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
       <td>
         <span className="cell-label">Image</span>
         {ticket.image ? (
-          <img className="ticket-thumb" src={ticket.image.url} alt={`Image of ticket ${ticket.id}`} loading="lazy" />
+          <img className="ticket-thumb" src={ticket.image.url} alt={`Ticket ${ticket.id} attachment`} loading="lazy" />
         ) : (
           <span className="ticket-thumb ticket-thumb-empty"><ImagePlaceholderIcon /></span>
         )}

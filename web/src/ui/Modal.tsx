@@ -32,6 +32,7 @@ export function Modal({ title, onClose, children, size = 'normal' }: ModalProps)
   }, []);
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- a press on the backdrop (the dialog itself, outside its content) closes it; keyboard users have Esc (onCancel) and the Close button
     <dialog
       ref={ref}
       className={`modal modal-${size}`}

@@ -1,0 +1,151 @@
+// ESLint for the whole repository (`npm run lint`, run by `npm test` right after the type check, with
+// --max-warnings 0: a warning fails like an error). Formatting is Prettier's alone (prettier.config.js), so no
+// stylistic rules here.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import boundaries from 'eslint-plugin-boundaries';
+import globals from 'globals';
+import { readFileSync } from 'node:fs';
+
+// The MikroORM entity classes, read from the entities barrel so a new entity is covered without editing this file.
+// REST routes and resolvers reach data only through the service layer, so importing one of these names (from the
+// barrel `@fulcrum/schema` or from schema/src/entities/ directly) is an architecture error below.
+const ENTITY_NAMES = [...readFileSync(new URL('./schema/src/entities/index.ts', import.meta.url), 'utf8').matchAll(/^export \{ (\w+) \} from/gm)].map(
+  (m) => m[1],
+);
+
+// Where the architecture rules look. Patterns name layers, not files, so they survive files moving inside a layer.
+const REST_ROUTES = 'gateway/src/rest/**';
+const RESOLVERS = 'schema/src/graphql/**';
+const GRAPHQL_CODE = ['schema/src/graphql/**', 'gateway/src/**/graphql/**', 'gateway/src/graphql*.ts'];
+// The two schema modules web/ may import: the validation rules (messages and checks shared by forms and services)
+// and the demo accounts (the Demo Login button's credentials; plain data shared with the seed, importing nothing, so
+// the web bundle gets no server code through it).
+const SHARED_WITH_WEB = ['schema/src/validation/**', 'schema/src/seed/demoAccounts.ts'];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', 'web/dist/**', 'gateway/dist/**', 'web/src/gql/**', 'examples/*/src/gql/**', 'data/**', 'coverage/**', '.tmp/**'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // A leading underscore marks a parameter kept for its position (an Express handler's request, a service
+      // signature shared by both transports) but deliberately unused.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Async functions without an await are how this code satisfies Promise-returning interfaces (Apollo plugin
+      // hooks, MikroORM migrations, stores): rewriting them as `return Promise.resolve(...)` would say less. A
+      // forgotten await is caught where it matters by no-floating-promises and no-misused-promises.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Tests and their kit read what the product sends back (REST and GraphQL JSON, websocket frames, page state)
+    // as `any` on purpose and check its shape with expect(): the assertion is the type check there, so the rules
+    // that forbid using `any` would only push casts into every line. Everything else applies to tests as well.
+    files: ['**/*.test.ts', 'e2e/**/*.ts', 'gateway/src/testing/**', 'gateway/test/**'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['schema/**', 'gateway/**', 'e2e/**', 'bench/**', 'scripts/**', '*.ts'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended, jsxA11y.flatConfigs.recommended],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      // React ignores what an event handler returns, so `onSubmit={save}` with an async `save` is the usual form;
+      // every such handler reports its own errors (mutation error state). Promises elsewhere are still checked.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+
+  // Architecture rules. eslint-plugin-boundaries rather than dependency-cruiser: it runs inside this ESLint pass
+  // (one command, errors shown in the editor at the import), it checks the resolved file of every import (so
+  // `@fulcrum/schema/...` and relative paths are judged alike), and dependency-cruiser's current release needs
+  // Node 22 while this project runs on Node 20.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.json' }, node: true },
+      'boundaries/root-path': import.meta.dirname,
+      // One element per top-level folder (the plugin judges only imports between known elements); the policies
+      // below then select files by path inside them.
+      'boundaries/elements': ['schema', 'gateway', 'web', 'e2e', 'bench', 'scripts', 'deploy'].map((folder) => ({
+        type: folder,
+        pattern: folder,
+        partialMatch: false,
+      })),
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/legacy-warnings': false,
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          // Every import is checked: between files of one folder, and of packages too.
+          checkAllOrigins: true,
+          checkUnknownLocals: true,
+          checkInternals: true,
+          // Later policies override earlier ones for the same dependency.
+          policies: [
+            {
+              from: { file: { path: 'schema/**' } },
+              disallow: { to: { file: { path: ['gateway/**', 'web/**'] } } },
+              message:
+                'schema/ depends on nothing of ours (tests included): gateway → schema, never back. Give schema its own helper (e.g. schema/src/testing/).',
+            },
+            {
+              from: { file: { path: 'web/**' } },
+              disallow: { to: { file: { path: ['gateway/**', 'schema/**'] } } },
+              message:
+                'web/ talks to the server over GraphQL only: no gateway code, and from schema/ only @fulcrum/schema/validation and @fulcrum/schema/demo.',
+            },
+            { from: { file: { path: 'web/**' } }, allow: { to: { file: { path: SHARED_WITH_WEB } } } },
+            {
+              from: { file: { path: SHARED_WITH_WEB } },
+              disallow: { to: { module: { origin: ['local', 'external'] } } },
+              message: 'Modules shared with web/ import nothing (they would pull it into the browser bundle).',
+            },
+            { from: { file: { path: SHARED_WITH_WEB } }, allow: { to: { file: { path: SHARED_WITH_WEB } } } },
+            {
+              from: { file: { path: GRAPHQL_CODE } },
+              disallow: { to: { file: { path: REST_ROUTES } } },
+              message: 'GraphQL code never imports the REST facade: share through the service layer or a module of its own.',
+            },
+            {
+              from: { file: { path: [REST_ROUTES, RESOLVERS] } },
+              disallow: [
+                { to: { file: { path: 'schema/src/entities/**' } } },
+                { to: { file: { path: 'schema/src/index.ts' } }, dependency: { specifiers: ENTITY_NAMES } },
+                { to: { module: { source: ['knex', '@mikro-orm/*'] } } },
+              ],
+              message: 'REST routes and resolvers are thin adapters over schema/src/services: no MikroORM entities, EntityManager or knex here.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

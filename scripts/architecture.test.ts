@@ -1,0 +1,112 @@
+/**
+ * The architecture rules of eslint.config.js (boundaries/dependencies) catch what they promise: each rule is
+ * broken on purpose by a small module linted as if it lived at a given path (ESLint's lintText, nothing written to
+ * disk), and the allowed imports next to it pass. Type-aware rules are off here: only the import rules are tested.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfig: [{ ...tseslint.configs.disableTypeChecked, files: ['**/*.{ts,tsx}'] }],
+});
+
+/**
+ * An import source, as written in the probe at `from`, for a real module under `dir` (files move; the rules
+ * judge resolved files, so the probe imports files that exist).
+ */
+function real(from: string, dir: string, extension: '.ts' | '.tsx'): string {
+  const files = readdirSync(resolve(ROOT, dir), { recursive: true, encoding: 'utf8' });
+  const file = files
+    .filter((f) => f.endsWith(extension) && !f.includes('.test.'))
+    .sort()
+    .map((f) => `${dir}/${f}`)[0];
+  if (!file) throw new Error(`no ${extension} file under ${dir}`);
+  const source = relative(dirname(resolve(ROOT, from)), resolve(ROOT, file)).replace(/\.tsx?$/, '.js');
+  return source.startsWith('.') ? source : `./${source}`;
+}
+
+/** The boundaries/dependencies messages for `code` placed at `path`, one `line: message` per import refused. */
+async function refused(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(ROOT, path) });
+  const fatal = result.messages.filter((m) => m.fatal);
+  expect(fatal).toEqual([]);
+  return result.messages.filter((m) => m.ruleId === 'boundaries/dependencies').map((m) => `${m.line}: ${m.message}`);
+}
+
+describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
+  it('schema/ never imports gateway/ or web/, tests included', async () => {
+    const at = 'schema/src/services/probe.test.ts';
+    const errors = await refused(
+      at,
+      [
+        `import * as gateway from '${real(at, 'gateway/src', '.ts')}';`,
+        `import * as web from '${real(at, 'web/src', '.tsx')}';`,
+        "import { createPostgresDatabase } from '../testing/postgres.js';",
+        'export const all = [gateway, web, createPostgresDatabase];',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(/^1: schema\/ depends on nothing of ours/),
+      expect.stringMatching(/^2: schema\/ depends on nothing of ours/),
+    ]);
+  });
+
+  it('web/ never imports gateway/, and from schema/ only the validation rules and the demo accounts', async () => {
+    const at = 'web/src/probe.tsx';
+    const errors = await refused(
+      at,
+      [
+        `import * as gateway from '${real(at, 'gateway/src', '.ts')}';`,
+        "import { tickets } from '@fulcrum/schema';",
+        "import { User } from '../../schema/src/entities/User.js';",
+        "import { MESSAGES } from '@fulcrum/schema/validation';",
+        "import { DEMO_ACCOUNTS } from '@fulcrum/schema/demo';",
+        'export const all = [gateway, tickets, User, MESSAGES, DEMO_ACCOUNTS];',
+      ].join('\n'),
+    );
+    expect(errors.map((e) => e.split(':')[0])).toEqual(['1', '2', '3']);
+    expect(errors[0]).toMatch(/web\/ talks to the server over GraphQL only/);
+  });
+
+  it('the modules shared with web/ import nothing else of ours', async () => {
+    const errors = await refused(
+      'schema/src/validation/probe.ts',
+      "import { AppError } from '../errors.js';\nimport { LIMITS } from './rules.js';\nexport const all = [AppError, LIMITS];",
+    );
+    expect(errors).toEqual([expect.stringMatching(/^1: Modules shared with web\/ import nothing/)]);
+  });
+
+  it('GraphQL code never imports the REST facade (gateway/src/rest/)', async () => {
+    for (const path of ['gateway/src/graphql/probe.ts', 'schema/src/graphql/probe.ts']) {
+      const errors = await refused(path, `import * as rest from '${real(path, 'gateway/src/rest', '.ts')}';\nexport const all = [rest];`);
+      expect(errors, path).toEqual([expect.stringMatching(/^1: GraphQL code never imports the REST facade/)]);
+    }
+  });
+
+  it('REST routes and resolvers never import MikroORM entities, MikroORM or knex; services are fine', async () => {
+    const rest = await refused(
+      'gateway/src/rest/probe.ts',
+      [
+        "import { Ticket } from '@fulcrum/schema';",
+        "import { User } from '../../../schema/src/entities/User.js';",
+        "import knex from 'knex';",
+        "import type { EntityManager } from '@mikro-orm/core';",
+        "import { tickets, AppError } from '@fulcrum/schema';",
+        'export const all = [Ticket, User, knex, tickets, AppError];',
+        'export type Em = EntityManager;',
+      ].join('\n'),
+    );
+    expect(rest.map((e) => e.split(':')[0])).toEqual(['1', '2', '3', '4']);
+    expect(rest[0]).toMatch(/REST routes and resolvers are thin adapters/);
+    const resolvers = await refused(
+      'schema/src/graphql/probe.ts',
+      "import { Macro } from '../entities/index.js';\nimport { raw } from '@mikro-orm/knex';\nimport { macros } from '../services/index.js';\nexport const all = [Macro, raw, macros];",
+    );
+    expect(resolvers.map((e) => e.split(':')[0])).toEqual(['1', '2']);
+  });
+});
