@@ -85,7 +85,12 @@ export interface Workspace {
 
 /** One request done the way the load will do it, checked: a 2xx whose body has no GraphQL errors. */
 export async function check(spec: LoadSpec, validate: (body: any) => void): Promise<any> {
-  const res = await fetch(spec.url, { method: spec.method ?? 'GET', headers: spec.headers, body: spec.body as BodyInit | undefined, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(spec.url, {
+    method: spec.method ?? 'GET',
+    headers: spec.headers,
+    body: spec.body as BodyInit | undefined,
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   if (res.status < 200 || res.status > 299) throw new Error(`${spec.method ?? 'GET'} ${spec.url}: ${res.status} ${text.slice(0, 500)}`);
   const body = JSON.parse(text);
@@ -159,5 +164,8 @@ export const DASHBOARD = `query Dashboard($first: Int!, $after: String) {
 }`;
 export const gqlHeaders = (cookie: string) => ({ 'content-type': 'application/json', cookie });
 export const dashboardSpec = (url: string, cookie: string, first = 50, after?: string): LoadSpec => ({
-  url: `${url}/graphql`, method: 'POST', headers: gqlHeaders(cookie), body: JSON.stringify({ query: DASHBOARD, variables: { first, after } }),
+  url: `${url}/graphql`,
+  method: 'POST',
+  headers: gqlHeaders(cookie),
+  body: JSON.stringify({ query: DASHBOARD, variables: { first, after } }),
 });

@@ -74,8 +74,16 @@ function gatewayEnv(dataDir: string, secret: string, extra: Record<string, strin
   return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', ...extra };
 }
 
-export function startGateway(dataDir: string, secret: string, options: { demo?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Child> {
-  return startChild(join(ROOT, 'bench/server.ts'), gatewayEnv(dataDir, secret, { FULCRUM_DEMO: options.demo === false ? '0' : '1', ...options.env }), ['--import', 'tsx', ...(options.nodeArgs ?? [])]);
+export function startGateway(
+  dataDir: string,
+  secret: string,
+  options: { demo?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {},
+): Promise<Child> {
+  return startChild(join(ROOT, 'bench/server.ts'), gatewayEnv(dataDir, secret, { FULCRUM_DEMO: options.demo === false ? '0' : '1', ...options.env }), [
+    '--import',
+    'tsx',
+    ...(options.nodeArgs ?? []),
+  ]);
 }
 
 export interface LoadResult {
@@ -118,7 +126,15 @@ export async function autocannon(spec: LoadSpec): Promise<LoadResult> {
     errors: number;
     timeouts: number;
   };
-  return { rps: json.requests.p50, p50: json.latency.p50, p99: json.latency.p99, requests: json.requests.total, non2xx: json.non2xx, errors: json.errors, timeouts: json.timeouts };
+  return {
+    rps: json.requests.p50,
+    p50: json.latency.p50,
+    p99: json.latency.p99,
+    requests: json.requests.total,
+    non2xx: json.non2xx,
+    errors: json.errors,
+    timeouts: json.timeouts,
+  };
 }
 
 /** Resident set size of a process, in MB (Linux /proc). */
@@ -141,7 +157,18 @@ export function log(line: string): void {
 /** One connection, one request at a time (bench/latency.ts in its own process on the load core), sub-ms latencies. */
 export async function sequential(spec: LoadSpec & { warmupSeconds?: number; anyStatus?: boolean }): Promise<LoadResult> {
   const file = join(mkdtempSync(join(tmpdir(), 'fulcrum-bench-seq-')), 'spec.json');
-  writeFileSync(file, JSON.stringify({ url: spec.url, method: spec.method, headers: spec.headers, body: spec.body === undefined ? undefined : String(spec.body), seconds: spec.seconds ?? 5, warmupSeconds: spec.warmupSeconds ?? 1, anyStatus: spec.anyStatus }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      url: spec.url,
+      method: spec.method,
+      headers: spec.headers,
+      body: spec.body === undefined ? undefined : String(spec.body),
+      seconds: spec.seconds ?? 5,
+      warmupSeconds: spec.warmupSeconds ?? 1,
+      anyStatus: spec.anyStatus,
+    }),
+  );
   const out = await runPinned(['--import', 'tsx', join(ROOT, 'bench/latency.ts'), file], 'latency run');
   rmSync(dirname(file), { recursive: true, force: true });
   return lastJsonLine<LoadResult>(out);

@@ -55,6 +55,10 @@ export function summarizeProfile(file: string, top = 12): ProfileSummary {
     const pkg = functionName === '(garbage collector)' ? '(garbage collector)' : functionName === '(program)' ? '(program: V8/native)' : packageOf(url);
     packages.set(pkg, (packages.get(pkg) ?? 0) + hits);
   }
-  const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, n]) => ({ name, share: n / busy }));
+  const sorted = (m: Map<string, number>) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, n]) => ({ name, share: n / busy }));
   return { busySamples: busy, idleShare: idle / (idle + busy), functions: sorted(functions), packages: sorted(packages) };
 }

@@ -25,7 +25,8 @@ export interface LadderStep {
   p99: number;
 }
 
-export const fmt = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+export const fmt = (n: number | undefined, digits = 1) =>
+  n === undefined || Number.isNaN(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const fmtInt = (n: number | undefined) => (n === undefined ? '—' : Math.round(n).toLocaleString('en-US'));
 
 interface Report {
@@ -46,10 +47,14 @@ export function render(report: Report): string {
   const { rows, ladder, notes, baseline, baseline1, profile, seconds, only, loadAtStart } = report;
   const lines: string[] = [];
   const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  lines.push(`Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB), Node ${process.version}, ` +
-    `${HAS_TASKSET ? 'gateway pinned to core 0 and load to core 1 with taskset' : 'no taskset: unpinned'}; autocannon, ${seconds} s per run after a 2 s warm-up, 50 connections unless stated. ` +
-    `Baseline: ${fmtInt(baseline.rps)} req/s at 50 connections, ${fmtInt(baseline1.rps)} req/s (p50 ${baseline1.p50.toFixed(2)} ms) on 1 connection, one request at a time.`);
-  lines.push(`\nOther work on the machine: 1-minute load average ${loadAtStart.toFixed(1)} at the start of the run and ${loadavg()[0].toFixed(1)} at the end (${cpus().length} cores; above ${cpus().length} every figure here is slowed by neighbours).`);
+  lines.push(
+    `Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB), Node ${process.version}, ` +
+      `${HAS_TASKSET ? 'gateway pinned to core 0 and load to core 1 with taskset' : 'no taskset: unpinned'}; autocannon, ${seconds} s per run after a 2 s warm-up, 50 connections unless stated. ` +
+      `Baseline: ${fmtInt(baseline.rps)} req/s at 50 connections, ${fmtInt(baseline1.rps)} req/s (p50 ${baseline1.p50.toFixed(2)} ms) on 1 connection, one request at a time.`,
+  );
+  lines.push(
+    `\nOther work on the machine: 1-minute load average ${loadAtStart.toFixed(1)} at the start of the run and ${loadavg()[0].toFixed(1)} at the end (${cpus().length} cores; above ${cpus().length} every figure here is slowed by neighbours).`,
+  );
   if (only) lines.push(`\nOnly scenarios ${[...only].join(', ')} were run (BENCH_ONLY).`);
   lines.push('');
   lines.push('| Scenario | req/s (median) | p50 ms | p99 ms | ratio to baseline | result | budget | met |');
@@ -57,15 +62,19 @@ export function render(report: Report): string {
   for (const r of rows) {
     const result = [r.value, r.note].filter(Boolean).join('; ');
     const met = r.met === null ? '' : r.met ? 'yes' : '**no**';
-    lines.push(`| ${r.scenario} | ${r.rps === undefined ? '' : fmtInt(r.rps)} | ${r.p50 === undefined ? '' : fmt(r.p50, r.p50 < 10 ? 2 : 1)} | ${r.p99 === undefined ? '' : fmt(r.p99, r.p99 < 10 ? 2 : 1)} | ${r.ratio === undefined ? '' : r.ratio === 1 ? '1' : r.ratio.toFixed(3)} | ${result} | ${r.budget} | ${met} |`);
+    lines.push(
+      `| ${r.scenario} | ${r.rps === undefined ? '' : fmtInt(r.rps)} | ${r.p50 === undefined ? '' : fmt(r.p50, r.p50 < 10 ? 2 : 1)} | ${r.p99 === undefined ? '' : fmt(r.p99, r.p99 < 10 ? 2 : 1)} | ${r.ratio === undefined ? '' : r.ratio === 1 ? '1' : r.ratio.toFixed(3)} | ${result} | ${r.budget} | ${met} |`,
+    );
   }
   if (ladder.length) {
     lines.push('');
-    lines.push('Where a request\'s time goes: one connection, one request at a time (same run, same cores), each step adding a layer:');
+    lines.push("Where a request's time goes: one connection, one request at a time (same run, same cores), each step adding a layer:");
     lines.push('');
     lines.push('| step | p50 ms | p99 ms | p50 added by this layer |');
     lines.push('|---|---:|---:|---:|');
-    ladder.forEach((l, i) => lines.push(`| ${l.step} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${i === 0 ? '' : (l.p50 - ladder[i - 1].p50).toFixed(2)} |`));
+    ladder.forEach((l, i) =>
+      lines.push(`| ${l.step} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${i === 0 ? '' : (l.p50 - ladder[i - 1].p50).toFixed(2)} |`),
+    );
   }
   if (notes.length) {
     lines.push('');
@@ -73,14 +82,18 @@ export function render(report: Report): string {
   }
   if (profile) {
     lines.push('');
-    lines.push(`CPU profile of the gateway under the dashboard load (V8 CPU profiler as in \`node --cpu-prof\`, started over IPC for the load only: ${profile.busySamples.toLocaleString('en-US')} busy samples, idle ${(profile.idleShare * 100).toFixed(0)}%), self time:`);
+    lines.push(
+      `CPU profile of the gateway under the dashboard load (V8 CPU profiler as in \`node --cpu-prof\`, started over IPC for the load only: ${profile.busySamples.toLocaleString('en-US')} busy samples, idle ${(profile.idleShare * 100).toFixed(0)}%), self time:`,
+    );
     lines.push('');
     lines.push('| by package | share | | by function | share |');
     lines.push('|---|---:|---|---|---:|');
     for (let i = 0; i < Math.max(profile.packages.length, profile.functions.length); i++) {
       const p = profile.packages[i];
       const f = profile.functions[i];
-      lines.push(`| ${p ? p.name : ''} | ${p ? (p.share * 100).toFixed(1) + '%' : ''} | | ${f ? '`' + f.name.replace(/\|/g, '\\|') + '`' : ''} | ${f ? (f.share * 100).toFixed(1) + '%' : ''} |`);
+      lines.push(
+        `| ${p ? p.name : ''} | ${p ? (p.share * 100).toFixed(1) + '%' : ''} | | ${f ? '`' + f.name.replace(/\|/g, '\\|') + '`' : ''} | ${f ? (f.share * 100).toFixed(1) + '%' : ''} |`,
+      );
     }
   }
   return lines.join('\n');

@@ -20,7 +20,25 @@ import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
-  ONLY, SECONDS, SUBSCRIBERS, gateway, guard, latency, load, login, newWorkspace, notes, ladder, rows, runs, secret, startBaseline, stop, stopAll, tmp, type Workspace,
+  ONLY,
+  SECONDS,
+  SUBSCRIBERS,
+  gateway,
+  guard,
+  latency,
+  load,
+  login,
+  newWorkspace,
+  notes,
+  ladder,
+  rows,
+  runs,
+  secret,
+  startBaseline,
+  stop,
+  stopAll,
+  tmp,
+  type Workspace,
 } from './context.js';
 import { HAS_TASKSET, LOAD_CPU, log, progress } from './lib.js';
 import type { ProfileSummary } from './profile.js';
@@ -49,11 +67,22 @@ async function seedMainWorkspace(): Promise<Omit<Workspace, 'gw' | 'demo' | 'mar
   progress('seeding main workspace: migrations and demo seed');
   await newWorkspace(dir);
   const db = openDb(dir);
-  const demoImage = db.prepare('select data, mime_type as mimeType, width, height from ticket_images order by id limit 1').get() as { data: Buffer; mimeType: string; width: number; height: number };
+  const demoImage = db.prepare('select data, mime_type as mimeType, width, height from ticket_images order by id limit 1').get() as {
+    data: Buffer;
+    mimeType: string;
+    width: number;
+    height: number;
+  };
   const customerIds = (db.prepare('select id from customers').all() as { id: number }[]).map((r) => r.id);
   const macroIds = (db.prepare('select id from macros').all() as { id: number }[]).map((r) => r.id);
   const demoHas = count(db, 'select count(*) as n from tickets where assignee_id = 1');
-  addTickets(db, { assignees: Array(Math.max(0, 50 - demoHas)).fill(1), requesterIds: customerIds, macroIds, image: demoImage, label: 'demo agent to 50 tickets' });
+  addTickets(db, {
+    assignees: Array(Math.max(0, 50 - demoHas)).fill(1),
+    requesterIds: customerIds,
+    macroIds,
+    image: demoImage,
+    label: 'demo agent to 50 tickets',
+  });
   const agents = await addAgents(db, 'bench', Math.max(SUBSCRIBERS, 2));
   const agentCookies = forgeSessions(db, agents, secret);
   db.close();
@@ -62,7 +91,9 @@ async function seedMainWorkspace(): Promise<Omit<Workspace, 'gw' | 'demo' | 'mar
 }
 
 async function main() {
-  log(`fulcrum bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}, taskset ${HAS_TASKSET ? 'yes: server on core 0, load on core 1' : 'not found: unpinned'}`);
+  log(
+    `fulcrum bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}, taskset ${HAS_TASKSET ? 'yes: server on core 0, load on core 1' : 'not found: unpinned'}`,
+  );
   log(`temp data under ${tmp}`);
   const seeded = await seedMainWorkspace();
   const gw = await gateway(seeded.dir);
@@ -74,7 +105,15 @@ async function main() {
   const baselineUrl = `${baselineChild.url}/`;
   const baseline = await load('baseline node:http, 200-byte JSON', { url: baselineUrl });
   const baseline1 = await latency('baseline node:http, 1 connection', { url: baselineUrl });
-  rows.push({ scenario: 'Baseline: bare node:http, 200-byte JSON, 50 connections', rps: baseline.rps, p50: baseline.p50, p99: baseline.p99, ratio: 1, budget: '—', met: null });
+  rows.push({
+    scenario: 'Baseline: bare node:http, 200-byte JSON, 50 connections',
+    rps: baseline.rps,
+    p50: baseline.p50,
+    p99: baseline.p99,
+    ratio: 1,
+    budget: '—',
+    met: null,
+  });
   const ws: Workspace = { ...seeded, gw, demo, marnie, baselineUrl };
 
   if (runs(1)) await guard('1', () => restList(ws));

@@ -49,7 +49,13 @@ export function addCustomers(db: Db, ownerIds: number[], count: number): number[
   const insert = db.prepare('insert into customers (name, email, owner_id, created_at) values (?, ?, ?, ?)');
   const ids: number[] = [];
   db.transaction(() => {
-    for (let i = 0; i < count; i++) ids.push(Number(insert.run(`Bench Customer ${i}`, `bench.customer.${i}.${randomBytes(3).toString('hex')}@example.com`, ownerIds[i % ownerIds.length], Date.now()).lastInsertRowid));
+    for (let i = 0; i < count; i++)
+      ids.push(
+        Number(
+          insert.run(`Bench Customer ${i}`, `bench.customer.${i}.${randomBytes(3).toString('hex')}@example.com`, ownerIds[i % ownerIds.length], Date.now())
+            .lastInsertRowid,
+        ),
+      );
   })();
   return ids;
 }
@@ -66,7 +72,11 @@ export function forgeSessions(db: Db, userIds: number[], secret: string): Map<nu
     for (const userId of userIds) {
       const sid = randomBytes(24).toString('base64url');
       const expires = new Date(Date.now() + maxAge);
-      const data = { cookie: { originalMaxAge: maxAge, expires: expires.toISOString(), secure: false, httpOnly: true, path: '/', sameSite: 'lax' }, userId, signedInAt: Date.now() };
+      const data = {
+        cookie: { originalMaxAge: maxAge, expires: expires.toISOString(), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
+        userId,
+        signedInAt: Date.now(),
+      };
       insert.run(sid, JSON.stringify(data), userId, expires.getTime());
       cookies.set(userId, `fulcrum.sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}`);
     }
@@ -117,20 +127,33 @@ export function addTickets(db: Db, batch: TicketBatch): void {
       for (let i = from; i < Math.min(total, from + chunk); i++) {
         const at = base + i * 1000;
         const f = batch.fields?.(i) ?? {
-          title: `Bench ticket ${i}`, type: TYPES[i % 4], priority: PRIORITIES[(i * 3) % 4], status: 'OPEN',
+          title: `Bench ticket ${i}`,
+          type: TYPES[i % 4],
+          priority: PRIORITIES[(i * 3) % 4],
+          status: 'OPEN',
           description: `Seeded for the benchmark, row ${i}: the printer shows an error after the update.`,
         };
         // The triggers of migration 20261123140000 keep ticket_counts and the ticket_search index in step.
         const id = ticket.run(
-          f.title, f.type, f.priority, f.status, batch.assignees[i], batch.requesterIds[i % batch.requesterIds.length], batch.macroIds[i % batch.macroIds.length],
-          f.description, at, at,
+          f.title,
+          f.type,
+          f.priority,
+          f.status,
+          batch.assignees[i],
+          batch.requesterIds[i % batch.requesterIds.length],
+          batch.macroIds[i % batch.macroIds.length],
+          f.description,
+          at,
+          at,
         ).lastInsertRowid;
         img.run(id, image.mimeType, image.data.length, image.width, image.height, image.data, at);
       }
     })();
     const done = Math.min(total, from + chunk);
     const secs = (performance.now() - started) / 1000;
-    progress(`  seeding ${batch.label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} tickets (${Math.round(done / Math.max(secs, 0.001)).toLocaleString('en-US')} rows/s)`);
+    progress(
+      `  seeding ${batch.label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} tickets (${Math.round(done / Math.max(secs, 0.001)).toLocaleString('en-US')} rows/s)`,
+    );
   }
 }
 

@@ -61,7 +61,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     // process.exit() (not a natural end) so that --cpu-prof writes its profile.
-    gateway.close().then(() => process.exit(0), () => process.exit(1));
+    gateway.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 console.log(`READY ${gateway.url}`);

@@ -36,7 +36,11 @@ function subscribe(userId: number, cookie: string): Promise<WebSocket> {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
     ws.on('message', (raw) => {
       const at = performance.now();
-      const msg = JSON.parse(String(raw)) as { type: string; id?: string; payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } } };
+      const msg = JSON.parse(String(raw)) as {
+        type: string;
+        id?: string;
+        payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } };
+      };
       if (msg.type === 'connection_ack') {
         ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: MESSAGE_EVENTS } }));
         // As the web app does: presence too (every socket hears every agent come online).

@@ -11,7 +11,9 @@ const orm = await openDatabase({ databaseUrl, dataDir: resolve(process.env.DATA_
 try {
   const executed = await orm.getMigrator().getExecutedMigrations();
   const pending = await orm.getMigrator().getPendingMigrations();
-  console.log(`${databaseUrl ? 'PostgreSQL' : 'SQLite'}: ${executed.length} migrations applied, latest ${executed.at(-1)?.name ?? 'none'}; ${pending.length} pending`);
+  console.log(
+    `${databaseUrl ? 'PostgreSQL' : 'SQLite'}: ${executed.length} migrations applied, latest ${executed.at(-1)?.name ?? 'none'}; ${pending.length} pending`,
+  );
 } finally {
   await orm.close(true);
 }

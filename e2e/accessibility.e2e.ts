@@ -133,7 +133,10 @@ async function signedInScreens(page: Page, viewport: Viewport): Promise<void> {
     await page.goto(path);
     await shown(page.getByRole('heading', { name: new RegExp(`^\\(\\d+\\) ${noun}s$`) }));
     await scan(page, `${noun.toLowerCase()}s`);
-    await page.locator('main').getByRole('button', { name: `Create ${noun}` }).click();
+    await page
+      .locator('main')
+      .getByRole('button', { name: `Create ${noun}` })
+      .click();
     await shown(dialog(page, `Create ${noun}`));
     await scan(page, `Create ${noun} modal`);
     await closeDialog(page, `Create ${noun}`);
@@ -161,7 +164,10 @@ async function signedInScreens(page: Page, viewport: Viewport): Promise<void> {
 
   await page.goto('/message/center');
   await shown(page.getByRole('heading', { name: 'Message Center' }));
-  await page.locator('.conversation-picker').getByRole('button', { name: /Marnie/ }).click();
+  await page
+    .locator('.conversation-picker')
+    .getByRole('button', { name: /Marnie/ })
+    .click();
   const mine = page.locator('.message-mine', { hasText: 'Checking accessibility' }).last();
   await shown(mine);
   await scan(page, 'message center');
@@ -179,7 +185,10 @@ async function signedInScreens(page: Page, viewport: Viewport): Promise<void> {
   await page.goto('/view/tickets/all');
   await shown(page.getByRole('heading', { name: /\(\d+\) Open Tickets/ }));
   if (viewport.width < 1400) await page.setViewportSize(WIDE);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Message Center/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: /Message Center/ })
+    .click();
   await shown(dialog(page, 'Message Center'));
   await page.setViewportSize(viewport);
   await shown(dialog(page, 'Message Center').getByRole('button', { name: 'Send' }));

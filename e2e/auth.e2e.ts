@@ -61,7 +61,7 @@ describe('session', () => {
     await context.close();
   });
 
-  it('modal Sign Up shows every rule of SPEC section 5 and the server\'s duplicate-email error', async () => {
+  it("modal Sign Up shows every rule of SPEC section 5 and the server's duplicate-email error", async () => {
     const { page, context } = await chromium.open();
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign In' }).click();

@@ -36,7 +36,10 @@ describe('customers', () => {
     await loadAllCustomers();
     expect(await page.locator('tbody tr').count()).toBe(await customerCount());
     // Shared directory: another agent's customer cannot be changed from here.
-    const othersRow = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: /^Assignee #\s*2$/i }) }).first();
+    const othersRow = page
+      .locator('tbody tr')
+      .filter({ has: page.locator('td:nth-child(2)', { hasText: /^Assignee #\s*2$/i }) })
+      .first();
     await shown(othersRow);
     expect(await othersRow.getByRole('button', { name: /^Edit / }).isDisabled()).toBe(true);
     expect(await othersRow.getByRole('button', { name: /^Delete / }).isDisabled()).toBe(true);

@@ -15,7 +15,11 @@ async function freshAgent(): Promise<Page> {
   const { page } = await chromium.open();
   await page.goto('/');
   await gql(page, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
-    input: { email: `paging.${stamp}.${Math.random().toString(36).slice(2, 7)}@example.com`, username: `pg${Math.random().toString(36).slice(2, 10)}`, password: 'secret123' },
+    input: {
+      email: `paging.${stamp}.${Math.random().toString(36).slice(2, 7)}@example.com`,
+      username: `pg${Math.random().toString(36).slice(2, 10)}`,
+      password: 'secret123',
+    },
   });
   return page;
 }
@@ -64,7 +68,13 @@ describe('customers page', () => {
   it('shows 50, then loads more on demand until all are shown', async () => {
     const page = await freshAgent();
     for (let i = 0; i < 60; i += 20) {
-      await Promise.all(Array.from({ length: 20 }, (_, j) => gql(page, 'mutation($i: CustomerInput!) { createCustomer(input: $i) { id } }', { i: { name: `Paged ${stamp} ${i + j}`, email: `paged.${stamp}.${i + j}@example.com` } })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, j) =>
+          gql(page, 'mutation($i: CustomerInput!) { createCustomer(input: $i) { id } }', {
+            i: { name: `Paged ${stamp} ${i + j}`, email: `paged.${stamp}.${i + j}@example.com` },
+          }),
+        ),
+      );
     }
     await page.goto('/view/customers');
     const heading = page.getByRole('heading', { name: /^\(\d+\) Customers$/ });
@@ -84,7 +94,11 @@ describe('customers page', () => {
 describe('macros page', () => {
   it("pages the agent's macros (and macro 1), with the total in the heading", async () => {
     const page = await freshAgent();
-    await Promise.all(Array.from({ length: 54 }, (_, i) => gql(page, 'mutation($i: MacroInput!) { createMacro(input: $i) { id } }', { i: { name: `Macro ${i}`, description: 'canned' } })));
+    await Promise.all(
+      Array.from({ length: 54 }, (_, i) =>
+        gql(page, 'mutation($i: MacroInput!) { createMacro(input: $i) { id } }', { i: { name: `Macro ${i}`, description: 'canned' } }),
+      ),
+    );
     await page.goto('/view/macros');
     await shown(page.getByRole('heading', { name: '(55) Macros' }));
     const cards = () => page.locator('.macro-grid > *').count();
@@ -103,7 +117,8 @@ describe('requester picker', () => {
     const searches: (string | null)[] = [];
     page.on('request', (request) => {
       const body = request.postData();
-      if (request.url().endsWith('/graphql') && body?.includes('RequesterSearch')) searches.push((request.postDataJSON() as { variables: { search?: string } }).variables.search ?? null);
+      if (request.url().endsWith('/graphql') && body?.includes('RequesterSearch'))
+        searches.push((request.postDataJSON() as { variables: { search?: string } }).variables.search ?? null);
     });
     await page.goto('/create/ticket');
     await shown(page.getByRole('heading', { name: 'Create Ticket', level: 1 }));

@@ -44,7 +44,12 @@ describe('GraphQL explorer', () => {
     const seen = watch(page);
     await page.goto('/graphiql');
     await shown(page.getByRole('heading', { name: 'GraphQL explorer' }));
-    const text = await run(page, 'Mine', '{ me { username } customers(first: 2) { totalCount nodes { name } pageInfo { hasNextPage } } }', '"username": "Demo"');
+    const text = await run(
+      page,
+      'Mine',
+      '{ me { username } customers(first: 2) { totalCount nodes { name } pageInfo { hasNextPage } } }',
+      '"username": "Demo"',
+    );
     expect(text).toContain('"totalCount"');
     const origin = new URL(baseURL()).origin;
     expect(seen.requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
@@ -87,7 +92,10 @@ async function createToken(): Promise<string> {
   const { context: owner, page } = await chromium.open();
   try {
     await demoLogin(page);
-    const created = await gql<{ createApiToken: { secret: string } }>(page, 'mutation { createApiToken(input: { name: "explorer e2e", scopes: [READ] }) { secret } }');
+    const created = await gql<{ createApiToken: { secret: string } }>(
+      page,
+      'mutation { createApiToken(input: { name: "explorer e2e", scopes: [READ] }) { secret } }',
+    );
     return created.createApiToken.secret;
   } finally {
     await owner.close();

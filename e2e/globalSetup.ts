@@ -21,7 +21,14 @@ function newestMtime(path: string): number {
 }
 
 function ensureWebBuilt(): void {
-  const sources = [join(WEB, 'src'), join(WEB, 'index.html'), join(WEB, 'vite.config.ts'), join(WEB, 'public'), join(WEB, 'explorer'), join(ROOT, 'schema', 'src', 'validation')];
+  const sources = [
+    join(WEB, 'src'),
+    join(WEB, 'index.html'),
+    join(WEB, 'vite.config.ts'),
+    join(WEB, 'public'),
+    join(WEB, 'explorer'),
+    join(ROOT, 'schema', 'src', 'validation'),
+  ];
   const stale = !existsSync(DIST_INDEX) || Math.max(...sources.filter(existsSync).map(newestMtime)) > statSync(DIST_INDEX).mtimeMs;
   if (stale) {
     console.log('[e2e] building web/dist ...');

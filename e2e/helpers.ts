@@ -87,7 +87,9 @@ export function makePng(width: number, height: number, rgb: [number, number, num
 export async function loadedImageWidth(page: Page, selector: string): Promise<number> {
   const image = page.locator(selector).first();
   await image.waitFor();
-  await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await image.elementHandle(), { timeout: 15_000 });
+  await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await image.elementHandle(), {
+    timeout: 15_000,
+  });
   return image.evaluate((el) => (el as HTMLImageElement).naturalWidth);
 }
 
@@ -112,7 +114,11 @@ export async function pickRequester(page: Page, search = ''): Promise<string> {
   await box.fill(search);
   const listbox = page.getByRole('listbox', { name: 'Requester' });
   const option = listbox.getByRole('option').first();
-  if (search) await listbox.getByRole('option', { name: new RegExp(search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor();
+  if (search)
+    await listbox
+      .getByRole('option', { name: new RegExp(search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') })
+      .first()
+      .waitFor();
   await option.waitFor();
   const name = await option.locator('.combobox-option-name').innerText();
   await box.press('ArrowDown');

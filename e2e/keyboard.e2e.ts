@@ -121,7 +121,10 @@ describe('keyboard only at 1440 px', () => {
     await page.goto('/');
     const menuButton = page.getByRole('button', { name: 'Sign In' });
     await shown(menuButton);
-    for (const [item, name] of [['Log In', 'Log In'], ['Sign Up', 'Sign Up']]) {
+    for (const [item, name] of [
+      ['Log In', 'Log In'],
+      ['Sign Up', 'Sign Up'],
+    ]) {
       await tabTo(page, menuButton);
       await page.keyboard.press('Enter');
       await tabTo(page, page.locator('.menu-dropdown').getByRole('button', { name: item }));

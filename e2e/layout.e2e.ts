@@ -43,13 +43,21 @@ describe('header and navigation at 1440 px', () => {
     await page.locator('main').click({ position: { x: 5, y: 5 } });
     await gone(page.locator('.menu-dropdown'));
 
-    for (const [item, title] of [['Create Customer', 'Create Customer'], ['Create Macro', 'Create Macro'], ['Message Center', 'Message Center']]) {
+    for (const [item, title] of [
+      ['Create Customer', 'Create Customer'],
+      ['Create Macro', 'Create Macro'],
+      ['Message Center', 'Message Center'],
+    ]) {
       await navbar(page).getByRole('button', { name: item }).click();
       await shown(page.getByRole('dialog', { name: title }));
       await page.keyboard.press('Escape');
       await gone(page.getByRole('dialog'));
     }
-    for (const [item, path] of [['Create Ticket', '/create/ticket'], ['Customers', '/view/customers'], ['Macros', '/view/macros']]) {
+    for (const [item, path] of [
+      ['Create Ticket', '/create/ticket'],
+      ['Customers', '/view/customers'],
+      ['Macros', '/view/macros'],
+    ]) {
       await navbar(page).getByRole('link', { name: item, exact: true }).click();
       await page.waitForURL(`**${path}`);
     }

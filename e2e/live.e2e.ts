@@ -184,7 +184,7 @@ describe('unread count', () => {
     await expect.poll(() => marnie.page.locator('.unread-badge').count()).toBe(0);
   });
 
-  it('narrow screens: the count shows on the menu button and on the menu\'s Message Center link', async () => {
+  it("narrow screens: the count shows on the menu button and on the menu's Message Center link", async () => {
     const narrow = await anotherTab(marnie, '/view/tickets/all');
     await narrow.setViewportSize(NARROW);
     await sendMessageApi(demo.page, MARNIE_ID, unique('Narrow unread'));
@@ -217,7 +217,7 @@ describe('lists stay true across tabs and agents', () => {
     return Number(/\((\d+)\)/.exec(text)![1]);
   }
 
-  it('a ticket created in one tab shows on the other tab\'s dashboard; edits and deletes follow', async () => {
+  it("a ticket created in one tab shows on the other tab's dashboard; edits and deletes follow", async () => {
     const title = unique('Live ticket');
     const before = await ticketCount(tabB);
     await markDocument(tabB);
@@ -241,7 +241,8 @@ describe('lists stay true across tabs and agents', () => {
 
     const id = Number((await rowB.locator('.ticket-id').innerText()).replace('#', ''));
     const renamed = unique('Live ticket renamed');
-    const requesterId = (await gql<{ ticket: { requesterId: number } }>(tabA, 'query($id: Int!) { ticket(id: $id) { requesterId } }', { id })).ticket.requesterId;
+    const requesterId = (await gql<{ ticket: { requesterId: number } }>(tabA, 'query($id: Int!) { ticket(id: $id) { requesterId } }', { id })).ticket
+      .requesterId;
     await gql(tabA, 'mutation($id: Int!, $input: TicketInput!) { updateTicket(id: $id, input: $input) { id } }', {
       id,
       input: { title: renamed, requesterId, description: 'Edited elsewhere.', priority: 'High' },
@@ -270,7 +271,7 @@ describe('lists stay true across tabs and agents', () => {
     await liveConnected(tabB);
   });
 
-  it('a customer created by Demo shows in Marnie\'s customers list (shared directory); edit and delete follow', async () => {
+  it("a customer created by Demo shows in Marnie's customers list (shared directory); edit and delete follow", async () => {
     await marnie.page.goto('/view/customers');
     await liveConnected(marnie.page);
     const heading = marnie.page.getByRole('heading', { name: /^\(\d+\) Customers$/ });
@@ -296,7 +297,10 @@ describe('lists stay true across tabs and agents', () => {
 
     const id = Number((await row.locator('td').first().innerText()).replace(/\D+/g, ''));
     const renamed = unique('Live Customer renamed');
-    await gql(demo.page, 'mutation($id: Int!, $input: CustomerInput!) { updateCustomer(id: $id, input: $input) { id } }', { id, input: { name: renamed, email } });
+    await gql(demo.page, 'mutation($id: Int!, $input: CustomerInput!) { updateCustomer(id: $id, input: $input) { id } }', {
+      id,
+      input: { name: renamed, email },
+    });
     await shown(marnie.page.locator('tbody tr', { hasText: renamed }));
 
     await gql(demo.page, 'mutation($id: Int!) { deleteCustomer(id: $id) }', { id });

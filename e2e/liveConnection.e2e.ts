@@ -107,7 +107,7 @@ describe('a lost connection', () => {
 });
 
 describe('sessions', () => {
-  it('logout closes the socket; the same agent\'s other tab finds itself signed out', async () => {
+  it("logout closes the socket; the same agent's other tab finds itself signed out", async () => {
     const bobbie = await chromium.open();
     const wire = recordFrames(bobbie.page);
     await gql(bobbie.page, 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { id } }', BOBBIE);

@@ -47,7 +47,9 @@ export async function sameDocument(page: Page): Promise<boolean> {
 
 /** The picker entry of a user, by exact name (the current user's entry reads "Name (you)"). */
 export function conversationButton(page: Page, name: string) {
-  return page.locator('.conversation-picker .conversation').filter({ has: page.locator('.conversation-name', { hasText: new RegExp(`^${name}( \\(you\\))?$`) }) });
+  return page
+    .locator('.conversation-picker .conversation')
+    .filter({ has: page.locator('.conversation-name', { hasText: new RegExp(`^${name}( \\(you\\))?$`) }) });
 }
 
 export async function openConversation(page: Page, name: string): Promise<void> {
@@ -70,7 +72,10 @@ export function recordFrames(page: Page): { frames: string[]; sockets: WebSocket
 }
 
 export async function sendMessageApi(page: Page, receiverId: number, text: string): Promise<number> {
-  const data = await gql<{ sendMessage: { id: number } }>(page, 'mutation($r: Int!, $t: String!) { sendMessage(receiverId: $r, text: $t) { id } }', { r: receiverId, t: text });
+  const data = await gql<{ sendMessage: { id: number } }>(page, 'mutation($r: Int!, $t: String!) { sendMessage(receiverId: $r, text: $t) { id } }', {
+    r: receiverId,
+    t: text,
+  });
   return data.sendMessage.id;
 }
 
@@ -79,7 +84,10 @@ export async function sendMessageApi(page: Page, receiverId: number, text: strin
  * messages other test files sent to this agent would otherwise still count.
  */
 export async function readEverything(page: Page): Promise<void> {
-  const { conversations } = await gql<{ conversations: { nodes: { partnerId: number; unreadCount: number }[] } }>(page, '{ conversations(first: 100) { nodes { partnerId unreadCount } } }');
+  const { conversations } = await gql<{ conversations: { nodes: { partnerId: number; unreadCount: number }[] } }>(
+    page,
+    '{ conversations(first: 100) { nodes { partnerId unreadCount } } }',
+  );
   for (const c of conversations.nodes) {
     if (c.unreadCount > 0) await gql(page, 'mutation($p: Int!) { markConversationRead(partnerId: $p) { unreadCount } }', { p: c.partnerId });
   }

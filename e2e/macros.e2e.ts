@@ -67,7 +67,9 @@ describe('macros', () => {
 
   it('edits the macro through the "Edit Macro" modal', async () => {
     await page.goto('/view/macros');
-    await card(name).getByRole('button', { name: `Edit ${name}` }).click();
+    await card(name)
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Edit Macro' });
     await shown(dialog);
     expect(await dialog.getByLabel('Name').inputValue()).toBe(name);
@@ -98,7 +100,9 @@ describe('macros', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Macros' }).click();
     await page.waitForURL('**/view/macros');
     const before = await macroCount();
-    await card(renamed).getByRole('button', { name: `Delete ${renamed}` }).click();
+    await card(renamed)
+      .getByRole('button', { name: `Delete ${renamed}` })
+      .click();
     const dialog = page.getByRole('dialog');
     await shown(dialog.getByText('Are you sure you would like to delete this Macro?'));
     await shown(dialog.getByRole('button', { name: 'No', exact: true }));

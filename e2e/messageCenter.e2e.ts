@@ -8,7 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './browser';
 import { gone, gql, shown, unique } from './helpers';
-import { BOBBIE, conversationButton, DEMO, liveConnected, MARNIE, messageCard, openConversation, readEverything, sendMessageApi, signedIn, type Agent } from './liveHelpers';
+import {
+  BOBBIE,
+  conversationButton,
+  DEMO,
+  liveConnected,
+  MARNIE,
+  messageCard,
+  openConversation,
+  readEverything,
+  sendMessageApi,
+  signedIn,
+  type Agent,
+} from './liveHelpers';
 
 const chromium = useBrowser();
 const [MARNIE_ID, BOBBIE_ID] = [2, 3];
@@ -30,7 +42,7 @@ afterAll(async () => {
 });
 
 describe('unread counts kept by the server', () => {
-  it('three messages arrive: both of Marnie\'s devices show 3', async () => {
+  it("three messages arrive: both of Marnie's devices show 3", async () => {
     await gone(opener(marnieA.page).locator('.unread-badge'));
     for (let i = 1; i <= 3; i++) await sendMessageApi(demo.page, MARNIE_ID, unique(`Unread ${i}`));
     await shown(badge(marnieA.page, 3));
@@ -111,7 +123,11 @@ describe('presence and typing', () => {
 
 describe('a long conversation', () => {
   it('loads the newest 50; scrolling up loads older ones and keeps the view where it was', async () => {
-    for (let i = 0; i < 70; i++) await gql(demo.page, 'mutation($r: Int!, $t: String!) { sendMessage(receiverId: $r, text: $t) { id } }', { r: BOBBIE_ID, t: `Long conversation ${String(i).padStart(2, '0')}` });
+    for (let i = 0; i < 70; i++)
+      await gql(demo.page, 'mutation($r: Int!, $t: String!) { sendMessage(receiverId: $r, text: $t) { id } }', {
+        r: BOBBIE_ID,
+        t: `Long conversation ${String(i).padStart(2, '0')}`,
+      });
     await openConversation(demo.page, 'Bobbie');
     const cards = demo.page.locator('.message-list .message-card');
     await shown(messageCard(demo.page, 'Long conversation 69'));
@@ -143,4 +159,3 @@ describe('a long conversation', () => {
     expect(messageQueries.every((q) => /messages\s*\(\s*withUserId/.test(q))).toBe(true);
   });
 });
-

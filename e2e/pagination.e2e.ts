@@ -33,11 +33,9 @@ beforeAll(async () => {
   await gql(page, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
     input: { email: `pages.${stamp}@example.com`, username: `pages${stamp}`, password: 'secret123' },
   });
-  const { createCustomer } = await gql<{ createCustomer: { id: number } }>(
-    page,
-    'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }',
-    { input: { name: 'Paige Nation', email: `paige.${stamp}@example.com` } },
-  );
+  const { createCustomer } = await gql<{ createCustomer: { id: number } }>(page, 'mutation($input: CustomerInput!) { createCustomer(input: $input) { id } }', {
+    input: { name: 'Paige Nation', email: `paige.${stamp}@example.com` },
+  });
   for (let i = 1; i <= TOTAL; i++) await createTicketViaApi(page, `Paged ticket ${i}`, createCustomer.id);
 });
 

@@ -49,7 +49,9 @@ describe('tickets', () => {
     await shown(imageError);
     // Claims to be a PNG, so only the server (which reads the bytes) can tell: its field error shows under Image.
     await page.getByLabel('Image').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') });
-    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().method() === 'POST' && (r.request().headers()['content-type'] ?? '').includes('multipart'));
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith('/graphql') && r.request().method() === 'POST' && (r.request().headers()['content-type'] ?? '').includes('multipart'),
+    );
     await page.getByRole('button', { name: 'Create Ticket' }).click();
     const body = await (await answered).json();
     expect(body.errors[0].extensions.fields.image).toEqual(['Image must be a PNG, JPEG, GIF or WebP file.']);
@@ -135,7 +137,11 @@ describe('tickets', () => {
     expect(await loadedImageWidth(page, '.ticket-detail-image img')).toBe(40);
 
     // The dashboard (cached list) shows the edit without a reload.
-    await page.getByRole('link', { name: 'Dashboard' }).first().click().catch(async () => page.goto('/view/tickets/all'));
+    await page
+      .getByRole('link', { name: 'Dashboard' })
+      .first()
+      .click()
+      .catch(async () => page.goto('/view/tickets/all'));
     await page.waitForURL('**/view/tickets/all');
     const row = rowFor(title);
     await shown(row);

@@ -13,7 +13,9 @@ const chromium = useBrowser();
 let demo: Agent;
 let tabB: Page;
 /** Words no other test uses, so every search here finds only this file's tickets. */
-const tag = `tri${Date.now().toString(36).replace(/\d/g, (d) => 'ghijklmnop'[Number(d)])}`;
+const tag = `tri${Date.now()
+  .toString(36)
+  .replace(/\d/g, (d) => 'ghijklmnop'[Number(d)])}`;
 
 beforeAll(async () => {
   demo = await signedIn(chromium.browser, DEMO, '/view/tickets/all');

@@ -23,7 +23,9 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 async function accessibilityProblems(selectors: string[]): Promise<string[]> {
   await page.evaluate(AXE);
   return page.evaluate(async (parts) => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(context: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe;
     const present = parts.filter((selector) => document.querySelector(selector));
     const { violations } = await axe.run({ include: present.map((selector) => [selector]) });
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
@@ -56,7 +58,7 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
 describe('webhooks page', () => {
   let secret = '';
 
-  it('is reached from the profile menu; a private address is refused with the server\'s message', async () => {
+  it("is reached from the profile menu; a private address is refused with the server's message", async () => {
     await page.goto('/view/tickets/all');
     await shown(page.getByRole('heading', { name: /\(\d+\) Open Tickets/ }));
     await page.getByRole('button', { name: 'Menu' }).click();
@@ -99,7 +101,10 @@ describe('webhooks page', () => {
   });
 
   it('the endpoint page shows the log, sends a test, redelivers, and shows why it was disabled', async () => {
-    await page.getByRole('link', { name: /Deliveries and settings of/ }).first().click();
+    await page
+      .getByRole('link', { name: /Deliveries and settings of/ })
+      .first()
+      .click();
     await shown(page.getByRole('table', { name: /Deliveries/ }));
     await shown(page.getByRole('row', { name: /Ticket created .* 200/ }));
     const before = received.length;
@@ -109,7 +114,10 @@ describe('webhooks page', () => {
     expect(received.length).toBe(before + 1);
 
     status = 410;
-    await page.getByRole('button', { name: /Redeliver Ticket created/ }).first().click();
+    await page
+      .getByRole('button', { name: /Redeliver Ticket created/ })
+      .first()
+      .click();
     await shown(page.getByRole('status').getByText('Failed: the endpoint answered 410.'));
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'This endpoint is disabled' });

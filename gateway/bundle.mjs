@@ -26,9 +26,7 @@ export function newestMtime(path) {
 export async function bundleGateway(outfile = DEFAULT_BUNDLE) {
   const { build } = await import('esbuild');
   const deps = (file) => Object.keys(JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8')).dependencies ?? {});
-  const external = [...deps('gateway/package.json'), ...deps('schema/package.json')]
-    .filter((d) => d !== '@fulcrum/schema')
-    .flatMap((d) => [d, `${d}/*`]);
+  const external = [...deps('gateway/package.json'), ...deps('schema/package.json')].filter((d) => d !== '@fulcrum/schema').flatMap((d) => [d, `${d}/*`]);
   await build({
     entryPoints: [join(REPO_ROOT, 'gateway/src/main.ts')],
     bundle: true,

@@ -6,7 +6,24 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  SECONDS, baseNote, check, dashboardSpec, failures, gateway, gqlHeaders, ladder, latency, load, notes, paired, ratioTo, rows, statementsOf, stop, tmp, type Workspace,
+  SECONDS,
+  baseNote,
+  check,
+  dashboardSpec,
+  failures,
+  gateway,
+  gqlHeaders,
+  ladder,
+  latency,
+  load,
+  notes,
+  paired,
+  ratioTo,
+  rows,
+  statementsOf,
+  stop,
+  tmp,
+  type Workspace,
 } from '../context.js';
 import { autocannon, type LoadSpec } from '../lib.js';
 import { summarizeProfile, type ProfileSummary } from '../profile.js';
@@ -16,21 +33,31 @@ export async function dashboard(ws: Workspace): Promise<void> {
   const spec = dashboardSpec(gw.url, demo);
   await check(spec, (b) => {
     const t = b.data.tickets;
-    if (t.nodes.length !== 50 || !t.nodes.every((n: any) => n.requester?.name && n.macro?.name && n.image?.url)) throw new Error('dashboard: expected 50 tickets with requester, macro and image');
+    if (t.nodes.length !== 50 || !t.nodes.every((n: any) => n.requester?.name && n.macro?.name && n.image?.url))
+      throw new Error('dashboard: expected 50 tickets with requester, macro and image');
   });
   const dashboardStatements: Record<number, number> = {};
   for (const first of [5, 50, 100]) {
     const s = dashboardSpec(gw.url, demo, first);
-    dashboardStatements[first] = (await statementsOf(gw, () => fetch(s.url, { method: 'POST', headers: s.headers, body: s.body as string }).then((r) => r.text()))).length;
+    dashboardStatements[first] = (
+      await statementsOf(gw, () => fetch(s.url, { method: 'POST', headers: s.headers, body: s.body as string }).then((r) => r.text()))
+    ).length;
   }
   const sample = await statementsOf(gw, () => fetch(spec.url, { method: 'POST', headers: spec.headers, body: spec.body as string }).then((r) => r.text()));
-  notes.push(`Dashboard request, SQL statements (50 tickets): ${sample.map((s) => '`' + s.replace(/\s+/g, ' ').slice(0, 90) + (s.length > 90 ? '…`' : '`')).join('; ')}`);
+  notes.push(
+    `Dashboard request, SQL statements (50 tickets): ${sample.map((s) => '`' + s.replace(/\s+/g, ' ').slice(0, 90) + (s.length > 90 ? '…`' : '`')).join('; ')}`,
+  );
   const [r, base] = await paired(ws, '2. GraphQL dashboard (50 tickets)', spec);
   const counts = Object.values(dashboardStatements);
   const constant = counts.every((c) => c === counts[0]) && counts[0] >= 1 && counts[0] <= 3;
   rows.push({
-    scenario: '2. GraphQL dashboard: 50 tickets + requester, macro, image URL', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
-    budget: 'ratio ≥ 0.03, p99 ≤ 3× p50, SQL 1–3 constant', met: ratioTo(r, base) >= 0.03 && r.p99 <= 3 * r.p50 && constant && !failures(r),
+    scenario: '2. GraphQL dashboard: 50 tickets + requester, macro, image URL',
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    ratio: ratioTo(r, base),
+    budget: 'ratio ≥ 0.03, p99 ≤ 3× p50, SQL 1–3 constant',
+    met: ratioTo(r, base) >= 0.03 && r.p99 <= 3 * r.p50 && constant && !failures(r),
     note: `${failures(r) ? failures(r) + '; ' : ''}SQL statements per request at first = 5 / 50 / 100: ${counts.join(' / ')} (session read + page; the session touch is written at most once a minute); p99/p50 = ${(r.p99 / r.p50).toFixed(2)}; ${baseNote(base)}`,
   });
 }
@@ -38,7 +65,11 @@ export async function dashboard(ws: Workspace): Promise<void> {
 /** 2b. The same dashboard with an API token (issue 11): within 10 % of the cookie row. */
 export async function bearerDashboard(ws: Workspace): Promise<void> {
   const { gw, demo } = ws;
-  const created = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: gqlHeaders(demo), body: JSON.stringify({ query: 'mutation { createApiToken(input: { name: "bench", scopes: [READ] }) { secret } }' }) });
+  const created = await fetch(`${gw.url}/graphql`, {
+    method: 'POST',
+    headers: gqlHeaders(demo),
+    body: JSON.stringify({ query: 'mutation { createApiToken(input: { name: "bench", scopes: [READ] }) { secret } }' }),
+  });
   const token = ((await created.json()) as { data: { createApiToken: { secret: string } } }).data.createApiToken.secret;
   const spec: LoadSpec = { ...dashboardSpec(gw.url, ''), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } };
   await check(spec, (b) => {
@@ -50,8 +81,13 @@ export async function bearerDashboard(ws: Workspace): Promise<void> {
   const [r, base] = await paired(ws, '2b. GraphQL dashboard, Authorization: Bearer', spec);
   const relative = ratioTo(r, base) / ratioTo(cookie, cookieBase);
   rows.push({
-    scenario: '2b. GraphQL dashboard with an API token (`Authorization: Bearer`), 50 tickets', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
-    budget: 'within 10 % of the cookie row (≥ 0.9×)', met: relative >= 0.9 && !failures(r),
+    scenario: '2b. GraphQL dashboard with an API token (`Authorization: Bearer`), 50 tickets',
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    ratio: ratioTo(r, base),
+    budget: 'within 10 % of the cookie row (≥ 0.9×)',
+    met: relative >= 0.9 && !failures(r),
     note: `${failures(r) ? failures(r) + '; ' : ''}${(relative * 100).toFixed(0)} % of the cookie dashboard measured just before (${Math.round(cookie.rps)} req/s); ${statements.length} SQL statements per request (token read + page); ${baseNote(base)}`,
   });
 }
@@ -64,7 +100,10 @@ export async function costLadder(ws: Workspace): Promise<void> {
     ['gateway: unknown path under /api (Express, security headers, session middleware without a cookie, 404)', { url: `${gw.url}/api/nope` }],
     ['gateway: `GET /api/auth/` signed out (no session read)', { url: `${gw.url}/api/auth/` }],
     ['gateway: `GET /api/auth/` signed in (session read + touch, user by id)', { url: `${gw.url}/api/auth/`, headers: { cookie: demo } }],
-    ['gateway: GraphQL `{ __typename }` signed in (Apollo pipeline, no resolver)', { url: `${gw.url}/graphql`, method: 'POST', headers: gqlHeaders(demo), body: JSON.stringify({ query: '{ __typename }' }) }],
+    [
+      'gateway: GraphQL `{ __typename }` signed in (Apollo pipeline, no resolver)',
+      { url: `${gw.url}/graphql`, method: 'POST', headers: gqlHeaders(demo), body: JSON.stringify({ query: '{ __typename }' }) },
+    ],
     ['gateway: REST `GET /api/tickets/` (50 tickets)', { url: `${gw.url}/api/tickets/`, headers: { cookie: demo } }],
     ['gateway: GraphQL dashboard, 5 tickets', dashboardSpec(gw.url, demo, 5)],
     ['gateway: GraphQL dashboard, 50 tickets', dashboardSpec(gw.url, demo, 50)],

@@ -11,7 +11,13 @@ export async function restList(ws: Workspace): Promise<void> {
   const statements = await statementsOf(gw, () => fetch(spec.url, { headers: spec.headers }).then((r) => r.text()));
   const [r, base] = await paired(ws, '1. REST GET /api/tickets/ (50 tickets)', spec);
   rows.push({
-    scenario: '1. REST `GET /api/tickets/`, agent with 50 tickets', rps: r.rps, p50: r.p50, p99: r.p99, ratio: ratioTo(r, base),
-    budget: 'ratio ≥ 0.05, p99 < 25 ms', met: ratioTo(r, base) >= 0.05 && r.p99 < 25 && !failures(r), note: withFailures(r, `${statements.length} SQL statements per request; ${baseNote(base)}`),
+    scenario: '1. REST `GET /api/tickets/`, agent with 50 tickets',
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    ratio: ratioTo(r, base),
+    budget: 'ratio ≥ 0.05, p99 < 25 ms',
+    met: ratioTo(r, base) >= 0.05 && r.p99 < 25 && !failures(r),
+    note: withFailures(r, `${statements.length} SQL statements per request; ${baseNote(base)}`),
   });
 }

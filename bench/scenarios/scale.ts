@@ -52,7 +52,13 @@ export async function scale(): Promise<void> {
     for (let i = 0; i < restNeed; i++) assignees[k++] = restAgents[i % restAgents.length];
     shuffle(assignees, random); // agents' tickets interleave through the table, as they would in real use
     const t0 = performance.now();
-    addTickets(db, { assignees, requesterIds: customers, macroIds: macros, label: `${total.toLocaleString('en-US')} tickets`, fields: (i) => seededTicket(i, textRandom) });
+    addTickets(db, {
+      assignees,
+      requesterIds: customers,
+      macroIds: macros,
+      label: `${total.toLocaleString('en-US')} tickets`,
+      fields: (i) => seededTicket(i, textRandom),
+    });
     db.exec('analyze');
     const seedSeconds = (performance.now() - t0) / 1000;
     const demoCount = count(db, 'select count(*) as n from tickets where assignee_id = 1');
@@ -60,7 +66,9 @@ export async function scale(): Promise<void> {
     const all = count(db, 'select count(*) as n from tickets');
     const matched = { one: matchCount(db, 3, SEARCH_TERMS.one), two: matchCount(db, 3, SEARCH_TERMS.two), frequent: matchCount(db, 3, SEARCH_TERMS.frequent) };
     db.close();
-    log(`  4. ${all.toLocaleString('en-US')} tickets seeded (+${assignees.length.toLocaleString('en-US')} in ${seedSeconds.toFixed(1)} s): demo agent ${demoCount.toLocaleString('en-US')}, Bobbie ${bobbieCount.toLocaleString('en-US')}`);
+    log(
+      `  4. ${all.toLocaleString('en-US')} tickets seeded (+${assignees.length.toLocaleString('en-US')} in ${seedSeconds.toFixed(1)} s): demo agent ${demoCount.toLocaleString('en-US')}, Bobbie ${bobbieCount.toLocaleString('en-US')}`,
+    );
     const baselineChild = await startBaseline();
     const base = await latency('  baseline just before, 1 connection', { url: `${baselineChild.url}/` });
     await stop(baselineChild);
@@ -68,7 +76,10 @@ export async function scale(): Promise<void> {
     const seconds = Math.min(SECONDS, 5);
     const demoSpec = { ...dashboardSpec(gw.url, demo), seconds };
     const bobbieSpec = { ...dashboardSpec(gw.url, bobbie), seconds };
-    for (const [spec, n] of [[demoSpec, demoCount], [bobbieSpec, bobbieCount]] as const) {
+    for (const [spec, n] of [
+      [demoSpec, demoCount],
+      [bobbieSpec, bobbieCount],
+    ] as const) {
       await check(spec, (b) => {
         if (b.data.tickets.totalCount !== n || b.data.tickets.nodes.length !== 50) throw new Error(`scale: expected a full page of ${n}`);
       });
@@ -79,13 +90,20 @@ export async function scale(): Promise<void> {
     if (total === SCALE[SCALE.length - 1]) {
       // A page in the middle of Bobbie's tickets, reached by its cursor (keyset: no OFFSET scan).
       db = openDb(dir);
-      const mid = (db.prepare('select id from tickets where assignee_id = 3 order by id desc limit 1 offset ?').get(Math.floor(bobbieCount / 2)) as { id: number }).id;
+      const mid = (
+        db.prepare('select id from tickets where assignee_id = 3 order by id desc limit 1 offset ?').get(Math.floor(bobbieCount / 2)) as { id: number }
+      ).id;
       db.close();
       const after = tickets.encodeCursor(mid);
-      deep = await latency(`4. deep page (cursor in the middle of ${bobbieCount.toLocaleString('en-US')})`, { ...dashboardSpec(gw.url, bobbie, 50, after), seconds });
+      deep = await latency(`4. deep page (cursor in the middle of ${bobbieCount.toLocaleString('en-US')})`, {
+        ...dashboardSpec(gw.url, bobbie, 50, after),
+        seconds,
+      });
     }
     // Issue 14: the filtered and searched dashboard for Bobbie (10% of the tickets).
-    triage.push(await measureTriage({ url: gw.url, cookie: bobbie, seconds, total: all, agentTickets: bobbieCount, baseRps: base.rps, matched }, latency, check));
+    triage.push(
+      await measureTriage({ url: gw.url, cookie: bobbie, seconds, total: all, agentTickets: bobbieCount, baseRps: base.rps, matched }, latency, check),
+    );
     await stop(gw);
     results.push({ total: all, demo: demoR, bobbie: bobbieR, deep, demoCount, bobbieCount, seedSeconds, base });
   }
@@ -97,8 +115,12 @@ export async function scale(): Promise<void> {
     for (const r of results) {
       rows.push({
         scenario: `4. Scale: ${r.total.toLocaleString('en-US')} tickets, dashboard first page, agent with ${owned(r).toLocaleString('en-US')} (1 connection)`,
-        rps: r[agent].rps, p50: r[agent].p50, p99: r[agent].p99, ratio: r[agent].rps / r.base.rps,
-        budget: r === last ? 'p50 ≤ 1.5× the 1,000-ticket p50' : '—', met: r === last ? last[agent].p50 <= 1.5 * first[agent].p50 : null,
+        rps: r[agent].rps,
+        p50: r[agent].p50,
+        p99: r[agent].p99,
+        ratio: r[agent].rps / r.base.rps,
+        budget: r === last ? 'p50 ≤ 1.5× the 1,000-ticket p50' : '—',
+        met: r === last ? last[agent].p50 <= 1.5 * first[agent].p50 : null,
         note: r === last ? `p50 ${fmt(last[agent].p50, 2)} / ${fmt(first[agent].p50, 2)} ms = ${(last[agent].p50 / first[agent].p50).toFixed(2)}×` : undefined,
       });
     }
@@ -106,9 +128,16 @@ export async function scale(): Promise<void> {
   if (last.deep) {
     rows.push({
       scenario: `4. Scale: ${last.total.toLocaleString('en-US')} tickets, a page in the middle of ${last.bobbieCount.toLocaleString('en-US')} (cursor, 1 connection)`,
-      rps: last.deep.rps, p50: last.deep.p50, p99: last.deep.p99, ratio: last.deep.rps / last.base.rps, budget: '—', met: null,
+      rps: last.deep.rps,
+      p50: last.deep.p50,
+      p99: last.deep.p99,
+      ratio: last.deep.rps / last.base.rps,
+      budget: '—',
+      met: null,
     });
   }
   rows.push(...triageRows(triage));
-  notes.push(`Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to a sequential 1-connection baseline measured just before each scale point (${results.map((r) => `${fmtInt(r.base.rps)} req/s`).join(', ')}).`);
+  notes.push(
+    `Scale seeding: ${results.map((r) => `${r.total.toLocaleString('en-US')} tickets in ${r.seedSeconds.toFixed(1)} s`).join(', ')} (each with an image row, bulk inserts in 20,000-row transactions). Scale rows' ratios are to a sequential 1-connection baseline measured just before each scale point (${results.map((r) => `${fmtInt(r.base.rps)} req/s`).join(', ')}).`,
+  );
 }

@@ -27,7 +27,13 @@ const STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const;
 const TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
 const PRIORITIES = ['Low', 'Medium', 'High', 'Urgent'] as const;
 
-export interface SeededTicket { title: string; description: string; status: string; type: string; priority: string }
+export interface SeededTicket {
+  title: string;
+  description: string;
+  status: string;
+  type: string;
+  priority: string;
+}
 
 /** Ticket `i`'s fields from the seed's own PRNG: a quarter open, a tenth pending, the rest solved. */
 export function seededTicket(i: number, random: () => number): SeededTicket {
@@ -84,7 +90,9 @@ export const FILTER_ONLY = { status: ['OPEN', 'PENDING'], priority: ['High', 'Ur
 
 export function triageSpec(url: string, cookie: string, filter: Record<string, unknown>, orderBy: string | null = null): LoadSpec {
   return {
-    url: `${url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', cookie },
+    url: `${url}/graphql`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ query: TRIAGE, variables: { first: 50, filter, orderBy } }),
   };
 }
@@ -110,7 +118,15 @@ type Check = (spec: LoadSpec, validate: (body: { data: { tickets: { totalCount: 
  * each checked first (no error, the total the index holds), then timed one request at a time.
  */
 export async function measureTriage(
-  o: { url: string; cookie: string; seconds: number; total: number; agentTickets: number; baseRps: number; matched: { one: number; two: number; frequent: number } },
+  o: {
+    url: string;
+    cookie: string;
+    seconds: number;
+    total: number;
+    agentTickets: number;
+    baseRps: number;
+    matched: { one: number; two: number; frequent: number };
+  },
   latency: Measure,
   check: Check,
 ): Promise<TriagePoint> {
@@ -125,11 +141,14 @@ export async function measureTriage(
   await check(specs.filterOnly, (b) => void (filterOnlyTotal = b.data.tickets.totalCount));
   for (const key of ['one', 'two', 'frequent'] as const) {
     await check(specs[key], (b) => {
-      if (b.data.tickets.totalCount !== o.matched[key]) throw new Error(`triage: "${SEARCH_TERMS[key]}" found ${b.data.tickets.totalCount}, the index holds ${o.matched[key]}`);
+      if (b.data.tickets.totalCount !== o.matched[key])
+        throw new Error(`triage: "${SEARCH_TERMS[key]}" found ${b.data.tickets.totalCount}, the index holds ${o.matched[key]}`);
     });
   }
   return {
-    total: o.total, agentTickets: o.agentTickets, baseRps: o.baseRps,
+    total: o.total,
+    agentTickets: o.agentTickets,
+    baseRps: o.baseRps,
     filterOnly: await latency(label('filter-only first page'), specs.filterOnly),
     one: await latency(label(`search "${SEARCH_TERMS.one}"`), specs.one),
     two: await latency(label(`search "${SEARCH_TERMS.two}"`), specs.two),
@@ -138,7 +157,16 @@ export async function measureTriage(
   };
 }
 
-export interface TriageRow { scenario: string; rps?: number; p50?: number; p99?: number; ratio?: number; budget: string; met: boolean | null; note?: string }
+export interface TriageRow {
+  scenario: string;
+  rps?: number;
+  p50?: number;
+  p99?: number;
+  ratio?: number;
+  budget: string;
+  met: boolean | null;
+  note?: string;
+}
 
 /** Rows for the first and the last scale point; the budgets apply at the last (issue 14). */
 export function triageRows(points: TriagePoint[]): TriageRow[] {
@@ -158,8 +186,12 @@ export function triageRows(points: TriagePoint[]): TriageRow[] {
       const atLast = p === last;
       rows.push({
         scenario: `4. Triage: ${p.total.toLocaleString('en-US')} tickets, ${what()}, agent with ${p.agentTickets.toLocaleString('en-US')} (1 connection)`,
-        rps: r.rps, p50: r.p50, p99: r.p99, ratio: r.rps / p.baseRps,
-        budget: atLast && met ? budget : '—', met: atLast && met ? met(r) : null,
+        rps: r.rps,
+        p50: r.p50,
+        p99: r.p99,
+        ratio: r.rps / p.baseRps,
+        budget: atLast && met ? budget : '—',
+        met: atLast && met ? met(r) : null,
         note: `${p.matched[key].toLocaleString('en-US')} matching`,
       });
     }

@@ -11,7 +11,16 @@ import { rows, type Workspace } from '../context.js';
 import { log, progress, ROOT } from '../lib.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 type WebResult =
   | { measured: false; reason: string }
@@ -49,7 +58,12 @@ async function measureWeb(url: string, sessionCookie: string, runs = 7): Promise
       const pending: Promise<void>[] = [];
       page.on('response', (response) => {
         if (response.request().resourceType() !== 'script') return;
-        pending.push(response.body().then((b) => void bodies.set(response.url(), b), () => undefined));
+        pending.push(
+          response.body().then(
+            (b) => void bodies.set(response.url(), b),
+            () => undefined,
+          ),
+        );
       });
       await page.goto(url + path, { waitUntil: 'networkidle' });
       await Promise.all(pending);
@@ -96,15 +110,36 @@ export async function web(ws: Workspace): Promise<void> {
   const result = await measureWeb(ws.gw.url, ws.demo);
   if (!result.measured) {
     log(`  6. web: not measured: ${result.reason}`);
-    rows.push({ scenario: '6. Web: initial JS and time to a rendered dashboard', value: `not measured: ${result.reason}`, budget: '< 200 kB gz each, < 1 s', met: null });
+    rows.push({
+      scenario: '6. Web: initial JS and time to a rendered dashboard',
+      value: `not measured: ${result.reason}`,
+      budget: '< 200 kB gz each, < 1 s',
+      met: null,
+    });
     return;
   }
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
-  log(`  6. web: landing ${kb(result.landing.gzip)} gz, dashboard ${kb(result.dashboard.gzip)} gz, rendered in ${result.renderP50.toFixed(0)} ms (max ${result.renderMax.toFixed(0)})`);
-  rows.push({ scenario: '6a. Web: landing page initial JS, gzipped', value: `${kb(result.landing.gzip)} (${result.landing.files} files, ${kb(result.landing.raw)} raw)`, budget: '< 200 kB', met: result.landing.gzip < 200 * 1024 });
-  rows.push({ scenario: '6b. Web: dashboard initial JS, gzipped', value: `${kb(result.dashboard.gzip)} (${result.dashboard.files} files, ${kb(result.dashboard.raw)} raw)`, budget: '< 200 kB', met: result.dashboard.gzip < 200 * 1024 });
+  log(
+    `  6. web: landing ${kb(result.landing.gzip)} gz, dashboard ${kb(result.dashboard.gzip)} gz, rendered in ${result.renderP50.toFixed(0)} ms (max ${result.renderMax.toFixed(0)})`,
+  );
   rows.push({
-    scenario: '6c. Web: navigation → dashboard with 50 tickets rendered (headless Chromium, cold cache)', p50: result.renderP50, p99: result.renderMax,
-    value: `median ${result.renderP50.toFixed(0)} ms, max ${result.renderMax.toFixed(0)} ms over ${result.renderMs.length} runs`, budget: '< 1 s', met: result.renderMax < 1000,
+    scenario: '6a. Web: landing page initial JS, gzipped',
+    value: `${kb(result.landing.gzip)} (${result.landing.files} files, ${kb(result.landing.raw)} raw)`,
+    budget: '< 200 kB',
+    met: result.landing.gzip < 200 * 1024,
+  });
+  rows.push({
+    scenario: '6b. Web: dashboard initial JS, gzipped',
+    value: `${kb(result.dashboard.gzip)} (${result.dashboard.files} files, ${kb(result.dashboard.raw)} raw)`,
+    budget: '< 200 kB',
+    met: result.dashboard.gzip < 200 * 1024,
+  });
+  rows.push({
+    scenario: '6c. Web: navigation → dashboard with 50 tickets rendered (headless Chromium, cold cache)',
+    p50: result.renderP50,
+    p99: result.renderMax,
+    value: `median ${result.renderP50.toFixed(0)} ms, max ${result.renderMax.toFixed(0)} ms over ${result.renderMs.length} runs`,
+    budget: '< 1 s',
+    met: result.renderMax < 1000,
   });
 }

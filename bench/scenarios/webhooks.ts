@@ -24,7 +24,11 @@ interface WebhookBench {
 }
 
 async function gql(url: string, cookie: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { data?: any; errors?: { message: string }[] };
   if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
   return body.data;
@@ -56,13 +60,31 @@ async function measureWebhooks(options: { dataDir: string; seconds: number; conn
   try {
     const cookie = await login(gw.url, 0);
     const customers = (await gql(gw.url, cookie, '{ customers(first: 1) { nodes { id } } }')).customers.nodes;
-    const body = JSON.stringify({ title: 'Bench hook', type: 'Incident', priority: 'High', requester: customers[0].id, apply_macro: 1, description: 'Created by the webhook benchmark.' });
+    const body = JSON.stringify({
+      title: 'Bench hook',
+      type: 'Incident',
+      priority: 'High',
+      requester: customers[0].id,
+      apply_macro: 1,
+      description: 'Created by the webhook benchmark.',
+    });
     const create = (): Promise<{ id: number; ackedAt: number } | null> =>
       fetch(`${gw.url}/api/tickets/create`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body })
         .then(async (r) => (r.status === 201 ? { id: ((await r.json()) as { id: number }).id, ackedAt: performance.now() } : null))
         .catch(() => null);
-    const spec: LoadSpec = { url: `${gw.url}/api/tickets/create`, method: 'POST', headers: { 'content-type': 'application/json', cookie }, body, connections: options.connections };
-    const register = async () => (await gql(gw.url, cookie, 'mutation($input: WebhookInput!) { createWebhook(input: $input) { webhook { id } } }', { input: { url: hookUrl, events: ['TICKET_CREATED'] } })).createWebhook.webhook.id as number;
+    const spec: LoadSpec = {
+      url: `${gw.url}/api/tickets/create`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body,
+      connections: options.connections,
+    };
+    const register = async () =>
+      (
+        await gql(gw.url, cookie, 'mutation($input: WebhookInput!) { createWebhook(input: $input) { webhook { id } } }', {
+          input: { url: hookUrl, events: ['TICKET_CREATED'] },
+        })
+      ).createWebhook.webhook.id as number;
     const unregister = (id: number) => gql(gw.url, cookie, 'mutation($id: Int!) { deleteWebhook(id: $id) }', { id });
 
     // 8b first (the lag run's endpoint would otherwise be registered): none, one, none.
@@ -109,15 +131,22 @@ export async function webhooks(): Promise<void> {
   const w = await measureWebhooks({ dataDir: join(tmp, 'webhooks'), seconds: SECONDS, connections: WRITE_CONNECTIONS });
   rows.push({
     scenario: `8a. Webhooks: delivery lag, write acknowledged → receiver got it, REST ticket creates at ${w.lag.ratePerSecond.toFixed(0)} events/s, receiver on 127.0.0.1`,
-    p50: w.lag.p50, p99: w.lag.p99, budget: 'report', met: null,
+    p50: w.lag.p50,
+    p99: w.lag.p99,
+    budget: 'report',
+    met: null,
     note: `${w.lag.sent} writes sent at 100/s, ${w.lag.events} acknowledged (the rest refused or failed: see the gateway's output with BENCH_VERBOSE=1), ${w.lag.delivered} of them delivered`,
   });
   const noneRps = (w.none[0].rps + w.none[1].rps) / 2;
   const costRatio = w.one.rps / noneRps;
   rows.push({
-    scenario: `8b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`, rps: w.one.rps, p50: w.one.p50, p99: w.one.p99,
+    scenario: `8b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`,
+    rps: w.one.rps,
+    p50: w.one.p50,
+    p99: w.one.p99,
     value: `${costRatio.toFixed(3)} of the throughput without (${fmtInt(w.none[0].rps)} and ${fmtInt(w.none[1].rps)} req/s before and after)`,
-    budget: 'within 15 % (≥ 0.85)', met: costRatio >= 0.85 && !failures(w.one),
+    budget: 'within 15 % (≥ 0.85)',
+    met: costRatio >= 0.85 && !failures(w.one),
     note: withFailures(w.one, `${w.deliveredDuringLoad.toLocaleString('en-US')} events delivered during the run`),
   });
 }

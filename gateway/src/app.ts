@@ -4,7 +4,21 @@ import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import {
-  buildFulcrumSchema, closeHotReads, createAuthLimiter, createEventBus, createPresence, channelPrefixFor, databaseIdentity, DEFAULT_AUTH_LIMITS, openDatabase, parseAllowList, rules, seedDemo, WebhookEngine, type Orm, type ServiceDeps,
+  buildFulcrumSchema,
+  closeHotReads,
+  createAuthLimiter,
+  createEventBus,
+  createPresence,
+  channelPrefixFor,
+  databaseIdentity,
+  DEFAULT_AUTH_LIMITS,
+  openDatabase,
+  parseAllowList,
+  rules,
+  seedDemo,
+  WebhookEngine,
+  type Orm,
+  type ServiceDeps,
 } from '@fulcrum/schema';
 import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
@@ -32,7 +46,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-
 /**
  * Builds and starts one gateway: database (migrated, demo-seeded when empty), event bus, sessions, REST under
  * /api, GraphQL over HTTP and websockets on /graphql, images under /images, and the web app at /.
@@ -52,10 +65,23 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     await client.connect();
     redisForLimits = client;
   }
-  const presence = await createPresence({ bus: events.bus, redisUrl: options.redisUrl, prefix: channelPrefixFor(namespace), ttlMs: options.presenceTtlMs, heartbeatMs: options.presenceHeartbeatMs, onError: log });
+  const presence = await createPresence({
+    bus: events.bus,
+    redisUrl: options.redisUrl,
+    prefix: channelPrefixFor(namespace),
+    ttlMs: options.presenceTtlMs,
+    heartbeatMs: options.presenceHeartbeatMs,
+    onError: log,
+  });
   const { allowHosts, ...webhookTuning } = options.webhooks ?? {};
   const webhooks = new WebhookEngine(orm, { allowList: parseAllowList(allowHosts), ...webhookTuning, log });
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace), presence, webhooks };
+  const deps: ServiceDeps = {
+    orm,
+    bus: events.bus,
+    limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace),
+    presence,
+    webhooks,
+  };
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
   const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
@@ -75,7 +101,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
   const schema = await buildFulcrumSchema();
-  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), { blockFieldSuggestions: !introspection, log, sessionRecheckMs: options.sessionRecheckMs, budget });
+  const live = createLiveServer(httpServer, schema, deps, sessions, websocketValidationRules(introspection), {
+    blockFieldSuggestions: !introspection,
+    log,
+    sessionRecheckMs: options.sessionRecheckMs,
+    budget,
+  });
   // Live events published while Redis was unreachable are lost: make every client reconnect and catch up.
   events.onReconnected(() => live.closeAll('Event bus reconnected: catch up'));
   const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose(), budget });

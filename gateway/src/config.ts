@@ -79,7 +79,9 @@ function webhookOptionsFromEnv(env: NodeJS.ProcessEnv): GatewayOptions['webhooks
 export function configurationProblems(options: GatewayOptions): string[] {
   const problems: string[] = [];
   if (options.databaseUrl && !options.sessionSecret) {
-    problems.push('DATABASE_URL is set but SESSION_SECRET is not. Every gateway on one database must sign cookies with the same secret: set SESSION_SECRET to a long random string (e.g. `openssl rand -base64 32`), the same on every gateway.');
+    problems.push(
+      'DATABASE_URL is set but SESSION_SECRET is not. Every gateway on one database must sign cookies with the same secret: set SESSION_SECRET to a long random string (e.g. `openssl rand -base64 32`), the same on every gateway.',
+    );
   }
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
     problems.push(`PORT must be a whole number from 0 to 65535, not "${process.env.PORT}".`);
@@ -93,6 +95,7 @@ export function configurationProblems(options: GatewayOptions): string[] {
     problems.push((error as Error).message);
   }
   const delays = options.webhooks?.retryDelaysMs;
-  if (delays && !delays.every((d) => Number.isFinite(d) && d >= 0)) problems.push('FULCRUM_WEBHOOK_RETRY_DELAYS must be comma-separated milliseconds, e.g. 5000,300000.');
+  if (delays && !delays.every((d) => Number.isFinite(d) && d >= 0))
+    problems.push('FULCRUM_WEBHOOK_RETRY_DELAYS must be comma-separated milliseconds, e.g. 5000,300000.');
   return problems;
 }

@@ -40,7 +40,13 @@ beforeAll(async () => {
   const em = forkEm(gw.orm);
   const now = new Date();
   const rows = Array.from({ length: 1000 }, (_, i) => ({ name: `Integration ${i}`, email: `integration-${i}@example.test`, owner_id: 1, created_at: now }));
-  for (let i = 0; i < rows.length; i += 250) await em.getConnection().execute(em.getKnex().insert(rows.slice(i, i + 250)).into('customers') as never);
+  for (let i = 0; i < rows.length; i += 250)
+    await em.getConnection().execute(
+      em
+        .getKnex()
+        .insert(rows.slice(i, i + 250))
+        .into('customers') as never,
+    );
   // A READ token, made the way the web app's token page makes it (with the browser session).
   const created = await demo.gql('mutation { createApiToken(input: { name: "example integration", scopes: [READ] }) { secret } }');
   credentials = { FULCRUM_TOKEN: created.data!.createApiToken.secret };
@@ -65,7 +71,9 @@ describe('examples/integration', () => {
       const next = nextJson(run.lines);
       let created: number | undefined;
       const timer = setInterval(() => {
-        void demo.gql(`mutation { createCustomer(input: { name: "Live One", email: "live-${Date.now()}@example.test" }) { id } }`).then((r) => (created ??= r.data?.createCustomer.id));
+        void demo
+          .gql(`mutation { createCustomer(input: { name: "Live One", email: "live-${Date.now()}@example.test" }) { id } }`)
+          .then((r) => (created ??= r.data?.createCustomer.id));
       }, 300);
       const event = await next.finally(() => clearInterval(timer));
       expect(event).toMatchObject({ event: 'CREATED', name: 'Live One' });

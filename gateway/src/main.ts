@@ -17,7 +17,9 @@ try {
   // Say what failed and what to check, without a stack trace (FULCRUM_DEBUG=1 shows it).
   const where = options.databaseUrl ? 'the PostgreSQL database at DATABASE_URL' : `the SQLite file in ${String(options.dataDir)}`;
   console.error(`fulcrum: could not start: ${String(redactSecrets(error instanceof Error ? error.message : String(error)))}`);
-  console.error(`fulcrum: check that ${where}${options.redisUrl ? ' and Redis at REDIS_URL' : ''} can be reached, and that port ${options.port} on ${options.host} is free.`);
+  console.error(
+    `fulcrum: check that ${where}${options.redisUrl ? ' and Redis at REDIS_URL' : ''} can be reached, and that port ${options.port} on ${options.host} is free.`,
+  );
   if (process.env.FULCRUM_DEBUG === '1') console.error(error);
   process.exit(1);
 }

@@ -25,20 +25,51 @@ async function stored(table: string, id: number): Promise<Record<string, unknown
 
 async function storedImage(ticketId: number) {
   const em = forkEm(gw.orm);
-  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(em.getKnex().from('ticket_images').where('ticket_id', ticketId).select('mime_type', 'byte_size', 'width', 'height', 'data') as never);
+  const [row] = await em
+    .getConnection()
+    .execute<Record<string, unknown>[]>(
+      em.getKnex().from('ticket_images').where('ticket_id', ticketId).select('mime_type', 'byte_size', 'width', 'height', 'data') as never,
+    );
   return row ? { ...row, data: Buffer.from(row.data as Buffer).toString('base64') } : undefined;
 }
 
 describe('REST and GraphQL store the same thing', () => {
   it('tickets: create (with image), edit, delete', async () => {
-    const viaRest = (await demo.post('/api/tickets/create', { title: 'Same', type: 'Problem', priority: 'Urgent', assignee: 1, requester: '4', apply_macro: '2', description: 'Identical body' })).body.id;
+    const viaRest = (
+      await demo.post('/api/tickets/create', {
+        title: 'Same',
+        type: 'Problem',
+        priority: 'Urgent',
+        assignee: 1,
+        requester: '4',
+        apply_macro: '2',
+        description: 'Identical body',
+      })
+    ).body.id;
     await demo.upload('POST', `/api/tickets/${viaRest}/add-image`, { data: PNG });
-    const viaGql = (await demo.gqlUpload('mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }', { i: { title: 'Same', type: 'Problem', priority: 'Urgent', requesterId: 4, macroId: 2, description: 'Identical body' } }, 'img', { data: PNG })).data!.createTicket.id;
+    const viaGql = (
+      await demo.gqlUpload(
+        'mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }',
+        { i: { title: 'Same', type: 'Problem', priority: 'Urgent', requesterId: 4, macroId: 2, description: 'Identical body' } },
+        'img',
+        { data: PNG },
+      )
+    ).data!.createTicket.id;
     expect(await stored('tickets', viaGql)).toEqual(await stored('tickets', viaRest));
     expect(await storedImage(viaGql)).toEqual(await storedImage(viaRest));
 
-    await demo.put(`/api/tickets/${viaRest}/edit`, { title: 'Edited', type: 'Task', priority: 'Low', requester: 5, apply_macro: null, description: 'Edited body' });
-    await demo.gql('mutation($id: Int!, $i: TicketInput!) { updateTicket(id: $id, input: $i) { id } }', { id: viaGql, i: { title: 'Edited', type: 'Task', priority: 'Low', requesterId: 5, macroId: null, description: 'Edited body' } });
+    await demo.put(`/api/tickets/${viaRest}/edit`, {
+      title: 'Edited',
+      type: 'Task',
+      priority: 'Low',
+      requester: 5,
+      apply_macro: null,
+      description: 'Edited body',
+    });
+    await demo.gql('mutation($id: Int!, $i: TicketInput!) { updateTicket(id: $id, input: $i) { id } }', {
+      id: viaGql,
+      i: { title: 'Edited', type: 'Task', priority: 'Low', requesterId: 5, macroId: null, description: 'Edited body' },
+    });
     expect(await stored('tickets', viaGql)).toEqual(await stored('tickets', viaRest));
     expect(await storedImage(viaGql)).toEqual(await storedImage(viaRest));
 
@@ -84,7 +115,13 @@ describe('REST and GraphQL store the same thing', () => {
     await demo.gql(`mutation { deleteMacro(id: ${mGql}) { id } }`);
     await demo.get(`/api/messages/${sRest}/delete`);
     await demo.gql(`mutation { deleteMessage(id: ${sGql}) }`);
-    for (const [table, id] of [['macros', mRest], ['macros', mGql], ['messages', sRest], ['messages', sGql]] as const) expect(await stored(table, id)).toBeUndefined();
+    for (const [table, id] of [
+      ['macros', mRest],
+      ['macros', mGql],
+      ['messages', sRest],
+      ['messages', sGql],
+    ] as const)
+      expect(await stored(table, id)).toBeUndefined();
   });
 
   it('refusals agree too: the same bad input gets the same field messages on both', async () => {

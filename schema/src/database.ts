@@ -146,7 +146,10 @@ type PgConnection = { query(sql: string, params?: unknown[]): Promise<{ rows: Re
 export async function withStartupLock<T>(orm: Orm, fn: () => Promise<T>): Promise<T> {
   if (!(orm.config.getDriver() instanceof PostgreSqlDriver)) return fn();
   // knex types its client as any; these are the two pool calls used here.
-  const client = (orm.em as Em).getConnection().getKnex().client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+  const client = (orm.em as Em).getConnection().getKnex().client as {
+    acquireConnection(): Promise<PgConnection>;
+    releaseConnection(c: PgConnection): Promise<void>;
+  };
   const connection = await client.acquireConnection();
   try {
     const key = STARTUP_LOCK_KEY.toString();
@@ -191,11 +194,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
 export async function databaseIdentity(orm: Orm): Promise<string> {
   const em = orm.em.fork() as Em;
   const kind = orm.config.getDriver() instanceof PostgreSqlDriver ? 'postgresql' : 'sqlite';
-  const [first] = await em.getConnection().execute<{ executed_at: Date | string | number | null }[]>('select executed_at from mikro_orm_migrations order by id limit 1');
+  const [first] = await em
+    .getConnection()
+    .execute<{ executed_at: Date | string | number | null }[]>('select executed_at from mikro_orm_migrations order by id limit 1');
   const installedAt = first?.executed_at instanceof Date ? first.executed_at.toISOString() : String(first?.executed_at ?? '');
-  const name = kind === 'postgresql'
-    ? String((await em.getConnection().execute<{ name: string }[]>('select current_database() as name'))[0]?.name)
-    : String(orm.config.get('dbName'));
+  const name =
+    kind === 'postgresql'
+      ? String((await em.getConnection().execute<{ name: string }[]>('select current_database() as name'))[0]?.name)
+      : String(orm.config.get('dbName'));
   return `${kind}:${name}:${installedAt}`;
 }
 
@@ -252,7 +258,10 @@ function sqliteHotReader(file: string): HotReader {
 }
 
 function postgresHotReader(em: Em): HotReader {
-  const client = em.getConnection().getKnex().client as { acquireConnection(): Promise<PgConnection & { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }>; releaseConnection(c: unknown): Promise<void> };
+  const client = em.getConnection().getKnex().client as {
+    acquireConnection(): Promise<PgConnection & { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }>;
+    releaseConnection(c: unknown): Promise<void>;
+  };
   const texts = new Map<string, string>();
   return {
     async all<T>(name: string, sql: string, params: readonly unknown[]) {

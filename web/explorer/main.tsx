@@ -56,7 +56,9 @@ function Explorer() {
   return (
     <div className="explorer">
       <header className="explorer-bar">
-        <a className="explorer-home" href="/">Fulcrum</a>
+        <a className="explorer-home" href="/">
+          Fulcrum
+        </a>
         <h1>GraphQL explorer</h1>
         <form className="explorer-token" onSubmit={(event) => event.preventDefault()} autoComplete="off">
           <label htmlFor={tokenId}>API token</label>

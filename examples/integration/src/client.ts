@@ -41,7 +41,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): FulcrumConf
 export function createFulcrum(config: FulcrumConfig) {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${config.token}` };
 
-  async function request<TResult, TVariables>(document: TypedDocumentString<TResult, TVariables>, ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]): Promise<TResult> {
+  async function request<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]
+  ): Promise<TResult> {
     const response = await fetch(`${config.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: document.toString(), variables }) });
     const body = (await response.json().catch(() => ({}))) as GraphQLResponse<TResult>;
     const error = body.errors?.[0];
@@ -66,11 +69,14 @@ export function createFulcrum(config: FulcrumConfig) {
       on: { connected: () => connected?.() },
     });
     const fail = handlers.error ?? (() => {});
-    return ws.subscribe<TResult>({ query: document.toString(), variables: variables as Record<string, unknown> }, {
-      next: (message) => (message.data ? handlers.next(message.data) : fail(message.errors)),
-      error: fail,
-      complete: () => {},
-    });
+    return ws.subscribe<TResult>(
+      { query: document.toString(), variables: variables as Record<string, unknown> },
+      {
+        next: (message) => (message.data ? handlers.next(message.data) : fail(message.errors)),
+        error: fail,
+        complete: () => {},
+      },
+    );
   }
 
   return { request, subscribe, close: () => ws?.dispose() };

@@ -22,7 +22,7 @@ async function listCustomers(fulcrum: ReturnType<typeof createFulcrum>) {
     pages += 1;
     totalCount = customers.totalCount;
     for (const customer of customers.nodes) ids.add(customer.id);
-    after = customers.pageInfo.hasNextPage ? customers.pageInfo.endCursor ?? null : null;
+    after = customers.pageInfo.hasNextPage ? (customers.pageInfo.endCursor ?? null) : null;
   } while (after);
   print({ customers: ids.size, totalCount, pages });
 }
@@ -30,17 +30,21 @@ async function listCustomers(fulcrum: ReturnType<typeof createFulcrum>) {
 async function watch(fulcrum: ReturnType<typeof createFulcrum>, count: number) {
   await new Promise<void>((resolve, reject) => {
     let seen = 0;
-    const stop = fulcrum.subscribe(CustomerEvents, {}, {
-      connected: () => print({ subscribed: 'customerEvents' }),
-      next: ({ customerEvents }) => {
-        print({ event: customerEvents.kind, id: customerEvents.id, name: customerEvents.customer?.name ?? null });
-        if (++seen >= count) {
-          stop();
-          resolve();
-        }
+    const stop = fulcrum.subscribe(
+      CustomerEvents,
+      {},
+      {
+        connected: () => print({ subscribed: 'customerEvents' }),
+        next: ({ customerEvents }) => {
+          print({ event: customerEvents.kind, id: customerEvents.id, name: customerEvents.customer?.name ?? null });
+          if (++seen >= count) {
+            stop();
+            resolve();
+          }
+        },
+        error: reject,
       },
-      error: reject,
-    });
+    );
   });
 }
 

@@ -48,7 +48,9 @@ export function bearerOrSession(sessions: RequestHandler, deps: ServiceDeps): Re
     const authorization = acceptsBearer(req) ? parseAuthorization(req.headers.authorization) : { kind: 'none' as const };
     if (authorization.kind === 'none') return sessions(req, res, next);
     if (authorization.kind === 'malformed') {
-      return refuse(res, 401, 'UNAUTHENTICATED', 'Send the token as "Authorization: Bearer <token>".', { 'WWW-Authenticate': 'Bearer error="invalid_request"' });
+      return refuse(res, 401, 'UNAUTHENTICATED', 'Send the token as "Authorization: Bearer <token>".', {
+        'WWW-Authenticate': 'Bearer error="invalid_request"',
+      });
     }
     apiTokens.authenticateToken(deps, authorization.secret, req.ip ?? 'unknown').then(
       (credential) => {

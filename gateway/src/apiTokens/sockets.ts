@@ -22,7 +22,13 @@ export interface TokenSockets {
   add(tokenId: number, socket: WebSocket): void;
   remove(tokenId: number, socket: WebSocket): void;
   /** Errors for a subscription that may not start (page size, cost; a token's budget), or undefined. */
-  admit(schema: GraphQLSchema, credential: ApiCredential | undefined, query: string, variables: Record<string, unknown> | undefined, operationName: string | null | undefined): Promise<GraphQLError[] | undefined>;
+  admit(
+    schema: GraphQLSchema,
+    credential: ApiCredential | undefined,
+    query: string,
+    variables: Record<string, unknown> | undefined,
+    operationName: string | null | undefined,
+  ): Promise<GraphQLError[] | undefined>;
   dispose(): Promise<void>;
 }
 
@@ -81,7 +87,11 @@ export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, reche
       if (!credential) return undefined;
       const decision = await budget.spend(credential.tokenId, Math.max(COST.minimumPerOperation, cost));
       if (decision.allowed) return undefined;
-      return [new GraphQLError(`This token has spent its budget of ${decision.limit} points per minute; try again in ${decision.resetSeconds} seconds.`, { extensions: { code: 'RATE_LIMITED', retryAfter: decision.resetSeconds } })];
+      return [
+        new GraphQLError(`This token has spent its budget of ${decision.limit} points per minute; try again in ${decision.resetSeconds} seconds.`, {
+          extensions: { code: 'RATE_LIMITED', retryAfter: decision.resetSeconds },
+        }),
+      ];
     },
     async dispose() {
       clearInterval(sweep);

@@ -2,7 +2,12 @@ import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginUsageReportingDisabled, ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '@fulcrum/schema';
 import type { ErrorLog } from '../logging.js';
@@ -62,7 +67,11 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
       costPlugin(options.budget),
       rateLimitStatus,
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),
-      { async serverWillStart() { return { drainServer: options.disposeWebSockets }; } },
+      {
+        async serverWillStart() {
+          return { drainServer: options.disposeWebSockets };
+        },
+      },
       // Only what we use: no landing page (it loads scripts from a CDN), no cache-control or reporting work.
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginCacheControlDisabled(),

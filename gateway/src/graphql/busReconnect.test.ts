@@ -24,7 +24,7 @@ describe.skipIf(process.env.FULCRUM_TEST_REDIS !== '1')('event bus reconnect (Re
     const name = subscriberConnectionName(channelPrefixFor(await databaseIdentity(gw.orm)));
     const admin = new Redis(REDIS_URL);
     try {
-      const ours = (await admin.client('LIST') as string)
+      const ours = ((await admin.client('LIST')) as string)
         .split('\n')
         .filter((line) => line.includes(`name=${name} `))
         .map((line) => /id=(\d+)/.exec(line)![1]);
@@ -46,4 +46,3 @@ describe.skipIf(process.env.FULCRUM_TEST_REDIS !== '1')('event bus reconnect (Re
     await again.dispose();
   });
 });
-

@@ -64,7 +64,12 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
  * fit their definitions make graphql-query-complexity throw; execution refuses those same variables before any
  * resolver runs, so such an operation costs nothing.
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string | null,
+): number {
   try {
     return getComplexity({ schema, query: document, variables: variables ?? {}, operationName: operationName ?? undefined, estimators: [estimator] });
   } catch (error) {
@@ -74,7 +79,10 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
 }
 
 export function costLimitError(cost: number): GraphQLError {
-  return new GraphQLError(`This operation costs ${cost} points; one operation may cost at most ${MAX_OPERATION_COST}. Ask for fewer objects (a smaller \`first\`) or split it.`, {
-    extensions: { code: 'GRAPHQL_VALIDATION_FAILED', cost: { requested: cost, maxPerOperation: MAX_OPERATION_COST } },
-  });
+  return new GraphQLError(
+    `This operation costs ${cost} points; one operation may cost at most ${MAX_OPERATION_COST}. Ask for fewer objects (a smaller \`first\`) or split it.`,
+    {
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', cost: { requested: cost, maxPerOperation: MAX_OPERATION_COST } },
+    },
+  );
 }

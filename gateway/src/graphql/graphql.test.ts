@@ -9,10 +9,18 @@ let gw: TestGateway;
 let demo: TestClient;
 let marnie: TestClient;
 
-const TICKET_FIELDS = 'id title type priority description assigneeId requesterId macroId assignee { id username } requester { id name } macro { id name } image { id url mimeType width height }';
+const TICKET_FIELDS =
+  'id title type priority description assigneeId requesterId macroId assignee { id username } requester { id name } macro { id name } image { id url mimeType width height }';
 const CREATE_TICKET = `mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { ${TICKET_FIELDS} } }`;
 const UPDATE_TICKET = `mutation($id: Int!, $input: TicketInput!, $image: Upload) { updateTicket(id: $id, input: $input, image: $image) { ${TICKET_FIELDS} } }`;
-const input = (over: Record<string, unknown> = {}) => ({ title: 'Printer on fire', type: 'Incident', priority: 'High', requesterId: 1, description: 'Smoke from tray 2.', ...over });
+const input = (over: Record<string, unknown> = {}) => ({
+  title: 'Printer on fire',
+  type: 'Incident',
+  priority: 'High',
+  requesterId: 1,
+  description: 'Smoke from tray 2.',
+  ...over,
+});
 
 beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
 afterAll(() => gw.destroy());
@@ -36,19 +44,34 @@ describe('GraphQL auth', () => {
     expect((await c.gql('mutation { logout }')).data).toEqual({ logout: true });
     expect((await c.gql('{ me { id } }')).data).toEqual({ me: null });
 
-    const signup = await gw.client().gql('mutation($i: SignupInput!) { signup(input: $i) { id username } }', { i: { email: 'bad', username: 'a', password: 'x' } });
+    const signup = await gw
+      .client()
+      .gql('mutation($i: SignupInput!) { signup(input: $i) { id username } }', { i: { email: 'bad', username: 'a', password: 'x' } });
     expect(fieldsOf(signup)).toEqual({ email: [MESSAGES.email], username: [MESSAGES.username], password: [MESSAGES.password] });
   });
 
   const protectedOps = [
-    '{ users { nodes { id } } }', '{ tickets { totalCount } }', '{ ticket(id: 1) { id } }', '{ customers { nodes { id } } }', '{ customer(id: 1) { id } }',
-    '{ customerEmailAvailable(email: "a@b.c") }', '{ macros { nodes { id } } }', '{ macro(id: 1) { id } }', '{ messages(withUserId: 1) { totalCount } }',
+    '{ users { nodes { id } } }',
+    '{ tickets { totalCount } }',
+    '{ ticket(id: 1) { id } }',
+    '{ customers { nodes { id } } }',
+    '{ customer(id: 1) { id } }',
+    '{ customerEmailAvailable(email: "a@b.c") }',
+    '{ macros { nodes { id } } }',
+    '{ macro(id: 1) { id } }',
+    '{ messages(withUserId: 1) { totalCount } }',
     'mutation { createTicket(input: { title: "t", requesterId: 1, description: "abc" }) { id } }',
-    'mutation { updateTicket(id: 1, input: { title: "t", requesterId: 1, description: "abc" }) { id } }', 'mutation { deleteTicket(id: 1) }',
-    'mutation { createCustomer(input: { name: "Nm", email: "a@b.c" }) { id } }', 'mutation { updateCustomer(id: 1, input: { name: "Nm", email: "a@b.c" }) { id } }',
-    'mutation { deleteCustomer(id: 1) }', 'mutation { createMacro(input: { name: "Nm", description: "d" }) { id } }',
-    'mutation { updateMacro(id: 2, input: { name: "Nm", description: "d" }) { id } }', 'mutation { deleteMacro(id: 2) { id } }',
-    'mutation { sendMessage(receiverId: 2, text: "hi") { id } }', 'mutation { editMessage(id: 1, text: "hi") { id } }', 'mutation { deleteMessage(id: 1) }',
+    'mutation { updateTicket(id: 1, input: { title: "t", requesterId: 1, description: "abc" }) { id } }',
+    'mutation { deleteTicket(id: 1) }',
+    'mutation { createCustomer(input: { name: "Nm", email: "a@b.c" }) { id } }',
+    'mutation { updateCustomer(id: 1, input: { name: "Nm", email: "a@b.c" }) { id } }',
+    'mutation { deleteCustomer(id: 1) }',
+    'mutation { createMacro(input: { name: "Nm", description: "d" }) { id } }',
+    'mutation { updateMacro(id: 2, input: { name: "Nm", description: "d" }) { id } }',
+    'mutation { deleteMacro(id: 2) { id } }',
+    'mutation { sendMessage(receiverId: 2, text: "hi") { id } }',
+    'mutation { editMessage(id: 1, text: "hi") { id } }',
+    'mutation { deleteMessage(id: 1) }',
   ];
   it.each(protectedOps)('%s without a session is UNAUTHENTICATED', async (query) => {
     const res = await gw.client().gql(query);
@@ -58,20 +81,34 @@ describe('GraphQL auth', () => {
 });
 
 describe('GraphQL tickets', () => {
-  it('pages the agent\'s tickets with a cursor and a total count', async () => {
+  it("pages the agent's tickets with a cursor and a total count", async () => {
     const first = await demo.gql('{ tickets(first: 3) { totalCount nodes { id assigneeId } pageInfo { endCursor hasNextPage } } }');
     const page = first.data!.tickets;
     expect(page.nodes).toHaveLength(3);
     expect(page.totalCount).toBeGreaterThan(3);
     expect(page.nodes.every((t: { assigneeId: number }) => t.assigneeId === 1)).toBe(true);
-    const next = await demo.gql('query($after: String) { tickets(first: 100, after: $after) { nodes { id } pageInfo { hasNextPage } } }', { after: page.pageInfo.endCursor });
+    const next = await demo.gql('query($after: String) { tickets(first: 100, after: $after) { nodes { id } pageInfo { hasNextPage } } }', {
+      after: page.pageInfo.endCursor,
+    });
     const ids = [...page.nodes, ...next.data!.tickets.nodes].map((t: { id: number }) => t.id);
     expect(ids).toHaveLength(page.totalCount);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(next.data!.tickets.pageInfo.hasNextPage).toBe(false);
     // Give Bobbie 120 tickets, then ask for the largest page (100); a page past it (150) is refused, not cut.
-    const rows = Array.from({ length: 120 }, (_, i) => ({ title: `Bulk ${i}`, type: 'Task', priority: 'Low', assignee_id: 3, requester_id: 1, macro_id: 1, description: 'bulk row', created_at: new Date(), updated_at: new Date() }));
-    await forkEm(gw.orm).getConnection().execute(forkEm(gw.orm).getKnex().insert(rows).into('tickets') as never);
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      title: `Bulk ${i}`,
+      type: 'Task',
+      priority: 'Low',
+      assignee_id: 3,
+      requester_id: 1,
+      macro_id: 1,
+      description: 'bulk row',
+      created_at: new Date(),
+      updated_at: new Date(),
+    }));
+    await forkEm(gw.orm)
+      .getConnection()
+      .execute(forkEm(gw.orm).getKnex().insert(rows).into('tickets') as never);
     const bobbie = await gw.as(2);
     expect(codeOf(await bobbie.gql('{ tickets(first: 150) { totalCount } }'))).toBe('BAD_USER_INPUT');
     const capped = (await bobbie.gql('{ tickets(first: 100) { totalCount nodes { id } pageInfo { hasNextPage } } }')).data!.tickets;
@@ -84,7 +121,14 @@ describe('GraphQL tickets', () => {
   it('creates a ticket with its image in one call, with relations as fields', async () => {
     const res = await demo.gqlUpload(CREATE_TICKET, { input: input() }, 'image', { data: PNG });
     const t = res.data!.createTicket;
-    expect(t).toMatchObject({ title: 'Printer on fire', type: 'Incident', priority: 'High', assignee: { id: 1, username: 'Demo' }, requester: { id: 1, name: 'Ada Lovelace' }, macro: { id: 1, name: 'No Macro' } });
+    expect(t).toMatchObject({
+      title: 'Printer on fire',
+      type: 'Incident',
+      priority: 'High',
+      assignee: { id: 1, username: 'Demo' },
+      requester: { id: 1, name: 'Ada Lovelace' },
+      macro: { id: 1, name: 'No Macro' },
+    });
     expect(t.image).toMatchObject({ mimeType: 'image/png', width: 40, height: 30, url: `/images/${t.image.id}` });
     const served = await demo.fetch(t.image.url);
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
@@ -94,9 +138,17 @@ describe('GraphQL tickets', () => {
     const before = (await demo.gql('{ tickets { totalCount } }')).data!.tickets.totalCount;
     const noImage = await demo.gql(CREATE_TICKET, { input: input() });
     expect(fieldsOf(noImage)).toEqual({ image: [MESSAGES.ticketImage] });
-    const bad = await demo.gqlUpload(CREATE_TICKET, { input: input({ title: '', description: 'ab', requesterId: 424242 }) }, 'image', { data: HTML_AS_PNG, name: 'x.png' });
+    const bad = await demo.gqlUpload(CREATE_TICKET, { input: input({ title: '', description: 'ab', requesterId: 424242 }) }, 'image', {
+      data: HTML_AS_PNG,
+      name: 'x.png',
+    });
     expect(codeOf(bad)).toBe('BAD_USER_INPUT');
-    expect(fieldsOf(bad)).toEqual({ image: [MESSAGES.imageType], title: [MESSAGES.ticketTitle], description: [MESSAGES.ticketDescription], requesterId: [MESSAGES.ticketRequesterUnknown] });
+    expect(fieldsOf(bad)).toEqual({
+      image: [MESSAGES.imageType],
+      title: [MESSAGES.ticketTitle],
+      description: [MESSAGES.ticketDescription],
+      requesterId: [MESSAGES.ticketRequesterUnknown],
+    });
     expect((await demo.gql('{ tickets { totalCount } }')).data!.tickets.totalCount).toBe(before);
   });
 
@@ -105,7 +157,8 @@ describe('GraphQL tickets', () => {
     const kept = (await demo.gql(UPDATE_TICKET, { id: t.id, input: input({ title: 'Renamed', macroId: 1 }) })).data!.updateTicket;
     expect(kept.title).toBe('Renamed');
     expect(kept.image.id).toBe(t.image.id);
-    const replaced = (await demo.gqlUpload(UPDATE_TICKET, { id: t.id, input: input() }, 'image', { data: JPEG, name: 'a.jpg', type: 'image/jpeg' })).data!.updateTicket;
+    const replaced = (await demo.gqlUpload(UPDATE_TICKET, { id: t.id, input: input() }, 'image', { data: JPEG, name: 'a.jpg', type: 'image/jpeg' })).data!
+      .updateTicket;
     expect(replaced.image.mimeType).toBe('image/jpeg');
     expect(replaced.image.id).not.toBe(t.image.id);
   });
@@ -127,7 +180,9 @@ describe('GraphQL tickets', () => {
 
 describe('GraphQL customers, macros, messages', () => {
   it('customers: shared directory, owner-only changes, uniqueness check', async () => {
-    const created = (await demo.gql('mutation { createCustomer(input: { name: "Quinn", email: "quinn@example.com" }) { id name email ownerId owner { username } } }')).data!.createCustomer;
+    const created = (
+      await demo.gql('mutation { createCustomer(input: { name: "Quinn", email: "quinn@example.com" }) { id name email ownerId owner { username } } }')
+    ).data!.createCustomer;
     expect(created).toMatchObject({ name: 'Quinn', email: 'quinn@example.com', ownerId: 1, owner: { username: 'Demo' } });
     expect((await marnie.gql('{ customerEmailAvailable(email: "QUINN@example.com", name: "Quinn") }')).data).toEqual({ customerEmailAvailable: false });
     expect((await marnie.gql('{ customerEmailAvailable(email: "free@example.com") }')).data).toEqual({ customerEmailAvailable: true });
@@ -155,14 +210,21 @@ describe('GraphQL customers, macros, messages', () => {
     expect(fieldsOf(bad)).toEqual({ name: [MESSAGES.macroName], description: [MESSAGES.macroDescription] });
     const t = (await demo.gqlUpload(CREATE_TICKET, { input: input({ macroId: macro.id }) }, 'image', { data: PNG })).data!.createTicket;
     expect(t.macro.id).toBe(macro.id);
-    expect((await demo.gql(`mutation { deleteMacro(id: ${macro.id}) { id movedTicketIds } }`)).data).toEqual({ deleteMacro: { id: macro.id, movedTicketIds: [t.id] } });
+    expect((await demo.gql(`mutation { deleteMacro(id: ${macro.id}) { id movedTicketIds } }`)).data).toEqual({
+      deleteMacro: { id: macro.id, movedTicketIds: [t.id] },
+    });
     expect((await demo.gql(`{ ticket(id: ${t.id}) { macro { id name } } }`)).data).toEqual({ ticket: { macro: { id: 1, name: 'No Macro' } } });
   });
 
   it('messages: conversation filter, sender-only edits, length rule', async () => {
-    const sent = (await demo.gql('mutation { sendMessage(receiverId: 2, text: "Ping") { id senderId receiverId text sender { username } receiver { username } } }')).data!.sendMessage;
+    const sent = (
+      await demo.gql('mutation { sendMessage(receiverId: 2, text: "Ping") { id senderId receiverId text sender { username } receiver { username } } }')
+    ).data!.sendMessage;
     expect(sent).toMatchObject({ senderId: 1, receiverId: 2, text: 'Ping', sender: { username: 'Demo' }, receiver: { username: 'Marnie' } });
-    const convo = (await marnie.gql('{ messages(withUserId: 1) { nodes { id senderId receiverId } } }')).data!.messages.nodes as { senderId: number; receiverId: number }[];
+    const convo = (await marnie.gql('{ messages(withUserId: 1) { nodes { id senderId receiverId } } }')).data!.messages.nodes as {
+      senderId: number;
+      receiverId: number;
+    }[];
     expect(convo.every((m) => [m.senderId, m.receiverId].sort().join() === '1,2')).toBe(true);
     expect(codeOf(await marnie.gql(`mutation { editMessage(id: ${sent.id}, text: "Forged") { id } }`))).toBe('FORBIDDEN');
     expect(fieldsOf(await demo.gql(`mutation { editMessage(id: ${sent.id}, text: "") { id } }`))).toEqual({ text: [MESSAGES.message] });
@@ -186,7 +248,11 @@ describe('GraphQL transport', () => {
   });
 
   it('never sends a stack trace, and refuses batches', async () => {
-    const res = await demo.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ query: '{ me { id } }' }, { query: '{ me { id } }' }]) });
+    const res = await demo.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ me { id } }' }, { query: '{ me { id } }' }]),
+    });
     expect(res.status).toBe(400);
     const bad = await demo.gql('{ ticket(id: "x") { id } }');
     expect(JSON.stringify(bad)).not.toMatch(/stacktrace|at .*\.ts:\d+/);

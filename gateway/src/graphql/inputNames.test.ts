@@ -44,20 +44,31 @@ describe('field names of input errors', () => {
     expect(viaGraphql.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'requesterId' });
     expect(fieldsOf(viaGraphql)).toEqual({ requesterId: [MESSAGES.ticketRequesterUnknown], macroId: [MESSAGES.ticketMacro] });
 
-    const viaRest = await demo.post('/api/tickets/create', { title: 'Printer on fire', assignee: 1, requester: 424242, apply_macro: marnieMacro, description: 'Smoke from tray 2.' });
+    const viaRest = await demo.post('/api/tickets/create', {
+      title: 'Printer on fire',
+      assignee: 1,
+      requester: 424242,
+      apply_macro: marnieMacro,
+      description: 'Smoke from tray 2.',
+    });
     expect(viaRest.status).toBe(400);
     expect(viaRest.body.errors).toEqual({ requester: [MESSAGES.ticketRequesterUnknown], apply_macro: [MESSAGES.ticketMacro] });
     expect(await tickets()).toBe(before);
 
     const id = (await demo.gqlUpload(CREATE, { input: { ...bad, requesterId: 1, macroId: 1 } }, 'image', { data: PNG })).data!.createTicket.id;
-    expect(fieldsOf(await demo.gql(UPDATE, { id, input: { ...bad, requesterId: 0 } }))).toEqual({ requesterId: [MESSAGES.ticketRequesterUnknown], macroId: [MESSAGES.ticketMacro] });
+    expect(fieldsOf(await demo.gql(UPDATE, { id, input: { ...bad, requesterId: 0 } }))).toEqual({
+      requesterId: [MESSAGES.ticketRequesterUnknown],
+      macroId: [MESSAGES.ticketMacro],
+    });
     const restEdit = await demo.put(`/api/tickets/${id}/edit`, { title: '', requester: '', apply_macro: 'x', description: 'ok ok' });
     expect(restEdit.body.errors).toEqual({ title: [MESSAGES.ticketTitle], requester: [MESSAGES.ticketRequester], apply_macro: [MESSAGES.ticketMacro] });
   });
 
   it('sendMessage and editMessage: text and receiverId through GraphQL; message through REST', async () => {
     expect(fieldsOf(await demo.gql('mutation { sendMessage(receiverId: 2, text: "") { id } }'))).toEqual({ text: [MESSAGES.message] });
-    expect(fieldsOf(await demo.gql('mutation { sendMessage(receiverId: 1, text: "hello me") { id } }'))).toEqual({ receiverId: ['You cannot send a message to yourself.'] });
+    expect(fieldsOf(await demo.gql('mutation { sendMessage(receiverId: 1, text: "hello me") { id } }'))).toEqual({
+      receiverId: ['You cannot send a message to yourself.'],
+    });
     const sent = (await demo.gql('mutation { sendMessage(receiverId: 2, text: "hello") { id } }')).data!.sendMessage.id;
     expect(fieldsOf(await demo.gql(`mutation { editMessage(id: ${sent}, text: "   ") { id } }`))).toEqual({ text: [MESSAGES.message] });
     expect((await demo.post('/api/messages/create/too/2', { message: '' })).body.errors).toEqual({ message: [MESSAGES.message] });
@@ -78,7 +89,15 @@ describe('field names of input errors', () => {
       fc.asyncProperty(input, async (ticket) => {
         const before = await tickets();
         const gql = await demo.gqlUpload(CREATE, { input: ticket }, 'image', { data: PNG });
-        const rest = await demo.post('/api/tickets/create', { title: ticket.title, type: ticket.type, priority: ticket.priority, assignee: 1, requester: ticket.requesterId, apply_macro: ticket.macroId, description: ticket.description });
+        const rest = await demo.post('/api/tickets/create', {
+          title: ticket.title,
+          type: ticket.type,
+          priority: ticket.priority,
+          assignee: 1,
+          requester: ticket.requesterId,
+          apply_macro: ticket.macroId,
+          description: ticket.description,
+        });
         if (!gql.errors) {
           expect(rest.status).toBe(201);
           expect(await tickets()).toBe(before + 2);

@@ -14,7 +14,8 @@ import type { TestClient } from '../testing/client.js';
 import { collect, connected, wsClient } from '../testing/wsClient.js';
 
 const [DEMO, MARNIE, BOBBIE] = [1, 2, 3];
-const UNREAD_EVENTS = 'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId unreadCount lastReadMessageId lastMessage { id } } } }';
+const UNREAD_EVENTS =
+  'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId unreadCount lastReadMessageId lastMessage { id } } } }';
 const PRESENCE_EVENTS = 'subscription { presenceEvents { changes { userId online version } } }';
 const TYPING_EVENTS = 'subscription { typingEvents { senderId at } }';
 const CONVERSATIONS = `query($first: Int, $after: String) {
@@ -24,8 +25,10 @@ const CONVERSATIONS = `query($first: Int, $after: String) {
     pageInfo { endCursor hasNextPage }
   }
 }`;
-const PAGE = 'query($with: Int!, $first: Int, $after: String) { messages(withUserId: $with, first: $first, after: $after) { totalCount nodes { id text senderId } pageInfo { endCursor hasNextPage } } }';
-const READ = 'mutation($partner: Int!, $upTo: Int) { markConversationRead(partnerId: $partner, upToMessageId: $upTo) { partnerId unreadCount lastReadMessageId lastMessage { id } } }';
+const PAGE =
+  'query($with: Int!, $first: Int, $after: String) { messages(withUserId: $with, first: $first, after: $after) { totalCount nodes { id text senderId } pageInfo { endCursor hasNextPage } } }';
+const READ =
+  'mutation($partner: Int!, $upTo: Int) { markConversationRead(partnerId: $partner, upToMessageId: $upTo) { partnerId unreadCount lastReadMessageId lastMessage { id } } }';
 const SEND = 'mutation($to: Int!, $text: String!) { sendMessage(receiverId: $to, text: $text) { id } }';
 
 let gw: TestGateway;
@@ -47,7 +50,14 @@ async function send(from: TestClient, to: number, text: string): Promise<number>
 }
 const unread = async (c: TestClient) => (await c.gql<{ unreadMessageCount: number }>('{ unreadMessageCount }')).data!.unreadMessageCount;
 const conversationWith = async (c: TestClient, partnerId: number) =>
-  ((await c.gql(CONVERSATIONS, { first: 100 })).data!.conversations.nodes as { partnerId: number; unreadCount: number; lastReadMessageId: number; lastMessage: { id: number } }[]).find((n) => n.partnerId === partnerId);
+  (
+    (await c.gql(CONVERSATIONS, { first: 100 })).data!.conversations.nodes as {
+      partnerId: number;
+      unreadCount: number;
+      lastReadMessageId: number;
+      lastMessage: { id: number };
+    }[]
+  ).find((n) => n.partnerId === partnerId);
 const read = (c: TestClient, partner: number, upTo?: number) => c.gql(READ, { partner, upTo });
 
 beforeAll(async () => ([gw, demo, marnie, bobbie] = await startSignedIn(0, 1, 2)));
@@ -68,7 +78,11 @@ describe('read state on the server', () => {
     const list = (await marnie.gql(CONVERSATIONS)).data!.conversations;
     // Newest activity first: Bobbie's message is the newest.
     expect(list.nodes.map((n: { partnerId: number }) => n.partnerId).slice(0, 2)).toEqual([BOBBIE, DEMO]);
-    expect(list.nodes[0]).toMatchObject({ unreadCount: 1, partner: { id: BOBBIE, username: 'Bobbie' }, lastMessage: { id: c, text: 'three from Bobbie', senderId: BOBBIE, receiverId: MARNIE, sender: { username: 'Bobbie' } } });
+    expect(list.nodes[0]).toMatchObject({
+      unreadCount: 1,
+      partner: { id: BOBBIE, username: 'Bobbie' },
+      lastMessage: { id: c, text: 'three from Bobbie', senderId: BOBBIE, receiverId: MARNIE, sender: { username: 'Bobbie' } },
+    });
     expect(list.nodes[1]).toMatchObject({ unreadCount: 2, lastMessage: { id: b } });
     // The sender has nothing unread from it.
     expect((await conversationWith(demo, MARNIE))!.unreadCount).toBe(0);
@@ -120,7 +134,13 @@ describe('read state on the server', () => {
       if (field) expect(res.errors?.[0].extensions?.field).toBe(field);
     }
     expect(await conversationWith(marnie, DEMO)).toEqual(before);
-    for (const query of ['{ unreadMessageCount }', '{ conversations { totalCount } }', '{ messages(withUserId: 1) { totalCount } }', 'mutation { markConversationRead(partnerId: 1) { unreadCount } }', 'mutation { notifyTyping(partnerId: 1) }']) {
+    for (const query of [
+      '{ unreadMessageCount }',
+      '{ conversations { totalCount } }',
+      '{ messages(withUserId: 1) { totalCount } }',
+      'mutation { markConversationRead(partnerId: 1) { unreadCount } }',
+      'mutation { notifyTyping(partnerId: 1) }',
+    ]) {
       expect((await gw.client().gql(query)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
     }
     expect((await marnie.gql(CONVERSATIONS, { after: 'garbage' })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
@@ -139,24 +159,34 @@ describe('read state on the server', () => {
       if (i % 4 === 0) work.push(read(marnie, i % 8 === 0 ? DEMO : BOBBIE));
     }
     await Promise.all(work);
-    await Promise.all((await Promise.all(deletable)).map((id) => (id % 2 ? demo : bobbie).gql(`mutation { deleteMessage(id: ${id}) }`).then(() => (id % 2 ? bobbie : demo).gql(`mutation { deleteMessage(id: ${id}) }`))));
+    await Promise.all(
+      (await Promise.all(deletable)).map((id) =>
+        (id % 2 ? demo : bobbie).gql(`mutation { deleteMessage(id: ${id}) }`).then(() => (id % 2 ? bobbie : demo).gql(`mutation { deleteMessage(id: ${id}) }`)),
+      ),
+    );
     // The stored count of every row equals the messages past its read position, recounted from scratch.
-    const rows = await gw.orm.em.fork().getConnection().execute<{ stored: number; actual: number }[]>(
-      `select c.unread_count as stored,
+    const rows = await gw.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ stored: number; actual: number }[]>(
+        `select c.unread_count as stored,
          (select count(*) from messages m where m.sender_id = c.partner_id and m.receiver_id = c.user_id and m.id > c.last_read_message_id) as actual
        from conversations c`,
-    );
+      );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number(row.stored)).toBe(Number(row.actual));
-    const [mine] = await gw.orm.em.fork().getConnection().execute<{ n: number }[]>(
-      'select count(*) as n from messages m join conversations c on c.user_id = m.receiver_id and c.partner_id = m.sender_id where m.receiver_id = 2 and m.id > c.last_read_message_id',
-    );
+    const [mine] = await gw.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: number }[]>(
+        'select count(*) as n from messages m join conversations c on c.user_id = m.receiver_id and c.partner_id = m.sender_id where m.receiver_id = 2 and m.id > c.last_read_message_id',
+      );
     expect(await unread(marnie)).toBe(Number(mine.n));
   });
 });
 
 describe('a conversation as a cursor connection', () => {
-  it('pages newest first, 50 by default, older pages by cursor, only the two agents\' messages', async () => {
+  it("pages newest first, 50 by default, older pages by cursor, only the two agents' messages", async () => {
     for (let i = 0; i < 60; i++) await send(i % 3 ? demo : bobbie, i % 3 ? BOBBIE : DEMO, `page ${i}`);
     const all: { id: number; text: string; senderId: number }[] = [];
     let after: string | null = null;
@@ -165,7 +195,8 @@ describe('a conversation as a cursor connection', () => {
     do {
       const res: { errors?: unknown; data?: Record<string, any> | null } = await bobbie.gql(PAGE, { with: DEMO, after });
       expect(res.errors).toBeUndefined();
-      const page: { totalCount: number; nodes: { id: number; text: string; senderId: number }[]; pageInfo: { endCursor: string; hasNextPage: boolean } } = res.data!.messages;
+      const page: { totalCount: number; nodes: { id: number; text: string; senderId: number }[]; pageInfo: { endCursor: string; hasNextPage: boolean } } =
+        res.data!.messages;
       totalCount = page.totalCount;
       expect(page.nodes.length).toBeLessThanOrEqual(50);
       all.push(...page.nodes);
@@ -210,14 +241,21 @@ describe('unread events', () => {
   it('reach every socket of the receiver with the new counts; reading on one clears the others; nobody else hears', async () => {
     await read(marnie, DEMO);
     await read(marnie, BOBBIE);
-    const [tabA, tabB, other] = [collect(socketFor(marnie), UNREAD_EVENTS), collect(socketFor(marnie), UNREAD_EVENTS), collect(socketFor(bobbie), UNREAD_EVENTS)];
+    const [tabA, tabB, other] = [
+      collect(socketFor(marnie), UNREAD_EVENTS),
+      collect(socketFor(marnie), UNREAD_EVENTS),
+      collect(socketFor(bobbie), UNREAD_EVENTS),
+    ];
     await settle();
     const ids = [await send(demo, MARNIE, 'u1'), await send(demo, MARNIE, 'u2'), await send(demo, MARNIE, 'u3')];
     await tabA.waitFor(3);
     await tabB.waitFor(3);
     for (const tab of [tabA, tabB]) {
       expect(tab.events.map((e) => e.unreadCountEvents.unreadMessageCount)).toEqual([1, 2, 3]);
-      expect(tab.events[2].unreadCountEvents).toMatchObject({ reason: 'MESSAGE_ARRIVED', conversation: { partnerId: DEMO, unreadCount: 3, lastMessage: { id: ids[2] } } });
+      expect(tab.events[2].unreadCountEvents).toMatchObject({
+        reason: 'MESSAGE_ARRIVED',
+        conversation: { partnerId: DEMO, unreadCount: 3, lastMessage: { id: ids[2] } },
+      });
     }
     await demo.gql(`mutation { deleteMessage(id: ${ids[1]}) }`);
     await tabB.waitFor(4);
@@ -225,7 +263,11 @@ describe('unread events', () => {
     await read(marnie, DEMO);
     await tabA.waitFor(5);
     await tabB.waitFor(5);
-    expect(tabB.events[4].unreadCountEvents).toMatchObject({ reason: 'READ', unreadMessageCount: 0, conversation: { partnerId: DEMO, unreadCount: 0, lastReadMessageId: ids[2] } });
+    expect(tabB.events[4].unreadCountEvents).toMatchObject({
+      reason: 'READ',
+      unreadMessageCount: 0,
+      conversation: { partnerId: DEMO, unreadCount: 0, lastReadMessageId: ids[2] },
+    });
     // Reading what is already read changes nothing and says nothing.
     await read(marnie, DEMO);
     await settle();
@@ -239,13 +281,15 @@ describe('presence and typing', () => {
     await Promise.all(sockets.splice(0).map(async (s) => s.dispose()));
     const watcher = collect(socketFor(demo), PRESENCE_EVENTS);
     await settle();
-    const online = async () => ((await demo.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online;
+    const online = async () =>
+      ((await demo.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online;
     expect(await online()).toBe(false);
     const first = wsClient(gw.url, bobbie.cookieHeader, { lazy: false });
     const second = wsClient(gw.url, bobbie.cookieHeader, { lazy: false });
     sockets.push(first, second);
     await Promise.all([connected(first), connected(second)]);
-    const bobbieEvents = () => watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
+    const bobbieEvents = () =>
+      watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
     await expect.poll(bobbieEvents, { timeout: 5_000 }).toHaveLength(1);
     expect(bobbieEvents()[0].online).toBe(true);
     expect(await online()).toBe(true);
@@ -284,7 +328,11 @@ describe('presence and typing', () => {
 
 describe('fast-check: the new inputs never break the server', () => {
   const anyInt = fc.oneof(fc.integer(), fc.constantFrom(0, -1, 1, 2, 3, 2 ** 31 - 1, -(2 ** 31)));
-  const anyCursor = fc.oneof(fc.constant(null), fc.string({ maxLength: 80 }), fc.constantFrom('', 'Y29udmVyc2F0aW9uOjE', 'bWVzc2FnZTox', 'bWVzc2FnZTotMQ', 'bWVzc2FnZTo5OTk5OTk5OTk5OTk5OTk5OTk5'));
+  const anyCursor = fc.oneof(
+    fc.constant(null),
+    fc.string({ maxLength: 80 }),
+    fc.constantFrom('', 'Y29udmVyc2F0aW9uOjE', 'bWVzc2FnZTox', 'bWVzc2FnZTotMQ', 'bWVzc2FnZTo5OTk5OTk5OTk5OTk5OTk5OTk5'),
+  );
   const ok = (res: { status: number; errors?: { extensions?: { code?: string } }[] }) => {
     expect(res.status).toBeLessThan(500);
     for (const e of res.errors ?? []) expect(['BAD_USER_INPUT', 'NOT_FOUND', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST']).toContain(e.extensions?.code);
@@ -336,10 +384,20 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
     const s = wsClient(other.url, bobbieOnB.cookieHeader, { lazy: false });
     sockets.push(s);
     await connected(s);
-    await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.changes.some((c: { userId: number; online: boolean }) => c.userId === BOBBIE && c.online)), { timeout: 5_000 }).toBe(true);
-    expect(((await demo.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online).toBe(true);
+    await expect
+      .poll(() => presenceOnA.events.some((e) => e.presenceEvents.changes.some((c: { userId: number; online: boolean }) => c.userId === BOBBIE && c.online)), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    expect(
+      ((await demo.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online,
+    ).toBe(true);
     await s.dispose();
-    await expect.poll(() => presenceOnA.events.some((e) => e.presenceEvents.changes.some((c: { userId: number; online: boolean }) => c.userId === BOBBIE && !c.online)), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(() => presenceOnA.events.some((e) => e.presenceEvents.changes.some((c: { userId: number; online: boolean }) => c.userId === BOBBIE && !c.online)), {
+        timeout: 5_000,
+      })
+      .toBe(true);
   });
 });
 
@@ -352,7 +410,8 @@ describe('SQL statements of the message center', () => {
       const knex = em.getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
       knex.on('query', (q) => statements.push(q.sql));
       const demoOnExtra = await extra.as(0);
-      const QUERY = '{ unreadMessageCount conversations(first: 100) { totalCount nodes { partnerId unreadCount partner { username } lastMessage { text sender { username } } } pageInfo { endCursor } } }';
+      const QUERY =
+        '{ unreadMessageCount conversations(first: 100) { totalCount nodes { partnerId unreadCount partner { username } lastMessage { text sender { username } } } pageInfo { endCursor } } }';
       const count = async () => {
         await demoOnExtra.gql(QUERY); // warm
         statements.length = 0;
@@ -365,12 +424,24 @@ describe('SQL statements of the message center', () => {
       const now = new Date();
       const connection = em.getConnection();
       const kb = connection.getKnex();
-      await connection.execute(kb.insert(Array.from({ length: 150 }, (_, i) => ({ username: `load${i}`, email: `load${i}@example.com`, password_hash: 'x', created_at: now }))).into('users') as never);
-      const ids = (await connection.execute<{ id: number }[]>(kb.from('users').where('username', 'like', 'load%').select('id') as never)).map((r) => Number(r.id));
-      await connection.execute(kb.insert(ids.flatMap((id) => [
-        { sender_id: id, receiver_id: 1, message: 'hello', created_at: now, updated_at: now },
-        { sender_id: 1, receiver_id: id, message: 'hi back', created_at: now, updated_at: now },
-      ])).into('messages') as never);
+      await connection.execute(
+        kb
+          .insert(Array.from({ length: 150 }, (_, i) => ({ username: `load${i}`, email: `load${i}@example.com`, password_hash: 'x', created_at: now })))
+          .into('users') as never,
+      );
+      const ids = (await connection.execute<{ id: number }[]>(kb.from('users').where('username', 'like', 'load%').select('id') as never)).map((r) =>
+        Number(r.id),
+      );
+      await connection.execute(
+        kb
+          .insert(
+            ids.flatMap((id) => [
+              { sender_id: id, receiver_id: 1, message: 'hello', created_at: now, updated_at: now },
+              { sender_id: 1, receiver_id: id, message: 'hi back', created_at: now, updated_at: now },
+            ]),
+          )
+          .into('messages') as never,
+      );
       await em.transactional((tx) => conversationService.rebuildConversations(tx));
       const many = await count();
       expect(many.conversations).toBe(100);
@@ -393,7 +464,13 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
     let b: GatewayProcess | undefined;
     try {
       a = await startTestGateway({ databaseUrl: database.url, redisUrl: REDIS_URL, sessionSecret, presenceTtlMs: 3000, presenceHeartbeatMs: 1000 });
-      b = await spawnGateway({ name: 'victim', databaseUrl: database.url, redisUrl: REDIS_URL, sessionSecret, env: { FULCRUM_PRESENCE_TTL_MS: '3000', FULCRUM_PRESENCE_HEARTBEAT_MS: '1000' } });
+      b = await spawnGateway({
+        name: 'victim',
+        databaseUrl: database.url,
+        redisUrl: REDIS_URL,
+        sessionSecret,
+        env: { FULCRUM_PRESENCE_TTL_MS: '3000', FULCRUM_PRESENCE_HEARTBEAT_MS: '1000' },
+      });
       const demoOnA = await a.as(0);
       const watcher = collect(socketFor(demoOnA, a.url), PRESENCE_EVENTS);
       const bobbieOnB = await b.as(2);
@@ -403,7 +480,8 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
       const opened = connected(socket);
       collect(socket, TYPING_EVENTS);
       await opened;
-      const bobbie = () => watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
+      const bobbie = () =>
+        watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
       await expect.poll(bobbie, { timeout: 5_000 }).toHaveLength(1);
       b.child.kill('SIGKILL');
       await b.exited;
@@ -411,7 +489,9 @@ describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_RE
       await expect.poll(bobbie, { timeout: 10_000, interval: 100 }).toHaveLength(2);
       expect(bobbie()[1].online).toBe(false);
       expect(Date.now() - killedAt).toBeLessThan(3000 + 1000 + PRESENCE_BATCH_MS + 1000);
-      expect(((await demoOnA.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online).toBe(false);
+      expect(
+        ((await demoOnA.gql('{ users { nodes { id online } } }')).data!.users.nodes as { id: number; online: boolean }[]).find((u) => u.id === BOBBIE)!.online,
+      ).toBe(false);
     } finally {
       await b?.stop();
       await a?.destroy();

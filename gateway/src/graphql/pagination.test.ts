@@ -42,7 +42,10 @@ interface Connection {
 }
 
 async function page(list: List, args: { first?: number; after?: string | null }): Promise<GqlResult<Record<string, Connection>>> {
-  return demo.gql(`query($first: Int, $after: String) { ${list.field}(first: $first, after: $after) { totalCount nodes { id } pageInfo { endCursor hasNextPage } } }`, args);
+  return demo.gql(
+    `query($first: Int, $after: String) { ${list.field}(first: $first, after: $after) { totalCount nodes { id } pageInfo { endCursor hasNextPage } } }`,
+    args,
+  );
 }
 
 const fieldsOf = (res: GqlResult) => res.errors?.[0]?.extensions?.fields;
@@ -56,10 +59,38 @@ beforeAll(async () => {
   const knex = em.getKnex();
   const now = new Date();
   const run = (qb: unknown) => em.getConnection().execute(qb as never);
-  await run(knex.insert(Array.from({ length: 130 }, (_, i) => ({ name: `Bulk Customer ${i}`, email: `bulk-${i}@paging.test`, owner_id: 1 + (i % 3), created_at: now }))).into('customers'));
-  await run(knex.insert(Array.from({ length: 120 }, (_, i) => ({ name: `Bulk macro ${i}`, description: 'canned', owner_id: i % 12 === 0 ? 2 : 1, created_at: now }))).into('macros'));
-  await run(knex.insert(Array.from({ length: 105 }, (_, i) => ({ username: `agent${i}`, email: `agent-${i}@paging.test`, password_hash: 'not-a-hash', created_at: now }))).into('users'));
-  await run(knex.insert(Array.from({ length: 140 }, (_, i) => ({ title: `Bulk ${i}`, type: 'Task', priority: 'Low', assignee_id: 1, requester_id: 1, macro_id: 1, description: 'bulk row', created_at: now, updated_at: now }))).into('tickets'));
+  await run(
+    knex
+      .insert(Array.from({ length: 130 }, (_, i) => ({ name: `Bulk Customer ${i}`, email: `bulk-${i}@paging.test`, owner_id: 1 + (i % 3), created_at: now })))
+      .into('customers'),
+  );
+  await run(
+    knex
+      .insert(Array.from({ length: 120 }, (_, i) => ({ name: `Bulk macro ${i}`, description: 'canned', owner_id: i % 12 === 0 ? 2 : 1, created_at: now })))
+      .into('macros'),
+  );
+  await run(
+    knex
+      .insert(Array.from({ length: 105 }, (_, i) => ({ username: `agent${i}`, email: `agent-${i}@paging.test`, password_hash: 'not-a-hash', created_at: now })))
+      .into('users'),
+  );
+  await run(
+    knex
+      .insert(
+        Array.from({ length: 140 }, (_, i) => ({
+          title: `Bulk ${i}`,
+          type: 'Task',
+          priority: 'Low',
+          assignee_id: 1,
+          requester_id: 1,
+          macro_id: 1,
+          description: 'bulk row',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .into('tickets'),
+  );
 });
 afterAll(() => gw.destroy());
 
@@ -98,7 +129,11 @@ describe.each(LISTS)('Query.$field', (list) => {
     const byDefault = await demo.gql(`{ ${list.field} { nodes { id } pageInfo { hasNextPage } } }`);
     expect(byDefault.data![list.field].nodes.map((n: { id: number }) => n.id)).toEqual(expected.slice(0, 50));
     const one = (await page(list, { first: 1 })).data![list.field];
-    expect(one).toEqual({ totalCount: expected.length, nodes: [{ id: expected[0] }], pageInfo: { endCursor: connection.encodeCursor(list.kind, expected[0]), hasNextPage: true } });
+    expect(one).toEqual({
+      totalCount: expected.length,
+      nodes: [{ id: expected[0] }],
+      pageInfo: { endCursor: connection.encodeCursor(list.kind, expected[0]), hasNextPage: true },
+    });
     expect((await page(list, { first: 100 })).data![list.field].nodes).toHaveLength(100);
     for (const first of [101, 0, -1, 2 ** 31 - 1]) {
       const refused = await page(list, { first });
@@ -110,9 +145,16 @@ describe.each(LISTS)('Query.$field', (list) => {
     }
   });
 
-  it('takes only cursors it handed out: garbage and other lists\' cursors are refused on `after`', async () => {
+  it("takes only cursors it handed out: garbage and other lists' cursors are refused on `after`", async () => {
     const other: Kind = list.kind === 'customer' ? 'macro' : 'customer';
-    const bad = ['garbage', ' ', Buffer.from(`${list.kind}:0`).toString('base64url'), Buffer.from(`${list.kind}:-3`).toString('base64url'), connection.encodeCursor(other, 5), 'x'.repeat(5000)];
+    const bad = [
+      'garbage',
+      ' ',
+      Buffer.from(`${list.kind}:0`).toString('base64url'),
+      Buffer.from(`${list.kind}:-3`).toString('base64url'),
+      connection.encodeCursor(other, 5),
+      'x'.repeat(5000),
+    ];
     for (const after of bad) {
       const refused = await page(list, { first: 5, after });
       expect(codeOf(refused), after.slice(0, 20)).toBe('BAD_USER_INPUT');

@@ -32,8 +32,15 @@ beforeAll(async () => {
   const macroIds = (await connection.execute<{ id: number }[]>(knexBuilder.from('macros').select('id') as never)).map((r) => Number(r.id));
   const now = new Date();
   const rows = Array.from({ length: 60 }, (_, i) => ({
-    title: `Count ${i}`, type: 'Task', priority: 'Low', assignee_id: 1, requester_id: customerIds[i % customerIds.length], macro_id: macroIds[i % macroIds.length],
-    description: 'statement count row', created_at: now, updated_at: now,
+    title: `Count ${i}`,
+    type: 'Task',
+    priority: 'Low',
+    assignee_id: 1,
+    requester_id: customerIds[i % customerIds.length],
+    macro_id: macroIds[i % macroIds.length],
+    description: 'statement count row',
+    created_at: now,
+    updated_at: now,
   }));
   await connection.execute(knexBuilder.insert(rows).into('tickets') as never);
   demo = await gw.as(0);

@@ -32,7 +32,9 @@ describe('message events', () => {
     await settle();
     const viaRest = (await demo.post('/api/messages/create/too/2', { message: 'Over REST' })).body;
     await toMarnie.waitFor(1);
-    expect(toMarnie.events[0]).toEqual({ messageEvents: { kind: 'CREATED', id: viaRest.id, senderId: 1, receiverId: 2, message: { id: viaRest.id, text: 'Over REST' } } });
+    expect(toMarnie.events[0]).toEqual({
+      messageEvents: { kind: 'CREATED', id: viaRest.id, senderId: 1, receiverId: 2, message: { id: viaRest.id, text: 'Over REST' } },
+    });
     await demo.gql(`mutation { editMessage(id: ${viaRest.id}, text: "Edited over GraphQL") { id } }`);
     await demo.get(`/api/messages/${viaRest.id}/delete`);
     await toMarnie.waitFor(3);

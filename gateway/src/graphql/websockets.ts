@@ -17,7 +17,11 @@ export const WS_MAX_PAYLOAD = 64 * 1024;
 export const WS_INIT_TIMEOUT_MS = 5_000;
 
 /** A socket's caller: a session (sid) or an API token (apiTokens/sockets.ts). */
-interface SocketUser { sid?: string; userId: number; token?: ApiCredential }
+interface SocketUser {
+  sid?: string;
+  userId: number;
+  token?: ApiCredential;
+}
 
 export interface LiveServer {
   /** Closes every socket of a session (logout), on this gateway. */
@@ -61,13 +65,21 @@ export const SESSION_RECHECK_MS = 60_000;
  * session's sockets on every gateway (sessionEnded travels over the event bus).
  */
 
-export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps: ServiceDeps, sessions: Sessions, extraRules: readonly ValidationRule[], options: LiveServerOptions = {}): LiveServer {
+export function createLiveServer(
+  httpServer: Server,
+  schema: GraphQLSchema,
+  deps: ServiceDeps,
+  sessions: Sessions,
+  extraRules: readonly ValidationRule[],
+  options: LiveServerOptions = {},
+): LiveServer {
   const sessionRecheckMs = options.sessionRecheckMs ?? SESSION_RECHECK_MS;
   const wss = new WebSocketServer({
     server: httpServer,
     path: '/graphql',
     maxPayload: WS_MAX_PAYLOAD,
-    verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) => originMatchesHost(origin, req.headers.host as string | undefined),
+    verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) =>
+      originMatchesHost(origin, req.headers.host as string | undefined),
   });
   const bySession = new Map<string, Set<WebSocket>>();
   const tokens = createTokenSockets(deps, options.budget ?? createTokenBudget(DEFAULT_TOKEN_BUDGET), sessionRecheckMs);
@@ -129,7 +141,13 @@ export function createLiveServer(httpServer: Server, schema: GraphQLSchema, deps
         if (sockets && sockets.size === 0) bySession.delete(user.sid);
       },
       context: (ctx) =>
-        graphqlContextFor({ em: forkEm(deps.orm), viewerId: ctx.extra.user?.userId ?? null, deps, token: ctx.extra.user?.token, clientIp: ctx.extra.request.socket.remoteAddress ?? 'unknown' }),
+        graphqlContextFor({
+          em: forkEm(deps.orm),
+          viewerId: ctx.extra.user?.userId ?? null,
+          deps,
+          token: ctx.extra.user?.token,
+          clientIp: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+        }),
     },
     wss,
   );

@@ -31,7 +31,13 @@ afterAll(async () => {
 /** The CSP's directives as a map; every source must be this gateway's own (or inline data/blob for images, fonts). */
 function directives(header: string | null): Map<string, string[]> {
   expect(header, 'a Content-Security-Policy header').toBeTruthy();
-  return new Map(header!.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name, values]));
+  return new Map(
+    header!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name, values]),
+  );
 }
 
 function expectStrictCsp(header: string | null, host: string): void {
@@ -50,7 +56,13 @@ function expectStrictCsp(header: string | null, host: string): void {
 }
 
 /** Anything that would make the browser fetch from another origin. */
-const EXTERNAL = [/(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i, /url\(\s*["']?(?:https?:)?\/\//i, /@import\s+(?:url\()?\s*["']?(?:https?:)?\/\//i, /import\(\s*["'](?:https?:)?\/\//i, /importScripts\(\s*["'](?:https?:)?\/\//i];
+const EXTERNAL = [
+  /(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i,
+  /url\(\s*["']?(?:https?:)?\/\//i,
+  /@import\s+(?:url\()?\s*["']?(?:https?:)?\/\//i,
+  /import\(\s*["'](?:https?:)?\/\//i,
+  /importScripts\(\s*["'](?:https?:)?\/\//i,
+];
 
 describe('/graphiql', () => {
   it('serves its page and every asset from this gateway, each with the strict CSP and no external URL', async () => {
@@ -81,7 +93,8 @@ describe('/graphiql', () => {
       const body = await res.text();
       for (const pattern of EXTERNAL) expect(body, `${path} ${pattern}`).not.toMatch(pattern);
       // Follow the chunks a script imports (GraphiQL loads its editor add-ons lazily).
-      for (const m of body.matchAll(/["'`]\.?\/?((?:graphiql\/assets\/)?[\w.-]+\.(?:js|css))["'`]/g)) queue.push(`/graphiql/assets/${m[1].replace(/^graphiql\/assets\//, '')}`);
+      for (const m of body.matchAll(/["'`]\.?\/?((?:graphiql\/assets\/)?[\w.-]+\.(?:js|css))["'`]/g))
+        queue.push(`/graphiql/assets/${m[1].replace(/^graphiql\/assets\//, '')}`);
     }
     expect(seen.size).toBeGreaterThan(5);
   });

@@ -9,9 +9,15 @@ const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 export function createWebAppRouter(webDist: string): Router {
   const router = Router();
   const index = join(webDist, 'index.html');
-  router.use(express.static(webDist, { index: false, maxAge: '1h', setHeaders: (res, path) => {
-    if (path.includes(`${join(webDist, 'assets')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  } }));
+  router.use(
+    express.static(webDist, {
+      index: false,
+      maxAge: '1h',
+      setHeaders: (res, path) => {
+        if (path.includes(`${join(webDist, 'assets')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    }),
+  );
   router.get(/^(?!\/(api|graphql|images)(\/|$)).*/, (req, res) => {
     if (!req.accepts('html')) return void res.status(404).end();
     res.setHeader('Cache-Control', 'no-cache');

@@ -18,11 +18,17 @@ export function sendAppError(res: Response, error: AppError, options: { authRout
 /** Body-parser and multer failures arrive as plain errors with a status or a code. */
 function fromTransportError(error: { status?: number; type?: string; code?: string; message?: string }): AppError | null {
   if (error.type === 'entity.too.large' || error.code === 'LIMIT_FILE_SIZE') {
-    return new AppError('PAYLOAD_TOO_LARGE', error.code === 'LIMIT_FILE_SIZE' ? 'Image must be 5 MB or smaller.' : 'Request body is too large.', error.code === 'LIMIT_FILE_SIZE' ? { fields: { image: ['Image must be 5 MB or smaller.'] } } : {});
+    return new AppError(
+      'PAYLOAD_TOO_LARGE',
+      error.code === 'LIMIT_FILE_SIZE' ? 'Image must be 5 MB or smaller.' : 'Request body is too large.',
+      error.code === 'LIMIT_FILE_SIZE' ? { fields: { image: ['Image must be 5 MB or smaller.'] } } : {},
+    );
   }
   if (error.type === 'entity.parse.failed') return new AppError('BAD_USER_INPUT', 'Malformed JSON body.');
   if (typeof error.code === 'string' && error.code.startsWith('LIMIT_')) {
-    return new AppError('BAD_USER_INPUT', 'Send one image file in the form field "image".', { fields: { image: ['Send one image file in the form field "image".'] } });
+    return new AppError('BAD_USER_INPUT', 'Send one image file in the form field "image".', {
+      fields: { image: ['Send one image file in the form field "image".'] },
+    });
   }
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new AppError('BAD_USER_INPUT', 'Unsupported body encoding.');
   if (error.status && error.status >= 400 && error.status < 500) return new AppError('BAD_USER_INPUT', 'Bad request.');

@@ -84,18 +84,26 @@ describe('REST auth', () => {
 });
 
 describe('REST tickets', () => {
-  it('lists only the caller\'s tickets, newest first, in the contract shape', async () => {
+  it("lists only the caller's tickets, newest first, in the contract shape", async () => {
     const res = await demo.get('/api/tickets/');
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body.every((t: { assignee: number }) => t.assignee === 1)).toBe(true);
     const ids = res.body.map((t: { id: number }) => t.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    expect(Object.keys(res.body[0]).sort()).toEqual(['apply_macro', 'assignee', 'description', 'id', 'priority', 'requester', 'tickets_images', 'title', 'type'].sort());
+    expect(Object.keys(res.body[0]).sort()).toEqual(
+      ['apply_macro', 'assignee', 'description', 'id', 'priority', 'requester', 'tickets_images', 'title', 'type'].sort(),
+    );
   });
 
   it('create accepts numeric strings and a null macro (defaults), then add-image, get, edit, edit-image, delete', async () => {
-    const created = await demo.post('/api/tickets/create', { title: 'Legacy', assignee: 1, requester: '3', apply_macro: null, description: 'From the old client' });
+    const created = await demo.post('/api/tickets/create', {
+      title: 'Legacy',
+      assignee: 1,
+      requester: '3',
+      apply_macro: null,
+      description: 'From the old client',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ title: 'Legacy', type: 'Question', priority: 'Low', assignee: 1, requester: 3, apply_macro: 1, tickets_images: [] });
     const id = created.body.id;
@@ -137,7 +145,7 @@ describe('REST tickets', () => {
     expect((await demo.get('/api/tickets/')).body.length).toBe(before);
   });
 
-  it('refuses another agent as assignee, an unknown requester, and someone else\'s macro', async () => {
+  it("refuses another agent as assignee, an unknown requester, and someone else's macro", async () => {
     const marnieMacro = (await marnie.post('/api/macro/create', { name: 'Marnie only', description: 'mine' })).body.id;
     const res = await demo.post('/api/tickets/create', { ...validTicket(9999), assignee: 2, apply_macro: marnieMacro });
     expect(res.status).toBe(400);
@@ -213,7 +221,7 @@ describe('REST customers', () => {
     expect((await demo.get('/api/customers/')).body.length).toBe(count);
   });
 
-  it("refuses to delete a customer who still requests tickets, and loses nothing", async () => {
+  it('refuses to delete a customer who still requests tickets, and loses nothing', async () => {
     const customer = (await demo.post('/api/customers/create', { name: 'Has Tickets', email: 'has.tickets@example.com' })).body;
     await demo.post('/api/tickets/create', validTicket(customer.id));
     const res = await demo.get(`/api/customers/${customer.id}/delete`);
@@ -276,11 +284,29 @@ describe('REST messages', () => {
 
 describe('REST facade edges', () => {
   const routes: [string, string][] = [
-    ['GET', '/api/users/'], ['GET', '/api/tickets/'], ['GET', '/api/tickets/1'], ['POST', '/api/tickets/create'], ['POST', '/api/tickets/1/add-image'],
-    ['PUT', '/api/tickets/1/edit'], ['PUT', '/api/tickets/1/edit-image'], ['GET', '/api/tickets/1/delete'], ['GET', '/api/customers/'], ['GET', '/api/customers/1'],
-    ['POST', '/api/customers/create'], ['PUT', '/api/customers/edit/1'], ['GET', '/api/customers/1/delete'], ['GET', '/api/customers/validate/a%40b.c/n'],
-    ['GET', '/api/macro/'], ['GET', '/api/macro/2'], ['POST', '/api/macro/create'], ['PUT', '/api/macro/edit/2'], ['GET', '/api/macro/2/delete'],
-    ['GET', '/api/messages/'], ['POST', '/api/messages/create/too/2'], ['PUT', '/api/messages/edit/1'], ['GET', '/api/messages/1/delete'],
+    ['GET', '/api/users/'],
+    ['GET', '/api/tickets/'],
+    ['GET', '/api/tickets/1'],
+    ['POST', '/api/tickets/create'],
+    ['POST', '/api/tickets/1/add-image'],
+    ['PUT', '/api/tickets/1/edit'],
+    ['PUT', '/api/tickets/1/edit-image'],
+    ['GET', '/api/tickets/1/delete'],
+    ['GET', '/api/customers/'],
+    ['GET', '/api/customers/1'],
+    ['POST', '/api/customers/create'],
+    ['PUT', '/api/customers/edit/1'],
+    ['GET', '/api/customers/1/delete'],
+    ['GET', '/api/customers/validate/a%40b.c/n'],
+    ['GET', '/api/macro/'],
+    ['GET', '/api/macro/2'],
+    ['POST', '/api/macro/create'],
+    ['PUT', '/api/macro/edit/2'],
+    ['GET', '/api/macro/2/delete'],
+    ['GET', '/api/messages/'],
+    ['POST', '/api/messages/create/too/2'],
+    ['PUT', '/api/messages/edit/1'],
+    ['GET', '/api/messages/1/delete'],
   ];
   it.each(routes)('%s %s without a session: 401 JSON, nothing changed', async (method, path) => {
     const res = await gw.client().rest(method, path, method === 'GET' ? undefined : {});

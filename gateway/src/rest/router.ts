@@ -20,13 +20,23 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   const methodNotAllowed: RequestHandler = (_req, res) => void res.status(405).json({ errors: { message: 'Method not allowed' } });
   const signedIn: RequestHandler = (req, _res, next) => next(req.session?.userId ? undefined : AppError.unauthenticated());
   const ticketBody = (b: Record<string, unknown>) => ({
-    title: b.title, type: b.type, priority: b.priority, assignee: b.assignee, requester: b.requester, applyMacro: b.apply_macro, description: b.description,
+    title: b.title,
+    type: b.type,
+    priority: b.priority,
+    assignee: b.assignee,
+    requester: b.requester,
+    applyMacro: b.apply_macro,
+    description: b.description,
   });
   /** Field errors under the body's own names (`apply_macro`, as sent), like every other REST field. */
-  const restNames = <T>(run: Promise<T>) => run.catch((error: unknown) => Promise.reject(error instanceof AppError ? error.withFieldNames({ applyMacro: 'apply_macro' }) : error));
+  const restNames = <T>(run: Promise<T>) =>
+    run.catch((error: unknown) => Promise.reject(error instanceof AppError ? error.withFieldNames({ applyMacro: 'apply_macro' }) : error));
   type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
   const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) =>
-    api.route(path)[method](...(handlers as RequestHandler[])).all(methodNotAllowed);
+    api
+      .route(path)
+      [method](...(handlers as RequestHandler[]))
+      .all(methodNotAllowed);
   /** The legacy client deletes with GET: refused cross-site, answered with the contract's message. */
   const deleteRoute = (path: string, remove: (ctx: ServiceContext, id: string) => Promise<unknown>, message: string) =>
     route(path, 'get', requireSameOrigin, async (req, res) => {
@@ -52,30 +62,46 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
     res.status(201).json(restTicket(await restNames(tickets.createTicket(ctx(req), ticketBody(body(req)), null, { imageRequired: false }))));
   });
   route('/tickets/:id', 'get', async (req, res) => res.json(restTicket(await tickets.getTicket(ctx(req), req.params.id))));
-  route('/tickets/:id/add-image', 'post', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
-  route('/tickets/:id/edit', 'put', json, async (req, res) => res.json(restTicket(await restNames(tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req)))))));
-  route('/tickets/:id/edit-image', 'put', image, async (req, res) => res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))));
+  route('/tickets/:id/add-image', 'post', image, async (req, res) =>
+    res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))),
+  );
+  route('/tickets/:id/edit', 'put', json, async (req, res) =>
+    res.json(restTicket(await restNames(tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req)))))),
+  );
+  route('/tickets/:id/edit-image', 'put', image, async (req, res) =>
+    res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))),
+  );
   deleteRoute('/tickets/:id/delete', tickets.deleteTicket, 'Ticket deleted successfully');
 
   route('/customers', 'get', async (req, res) => res.json((await customers.listCustomers(ctx(req))).map(restCustomer)));
-  route('/customers/create', 'post', json, async (req, res) => res.status(201).json(restCustomer(await customers.createCustomer(ctx(req), body(req) as { name: unknown; email: unknown }))));
+  route('/customers/create', 'post', json, async (req, res) =>
+    res.status(201).json(restCustomer(await customers.createCustomer(ctx(req), body(req) as { name: unknown; email: unknown }))),
+  );
   route('/customers/validate/:email/:name', 'get', async (req, res) => {
     const available = await customers.isCustomerEmailAvailable(ctx(req), req.params.email, req.params.name);
     if (available) res.json({ message: 'ok' });
     else res.status(409).json({ errors: { unique: [rules.MESSAGES.customerUnique] } });
   });
-  route('/customers/edit/:id', 'put', json, async (req, res) => res.json(restCustomer(await customers.updateCustomer(ctx(req), req.params.id, body(req) as { name: unknown; email: unknown }))));
+  route('/customers/edit/:id', 'put', json, async (req, res) =>
+    res.json(restCustomer(await customers.updateCustomer(ctx(req), req.params.id, body(req) as { name: unknown; email: unknown }))),
+  );
   route('/customers/:id', 'get', async (req, res) => res.json(restCustomer(await customers.getCustomer(ctx(req), req.params.id))));
   deleteRoute('/customers/:id/delete', customers.deleteCustomer, 'Customer deleted successfully');
 
   route('/macro', 'get', async (req, res) => res.json((await macros.listMacros(ctx(req))).map(restMacro)));
-  route('/macro/create', 'post', json, async (req, res) => res.status(201).json(restMacro(await macros.createMacro(ctx(req), body(req) as { name: unknown; description: unknown }))));
-  route('/macro/edit/:id', 'put', json, async (req, res) => res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, body(req) as { name: unknown; description: unknown }))));
+  route('/macro/create', 'post', json, async (req, res) =>
+    res.status(201).json(restMacro(await macros.createMacro(ctx(req), body(req) as { name: unknown; description: unknown }))),
+  );
+  route('/macro/edit/:id', 'put', json, async (req, res) =>
+    res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, body(req) as { name: unknown; description: unknown }))),
+  );
   route('/macro/:id', 'get', async (req, res) => res.json(restMacro(await macros.getMacro(ctx(req), req.params.id))));
   deleteRoute('/macro/:id/delete', macros.deleteMacro, 'Macro deleted successfully');
 
   route('/messages', 'get', async (req, res) => res.json((await messages.listMessages(ctx(req))).map(restMessage)));
-  route('/messages/create/too/:receiverId', 'post', json, async (req, res) => res.status(201).json(restMessage(await messages.sendMessage(ctx(req), req.params.receiverId, body(req).message))));
+  route('/messages/create/too/:receiverId', 'post', json, async (req, res) =>
+    res.status(201).json(restMessage(await messages.sendMessage(ctx(req), req.params.receiverId, body(req).message))),
+  );
   route('/messages/edit/:id', 'put', json, async (req, res) => res.json(restMessage(await messages.editMessage(ctx(req), req.params.id, body(req).message))));
   deleteRoute('/messages/:id/delete', messages.deleteMessage, 'Message successfully deleted');
 

@@ -1,5 +1,13 @@
 /** The snake_case wire shapes of REST-CONTRACT.md, mapped from the service records. */
-import { imageUrl, type CustomerRecord, type MacroRecord, type MessageRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from '@fulcrum/schema';
+import {
+  imageUrl,
+  type CustomerRecord,
+  type MacroRecord,
+  type MessageRecord,
+  type TicketImageRecord,
+  type TicketRecord,
+  type UserRecord,
+} from '@fulcrum/schema';
 
 export const restUser = (u: UserRecord) => ({ id: u.id, username: u.username, email: u.email });
 

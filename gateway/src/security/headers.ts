@@ -12,7 +12,11 @@ export function securityHeaders(secure: boolean) {
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         // 'self' covers same-host websockets in current browsers; the explicit ws(s) origin covers older ones.
-        connectSrc: ["'self'", (req) => `ws://${(req as { headers: { host?: string } }).headers.host ?? 'localhost'}`, (req) => `wss://${(req as { headers: { host?: string } }).headers.host ?? 'localhost'}`],
+        connectSrc: [
+          "'self'",
+          (req) => `ws://${(req as { headers: { host?: string } }).headers.host ?? 'localhost'}`,
+          (req) => `wss://${(req as { headers: { host?: string } }).headers.host ?? 'localhost'}`,
+        ],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

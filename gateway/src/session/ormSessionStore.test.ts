@@ -19,8 +19,11 @@ afterAll(async () => {
 });
 
 const call = <T>(fn: (cb: (err?: unknown, value?: T) => void) => void) =>
-  new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err })) : resolve(value))));
-const data = (expiresInMs: number) => ({ cookie: { expires: new Date(Date.now() + expiresInMs), originalMaxAge: expiresInMs }, userId: 1 }) as unknown as session.SessionData;
+  new Promise<T | undefined>((resolve, reject) =>
+    fn((err, value) => (err ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err })) : resolve(value))),
+  );
+const data = (expiresInMs: number) =>
+  ({ cookie: { expires: new Date(Date.now() + expiresInMs), originalMaxAge: expiresInMs }, userId: 1 }) as unknown as session.SessionData;
 const storedExpiry = async (sid: string) => (await forkEm(orm).findOneOrFail(Session, { sid })).expiresAt.getTime();
 
 describe('OrmSessionStore', () => {

@@ -8,7 +8,10 @@ import { forkEm, hotRead, Session, toDate, type Orm } from '@fulcrum/schema';
  * the ORM would split the data. Each call uses its own em.fork().
  */
 export class OrmSessionStore extends session.Store {
-  constructor(private readonly orm: Orm, private readonly fallbackTtlMs: number) {
+  constructor(
+    private readonly orm: Orm,
+    private readonly fallbackTtlMs: number,
+  ) {
     super();
   }
 
@@ -36,7 +39,9 @@ export class OrmSessionStore extends session.Store {
 
   /** One indexed read through a prepared statement (no entity hydration): every signed-in request starts here. */
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
-    hotRead<{ data: string; expires_at: unknown }>(forkEm(this.orm), 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [sid]).then((rows) => {
+    hotRead<{ data: string; expires_at: unknown }>(forkEm(this.orm), 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [
+      sid,
+    ]).then((rows) => {
       const row = rows[0];
       const expiresAt = row ? toDate(row.expires_at).getTime() : 0;
       if (!row || expiresAt <= Date.now()) return callback(null, null);
@@ -50,10 +55,13 @@ export class OrmSessionStore extends session.Store {
     this.orm.em
       .fork()
       .upsert(Session, row)
-      .then(() => {
-        this.remember(sid, row.expiresAt.getTime());
-        callback?.();
-      }, (err) => callback?.(err));
+      .then(
+        () => {
+          this.remember(sid, row.expiresAt.getTime());
+          callback?.();
+        },
+        (err) => callback?.(err),
+      );
   }
 
   override touch(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
@@ -64,10 +72,13 @@ export class OrmSessionStore extends session.Store {
     this.orm.em
       .fork()
       .nativeUpdate(Session, { sid }, { expiresAt })
-      .then(() => {
-        this.remember(sid, expiresAt.getTime());
-        callback?.();
-      }, (err) => callback?.(err));
+      .then(
+        () => {
+          this.remember(sid, expiresAt.getTime());
+          callback?.();
+        },
+        (err) => callback?.(err),
+      );
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
@@ -75,7 +86,10 @@ export class OrmSessionStore extends session.Store {
     this.orm.em
       .fork()
       .nativeDelete(Session, { sid })
-      .then(() => callback?.(), (err) => callback?.(err));
+      .then(
+        () => callback?.(),
+        (err) => callback?.(err),
+      );
   }
 
   /** Removes expired sessions; the gateway calls this periodically. */
@@ -92,6 +106,8 @@ export class OrmSessionStore extends session.Store {
 
   /** Loads a session without a request (websocket handshakes). Not `load`: that is express-session's own Store API. */
   loadData(sid: string): Promise<session.SessionData | null> {
-    return new Promise((resolve, reject) => this.get(sid, (err, data) => (err ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err })) : resolve(data ?? null))));
+    return new Promise((resolve, reject) =>
+      this.get(sid, (err, data) => (err ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err })) : resolve(data ?? null))),
+    );
   }
 }

@@ -4,7 +4,11 @@ import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 export interface GqlResult<T = Record<string, any>> {
   status: number;
   data?: T | null;
-  errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string; field?: string; fields?: Record<string, string[]>; retryAfter?: number } }[];
+  errors?: {
+    message: string;
+    path?: (string | number)[];
+    extensions?: { code?: string; field?: string; fields?: Record<string, string[]>; retryAfter?: number };
+  }[];
   headers: Headers;
 }
 
@@ -63,7 +67,12 @@ export class TestClient {
   post = <T = any>(path: string, body?: unknown) => this.rest<T>('POST', path, body);
   put = <T = any>(path: string, body?: unknown) => this.rest<T>('PUT', path, body);
 
-  async upload<T = any>(method: 'POST' | 'PUT', path: string, file: { data: Buffer; name?: string; type?: string } | null, field = 'image'): Promise<RestResult<T>> {
+  async upload<T = any>(
+    method: 'POST' | 'PUT',
+    path: string,
+    file: { data: Buffer; name?: string; type?: string } | null,
+    field = 'image',
+  ): Promise<RestResult<T>> {
     const form = new FormData();
     if (file) form.append(field, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
     const res = await this.fetch(path, { method, body: form });
@@ -72,12 +81,21 @@ export class TestClient {
 
   /** A GraphQL POST, with extra headers when asked (client address, origin...); a body that is not JSON becomes one error. */
   async gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<GqlResult<T>> {
-    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    const res = await this.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
     return { status: res.status, headers: res.headers, ...gqlBody<T>(await res.text()) };
   }
 
   /** A GraphQL multipart request (graphql-multipart-request-spec) with one file in `variables.<fileVariable>`. */
-  async gqlUpload<T = Record<string, any>>(query: string, variables: Record<string, unknown>, fileVariable: string, file: { data: Buffer; name?: string; type?: string }): Promise<GqlResult<T>> {
+  async gqlUpload<T = Record<string, any>>(
+    query: string,
+    variables: Record<string, unknown>,
+    fileVariable: string,
+    file: { data: Buffer; name?: string; type?: string },
+  ): Promise<GqlResult<T>> {
     const form = new FormData();
     form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: null } }));
     form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}`] }));
@@ -126,5 +144,5 @@ function parseBody(text: string): unknown {
 
 function gqlBody<T>(text: string): Omit<GqlResult<T>, 'status' | 'headers'> {
   const body = parseBody(text);
-  return body && typeof body === 'object' ? (body) : { errors: [{ message: text }] };
+  return body && typeof body === 'object' ? body : { errors: [{ message: text }] };
 }

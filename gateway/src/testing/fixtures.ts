@@ -15,4 +15,11 @@ export const JPEG = Buffer.concat([
 /** HTML dressed up as a PNG by its name and declared type. */
 export const HTML_AS_PNG = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
 
-export const validTicket = (requester: number | string = 1) => ({ title: 'Printer on fire', type: 'Incident', priority: 'High', requester, apply_macro: null, description: 'Smoke from tray 2.' });
+export const validTicket = (requester: number | string = 1) => ({
+  title: 'Printer on fire',
+  type: 'Incident',
+  priority: 'High',
+  requester,
+  apply_macro: null,
+  description: 'Smoke from tray 2.',
+});

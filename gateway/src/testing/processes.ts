@@ -61,7 +61,10 @@ interface StartOptions {
 
 /** Thrown when a process was killed by a signal before it printed anything: stopped from outside, not a failed start. */
 class SignalledBeforeReady extends Error {
-  constructor(readonly signal: string, message: string) {
+  constructor(
+    readonly signal: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -125,7 +128,10 @@ export async function bundleServer(name = `fulcrum-server-${process.pid}`): Prom
  * The real server for kill and drain tests: `node --import tsx gateway/src/main.ts` (or a bundle from
  * bundleServer, with an optional `--import` preload), in production mode, waiting for it to listen.
  */
-export function startServerProcess(env: Record<string, string | undefined>, options: { preload?: string; bundle?: string; timeoutMs?: number } = {}): Promise<StartedProcess> {
+export function startServerProcess(
+  env: Record<string, string | undefined>,
+  options: { preload?: string; bundle?: string; timeoutMs?: number } = {},
+): Promise<StartedProcess> {
   const args = options.bundle
     ? [...(options.preload ? ['--import', 'tsx', '--import', options.preload] : []), options.bundle]
     : ['--import', 'tsx', ...(options.preload ? ['--import', options.preload] : []), 'gateway/src/main.ts'];

@@ -38,11 +38,14 @@ export function collect<T = Record<string, any>>(client: Client, query: string) 
   const events: T[] = [];
   const errors: unknown[] = [];
   let completed = false;
-  const stop = client.subscribe<T>({ query }, {
-    next: (value) => events.push(value.data as T),
-    error: (error) => errors.push(error),
-    complete: () => (completed = true),
-  });
+  const stop = client.subscribe<T>(
+    { query },
+    {
+      next: (value) => events.push(value.data as T),
+      error: (error) => errors.push(error),
+      complete: () => (completed = true),
+    },
+  );
   return {
     events,
     errors,
@@ -171,7 +174,11 @@ export function openLive(gatewayUrl: string, cookie: string, socketOptions: WebS
  * Waits until a subscription is live end to end (the gateway has subscribed to the Redis channel): graphql-ws
  * has no acknowledgement for `subscribe`, so send probes through `trigger` until one comes back.
  */
-export async function untilLive(subscription: LiveSubscription, trigger: (probe: string) => Promise<void>, isProbe: (data: Record<string, any>, probe: string) => boolean): Promise<void> {
+export async function untilLive(
+  subscription: LiveSubscription,
+  trigger: (probe: string) => Promise<void>,
+  isProbe: (data: Record<string, any>, probe: string) => boolean,
+): Promise<void> {
   for (let attempt = 1; attempt <= 20; attempt++) {
     const probe = `probe-${attempt}-${Math.random().toString(36).slice(2, 8)}`;
     await trigger(probe);
@@ -236,11 +243,14 @@ export function openSocket(httpUrl: string, options: { cookie?: string; origin?:
       }
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ${type} message within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ type, resolve: (m) => {
-          clearTimeout(timer);
-          messages.splice(messages.indexOf(m), 1);
-          resolve(m);
-        } });
+        waiters.push({
+          type,
+          resolve: (m) => {
+            clearTimeout(timer);
+            messages.splice(messages.indexOf(m), 1);
+            resolve(m);
+          },
+        });
       });
     },
   };

@@ -77,7 +77,10 @@ describe('token lifecycle', () => {
     const everything = JSON.stringify(await rows());
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain(secret.slice(12, 44));
-    figure('token at rest', `api_tokens row holds token_hash (sha256 hex, ${String(row.token_hash).length} chars) and hint "${String(row.hint)}"; the secret appears in no column`);
+    figure(
+      'token at rest',
+      `api_tokens row holds token_hash (sha256 hex, ${String(row.token_hash).length} chars) and hint "${String(row.hint)}"; the secret appears in no column`,
+    );
   });
 
   it('writes lastUsedAt at most once a minute', async () => {
@@ -138,7 +141,8 @@ describe('expiry and one answer for every bad token', () => {
     expect((await bad({ name: '', scopes: ['READ'] }))?.fields).toEqual({ name: [rules.API_TOKEN_MESSAGES.name] });
     expect((await bad({ name: 'x'.repeat(51), scopes: ['READ'] }))?.fields).toEqual({ name: [rules.API_TOKEN_MESSAGES.name] });
     expect((await bad({ name: 'ok', scopes: [] }))?.fields).toEqual({ scopes: [rules.API_TOKEN_MESSAGES.scopes] });
-    for (const days of [0, 367, -1]) expect((await bad({ name: 'ok', scopes: ['READ'], expiresInDays: days }))?.fields).toEqual({ expiresInDays: [rules.API_TOKEN_MESSAGES.expiresInDays] });
+    for (const days of [0, 367, -1])
+      expect((await bad({ name: 'ok', scopes: ['READ'], expiresInDays: days }))?.fields).toEqual({ expiresInDays: [rules.API_TOKEN_MESSAGES.expiresInDays] });
     const longest = await createToken(demo, { expiresInDays: 366 });
     expect(new Date(longest.token.expiresAt).getTime() - new Date(longest.token.createdAt).getTime()).toBe(366 * DAY);
     const shortest = await createToken(demo, { expiresInDays: 1 });
@@ -153,7 +157,9 @@ describe('expiry and one answer for every bad token', () => {
     await demo.gql(REVOKE_TOKEN, { id: revoked.id });
     const unknown = apiTokens.generateSecret();
     const badChecksum = expired.secret.slice(0, -1) + (expired.secret.endsWith('0') ? '1' : '0');
-    const answers = await Promise.all([expired.secret, revoked.secret, unknown, badChecksum, 'fulcrum_pat_short'].map((s) => bearerGql(gw.url, s, '{ me { id } }')));
+    const answers = await Promise.all(
+      [expired.secret, revoked.secret, unknown, badChecksum, 'fulcrum_pat_short'].map((s) => bearerGql(gw.url, s, '{ me { id } }')),
+    );
     for (const a of answers) {
       expect(a.status).toBe(401);
       expect(a.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
@@ -206,7 +212,13 @@ describe('the bearer decides alone; CSRF stays for cookies', () => {
     // A multipart upload (a "simple" request a form could send): refused with only a cookie, served with a bearer.
     const upload = (headers: Record<string, string>) => {
       const form = new FormData();
-      form.append('operations', JSON.stringify({ query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }', variables: { input: { title: 'By token', requesterId: 1, description: 'Uploaded by a token.' }, image: null } }));
+      form.append(
+        'operations',
+        JSON.stringify({
+          query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
+          variables: { input: { title: 'By token', requesterId: 1, description: 'Uploaded by a token.' }, image: null },
+        }),
+      );
       form.append('map', JSON.stringify({ 0: ['variables.image'] }));
       form.append('0', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'a.png');
       return fetch(`${gw.url}/graphql`, { method: 'POST', headers, body: form });
@@ -230,7 +242,9 @@ describe('the bearer decides alone; CSRF stays for cookies', () => {
 
 describe('limits', () => {
   it('guessing is rate-limited per client address, like logins, even for a then-valid token', async () => {
-    const limited = await startTestGateway({ authLimits: { loginFailuresPerAccount: 1000, loginFailuresPerIp: 1000, signupsPerIp: 1000, tokenFailuresPerIp: 5, windowSeconds: 60 } });
+    const limited = await startTestGateway({
+      authLimits: { loginFailuresPerAccount: 1000, loginFailuresPerIp: 1000, signupsPerIp: 1000, tokenFailuresPerIp: 5, windowSeconds: 60 },
+    });
     try {
       const { secret } = await createToken(await limited.as(0));
       const statuses: number[] = [];
@@ -257,7 +271,11 @@ describe('limits', () => {
       const query = '{ tickets(first: 50) { nodes { id requester { name } } } }'; // 50 × (1 ticket + 1 requester) = 100 points
       const first = await bearerGql(small.url, secret, query);
       expect(first.status).toBe(200);
-      expect(first.extensions?.cost).toEqual({ requested: 100, maxPerOperation: 2000, budget: { limit: 300, remaining: 200, resetSeconds: expect.any(Number) } });
+      expect(first.extensions?.cost).toEqual({
+        requested: 100,
+        maxPerOperation: 2000,
+        budget: { limit: 300, remaining: 200, resetSeconds: expect.any(Number) },
+      });
       expect(first.headers.get('ratelimit-limit')).toBe('300');
       expect(first.headers.get('ratelimit-remaining')).toBe('200');
       expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
@@ -284,7 +302,10 @@ describe('limits', () => {
       s.send({ id: 't', type: 'subscribe', payload: { query: 'subscription { ticketEvents { id } }' } });
       expect(JSON.stringify((await s.next('error')).payload)).toMatch(/RATE_LIMITED|budget/);
       s.ws.close();
-      figure('token budget', `budget 300/min: three 100-point queries answered 200 (RateLimit-Remaining 200, 100, 0), the fourth 429 with Retry-After ${over.headers.get('retry-after')} s; sessions unlimited`);
+      figure(
+        'token budget',
+        `budget 300/min: three 100-point queries answered 200 (RateLimit-Remaining 200, 100, 0), the fourth 429 with Retry-After ${over.headers.get('retry-after')} s; sessions unlimited`,
+      );
     } finally {
       await small.destroy();
     }
@@ -310,7 +331,7 @@ describe('websockets', () => {
 });
 
 describe('a token never outlives its agent or its expiry', () => {
-  it("deleting the agent deletes their tokens: the next request is a 401", async () => {
+  it('deleting the agent deletes their tokens: the next request is a 401', async () => {
     const signup = await gw.client().post('/api/auth/signup', { email: 'short-lived@x.test', username: 'shortlived', password: 'secret-pw' });
     expect(signup.status).toBe(200);
     const agent = gw.client();
@@ -322,7 +343,7 @@ describe('a token never outlives its agent or its expiry', () => {
     expect((await bearerGql(gw.url, secret, '{ me { id } }')).status).toBe(401);
   });
 
-  it("an open socket closes when its token expires (the periodic check)", async () => {
+  it('an open socket closes when its token expires (the periodic check)', async () => {
     const quick = await startTestGateway({ sessionRecheckMs: 200 });
     try {
       const { secret, id } = await createToken(await quick.as(0));
@@ -365,7 +386,13 @@ describe('properties', () => {
         async (input) => {
           const r = await demo.gql(CREATE_TOKEN, { input });
           expect(r.status).toBeLessThan(500);
-          const ok = input.name.trim().length >= 1 && input.name.trim().length <= 50 && !input.name.includes('\u0000') && input.scopes.length > 0 && input.scopes.every((s) => s === 'READ' || s === 'WRITE') && (input.expiresInDays === null || (input.expiresInDays >= 1 && input.expiresInDays <= 366));
+          const ok =
+            input.name.trim().length >= 1 &&
+            input.name.trim().length <= 50 &&
+            !input.name.includes('\u0000') &&
+            input.scopes.length > 0 &&
+            input.scopes.every((s) => s === 'READ' || s === 'WRITE') &&
+            (input.expiresInDays === null || (input.expiresInDays >= 1 && input.expiresInDays <= 366));
           if (ok) {
             expect(r.data?.createApiToken.secret).toMatch(apiTokens.SECRET_PATTERN);
             created++;
@@ -384,12 +411,28 @@ describe('properties', () => {
     const headerChars = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 });
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(headerChars, headerChars.map((s) => `Bearer ${s}`), fc.constantFrom(`Bearer ${secret}`, `bearer   ${secret}`, `Bearer ${secret} `, `Bearer ${secret}x`, `Bearer  fulcrum_pat_`, 'Bearer =', `Bearer ${secret.toUpperCase()}`)),
+        fc.oneof(
+          headerChars,
+          headerChars.map((s) => `Bearer ${s}`),
+          fc.constantFrom(
+            `Bearer ${secret}`,
+            `bearer   ${secret}`,
+            `Bearer ${secret} `,
+            `Bearer ${secret}x`,
+            `Bearer  fulcrum_pat_`,
+            'Bearer =',
+            `Bearer ${secret.toUpperCase()}`,
+          ),
+        ),
         async (header) => {
           const parsed = parseAuthorization(header.trim() === '' ? header : header);
           let res: Response;
           try {
-            res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: header }, body: JSON.stringify({ query: '{ me { id } }' }) });
+            res = await fetch(`${gw.url}/graphql`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: header },
+              body: JSON.stringify({ query: '{ me { id } }' }),
+            });
           } catch {
             return; // a header fetch itself refuses to send (e.g. leading or trailing whitespace rules): nothing to test
           }
@@ -408,7 +451,12 @@ describe('properties', () => {
     const hash = apiTokens.hashSecret(secret);
     const error = new Error(`insert into "api_tokens" ("token_hash", "hint") values ('${hash}', 'abcd') - Authorization: Bearer ${secret} ${secret}`);
     const redacted = redactSecrets(error) as Error;
-    for (const text of [redacted.message, redacted.stack ?? '', JSON.stringify(redactSecrets({ headers: { authorization: `Bearer ${secret}` } })), redactSecrets(`GET /graphql?token=${secret}`) as string]) {
+    for (const text of [
+      redacted.message,
+      redacted.stack ?? '',
+      JSON.stringify(redactSecrets({ headers: { authorization: `Bearer ${secret}` } })),
+      redactSecrets(`GET /graphql?token=${secret}`) as string,
+    ]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain(secret.slice(12));
       expect(text).not.toContain(hash);

@@ -20,12 +20,20 @@ const DOC = fileURLToPath(new URL('../../../docs/integrators.md', import.meta.ur
 export function publishedLimits(markdown: string): Map<string, number> {
   const section = markdown.split(/^## /m).find((s) => s.startsWith('Limits'));
   if (!section) throw new Error('docs/integrators.md has no "## Limits" section');
-  const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2);
-  return new Map(rows.map((row) => {
-    const [name, n] = row.split('|').slice(1, 3).map((cell) => cell.trim());
-    if (!/^\d+$/.test(n)) throw new Error(`limit "${name}" has no whole number N: "${n}"`);
-    return [name, Number(n)];
-  }));
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2);
+  return new Map(
+    rows.map((row) => {
+      const [name, n] = row
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim());
+      if (!/^\d+$/.test(n)) throw new Error(`limit "${name}" has no whole number N: "${n}"`);
+      return [name, Number(n)];
+    }),
+  );
 }
 
 let gw: TestGateway;
@@ -79,7 +87,8 @@ const CHECKS: Record<string, Check> = {
   Tokens: async (n) => {
     // Aliased one-ticket dashboards, then root __typename selections (one token each) up to exactly k tokens.
     // (graphql-js aborts validation of a selection set with a thousand identical fields, hence the dashboards.)
-    const unit = 'tickets(first: 1) { totalCount pageInfo { endCursor hasNextPage } nodes { id title type priority description assigneeId requesterId macroId createdAt updatedAt image { id ticketId mimeType byteSize width height url } assignee { id username email } requester { id name email ownerId owner { id username email } } macro { id name description ownerId owner { id username email } } } }';
+    const unit =
+      'tickets(first: 1) { totalCount pageInfo { endCursor hasNextPage } nodes { id title type priority description assigneeId requesterId macroId createdAt updatedAt image { id ticketId mimeType byteSize width height url } assignee { id username email } requester { id name email ownerId owner { id username email } } macro { id name description ownerId owner { id username email } } } }';
     const body = Array.from({ length: 25 }, (_, i) => `a${i}: ${unit}`).join(' ');
     const doc = (k: number) => `{ ${body} me { id }${' __typename'.repeat(k - tokenCount(`{ ${body} me { id } }`))} }`;
     expect(tokenCount(doc(n))).toBe(n);

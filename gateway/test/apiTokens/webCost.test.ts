@@ -3,7 +3,19 @@
  * documents) is priced with the largest page its variables allow, and must fit MAX_OPERATION_COST.
  */
 import { describe, expect, it } from 'vitest';
-import { getNamedType, getVariableValues, getNullableType, isEnumType, isInputObjectType, isListType, typeFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  getNamedType,
+  getVariableValues,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
 import * as generated from '../../../web/src/gql/graphql.js';
 import { MAX_OPERATION_COST, PAGE_SIZE, operationCost } from '../../src/graphql/cost.js';
@@ -17,30 +29,50 @@ function sample(schema: GraphQLSchema, type: GraphQLInputType, name: string): un
   if (isEnumType(named)) return named.getValues()[0].value;
   if (isInputObjectType(named)) return Object.fromEntries(Object.values(named.getFields()).map((f) => [f.name, sample(schema, f.type, f.name)]));
   switch (named.name) {
-    case 'Int': return /^(first|last)$/.test(name) ? PAGE_SIZE.max : 1;
-    case 'Float': return 1;
-    case 'Boolean': return true;
-    case 'DateTime': return new Date().toISOString();
-    case 'Upload': return null;
-    default: return 'x';
+    case 'Int':
+      return /^(first|last)$/.test(name) ? PAGE_SIZE.max : 1;
+    case 'Float':
+      return 1;
+    case 'Boolean':
+      return true;
+    case 'DateTime':
+      return new Date().toISOString();
+    case 'Upload':
+      return null;
+    default:
+      return 'x';
   }
 }
 
 describe('the web app within the cost model', () => {
   it('every document the web app sends costs at most the per-operation limit, at the largest pages', async () => {
     const schema = await buildFulcrumSchema();
-    const documents = Object.entries(generated).filter(([name, value]) => name.endsWith('Document') && (value as DocumentNode)?.kind === 'Document') as [string, DocumentNode][];
+    const documents = Object.entries(generated).filter(([name, value]) => name.endsWith('Document') && (value as DocumentNode)?.kind === 'Document') as [
+      string,
+      DocumentNode,
+    ][];
     expect(documents.length).toBeGreaterThan(20);
     const costs: [string, number][] = [];
     for (const [name, document] of documents) {
       const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
-      const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, sample(schema, typeFromAST(schema, v.type as never) as GraphQLInputType, v.variable.name.value)]));
+      const variables = Object.fromEntries(
+        (operation.variableDefinitions ?? []).map((v) => [
+          v.variable.name.value,
+          sample(schema, typeFromAST(schema, v.type as never) as GraphQLInputType, v.variable.name.value),
+        ]),
+      );
       const cost = operationCost(schema, document, variables, operation.name?.value);
       costs.push([name.replace(/Document$/, ''), cost]);
       expect(getVariableValues(schema, operation.variableDefinitions ?? [], variables).errors, `${name}: its sample variables fit`).toBeUndefined();
       expect(cost, name).toBeLessThanOrEqual(MAX_OPERATION_COST);
     }
     costs.sort((a, b) => b[1] - a[1]);
-    figure('web documents, cost at the largest pages', costs.slice(0, 6).map(([n, c]) => `${n} ${c}`).join(', ') + ` (limit ${MAX_OPERATION_COST})`);
+    figure(
+      'web documents, cost at the largest pages',
+      costs
+        .slice(0, 6)
+        .map(([n, c]) => `${n} ${c}`)
+        .join(', ') + ` (limit ${MAX_OPERATION_COST})`,
+    );
   });
 });

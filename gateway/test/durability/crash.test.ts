@@ -47,7 +47,10 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
       const [sync] = await conn.execute<{ synchronous: number }[]>('pragma synchronous');
       expect(mode.journal_mode).toBe('wal');
       expect(sync.synchronous).toBe(process.env.FULCRUM_SQLITE_SYNC === 'FULL' ? 2 : 1); // 1 = NORMAL, 2 = FULL
-      figure('SQLite', `journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous === 1 ? 'NORMAL' : sync.synchronous === 2 ? 'FULL' : sync.synchronous}`);
+      figure(
+        'SQLite',
+        `journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous === 1 ? 'NORMAL' : sync.synchronous === 2 ? 'FULL' : sync.synchronous}`,
+      );
     } finally {
       await gw.destroy();
     }
@@ -99,7 +102,12 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
       const c = client;
       if (n % 25 === 0) {
         const title = `crash-${n}`;
-        const r = await c.gqlUpload('mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }', { i: { title, requesterId: 1, description: 'written under fire' } }, 'img', { data: PNG });
+        const r = await c.gqlUpload(
+          'mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }',
+          { i: { title, requesterId: 1, description: 'written under fire' } },
+          'img',
+          { data: PNG },
+        );
         if (r.data?.createTicket?.id) ackedTickets.set(r.data.createTicket.id, title);
         else throw new Error(JSON.stringify(r.errors));
         ackCount++;
@@ -107,7 +115,8 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
         const id = [...ackedTickets.keys()].find((t) => !triedDeletes.has(t))!;
         triedDeletes.add(id); // from here on the ticket may be gone, acknowledged or not
         const r = await c.get(`/api/tickets/${id}/delete`);
-        if (r.status === 200 || r.status === 404) ackedDeletes.add(id); // 404: an earlier, unacknowledged delete committed
+        if (r.status === 200 || r.status === 404)
+          ackedDeletes.add(id); // 404: an earlier, unacknowledged delete committed
         else throw new Error(String(r.status));
         ackCount++;
       } else if (n % 3 === 0) {
@@ -162,14 +171,26 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const integrity = db.pragma('integrity_check', { simple: true });
       expect(integrity).toBe('ok');
-      const messages = new Map((db.prepare("select id, message as text from messages where message like 'w-%'").all() as { id: number; text: string }[]).map((m) => [m.id, m.text]));
+      const messages = new Map(
+        (db.prepare("select id, message as text from messages where message like 'w-%'").all() as { id: number; text: string }[]).map((m) => [m.id, m.text]),
+      );
       const lost = [...acked].filter(([id, text]) => messages.get(id) !== text);
-      const tickets = new Map((db.prepare("select id, title from tickets where title like 'crash-%'").all() as { id: number; title: string }[]).map((t) => [t.id, t.title]));
+      const tickets = new Map(
+        (db.prepare("select id, title from tickets where title like 'crash-%'").all() as { id: number; title: string }[]).map((t) => [t.id, t.title]),
+      );
       const lostTickets = [...ackedTickets].filter(([id, title]) => !triedDeletes.has(id) && tickets.get(id) !== title);
       const undeleted = [...ackedDeletes].filter((id) => tickets.has(id));
-      const orphans = (db.prepare('select count(*) as n from ticket_images i left join tickets t on t.id = i.ticket_id where t.id is null').get() as { n: number }).n;
-      const imageless = (db.prepare("select count(*) as n from tickets t left join ticket_images i on i.ticket_id = t.id where t.title like 'crash-%' and i.id is null").get() as { n: number }).n;
-      const images = db.prepare("select i.id, i.byte_size as size, i.data from ticket_images i join tickets t on t.id = i.ticket_id where t.title like 'crash-%'").all() as { id: number; size: number; data: Buffer }[];
+      const orphans = (
+        db.prepare('select count(*) as n from ticket_images i left join tickets t on t.id = i.ticket_id where t.id is null').get() as { n: number }
+      ).n;
+      const imageless = (
+        db
+          .prepare("select count(*) as n from tickets t left join ticket_images i on i.ticket_id = t.id where t.title like 'crash-%' and i.id is null")
+          .get() as { n: number }
+      ).n;
+      const images = db
+        .prepare("select i.id, i.byte_size as size, i.data from ticket_images i join tickets t on t.id = i.ticket_id where t.title like 'crash-%'")
+        .all() as { id: number; size: number; data: Buffer }[];
       let badImages = 0;
       for (const image of images) {
         if (image.data.length !== image.size) badImages++;
@@ -182,7 +203,10 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
       const unverifiable = triedDeletes.size - ackedDeletes.size;
       const checked = acked.size + (ackedTickets.size - triedDeletes.size) + ackedDeletes.size;
       const problems = lost.length + lostTickets.length + undeleted.length;
-      figure('crash test', `${checked - problems} of ${checked} acknowledged writes present after ${kills} SIGKILLs and ${starts} starts (${ackCount} acknowledged in all, ${unverifiable} unverifiable; ${attempted} requests, ${failed} cut off by a kill; ${acked.size} messages, ${ackedTickets.size} tickets with images, ${ackedDeletes.size} deletes); integrity_check ${String(integrity)}; orphan images ${orphans}; tickets missing their image ${imageless}; damaged images ${badImages}; ${seconds} s, of which ${(bootMs / 1000).toFixed(1)} s restarting`);
+      figure(
+        'crash test',
+        `${checked - problems} of ${checked} acknowledged writes present after ${kills} SIGKILLs and ${starts} starts (${ackCount} acknowledged in all, ${unverifiable} unverifiable; ${attempted} requests, ${failed} cut off by a kill; ${acked.size} messages, ${ackedTickets.size} tickets with images, ${ackedDeletes.size} deletes); integrity_check ${String(integrity)}; orphan images ${orphans}; tickets missing their image ${imageless}; damaged images ${badImages}; ${seconds} s, of which ${(bootMs / 1000).toFixed(1)} s restarting`,
+      );
       expect(kills).toBe(KILLS);
       expect(ackCount).toBeGreaterThanOrEqual(WRITES);
       expect(lost).toEqual([]);

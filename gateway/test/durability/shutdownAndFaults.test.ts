@@ -68,24 +68,44 @@ async function start(env: Record<string, string | undefined>, preload?: string):
 }
 
 /** A multipart upload sent in two halves with a pause between, so it is in flight while the test acts. */
-function trickledUpload(url: string, path: string, cookie: string, parts: { name: string; value: string | Buffer; filename?: string }[], method = 'PUT', headers: Record<string, string> = {}) {
+function trickledUpload(
+  url: string,
+  path: string,
+  cookie: string,
+  parts: { name: string; value: string | Buffer; filename?: string }[],
+  method = 'PUT',
+  headers: Record<string, string> = {},
+) {
   const boundary = `----fulcrum${Date.now()}`;
   const body = Buffer.concat([
-    ...parts.map((p) => Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"\r\nContent-Type: image/png` : ''}\r\n\r\n`),
-      Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value),
-      Buffer.from('\r\n'),
-    ])),
+    ...parts.map((p) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"\r\nContent-Type: image/png` : ''}\r\n\r\n`,
+        ),
+        Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value),
+        Buffer.from('\r\n'),
+      ]),
+    ),
     Buffer.from(`--${boundary}--\r\n`),
   ]);
   const { hostname, port } = new URL(url);
   let finish!: () => void;
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ hostname, port, path, method, headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      {
+        hostname,
+        port,
+        path,
+        method,
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length, ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.subarray(0, body.length - 40));
     finish = () => req.end(body.subarray(body.length - 40));
@@ -102,18 +122,34 @@ describe('SIGTERM', () => {
     socket.send({ id: 't', type: 'subscribe', payload: { query: 'subscription { ticketEvents { id } }' } });
 
     const rest = trickledUpload(server.url, `/api/tickets/${ticket}/edit-image`, demo.cookieHeader, [{ name: 'image', value: PNG, filename: 'a.png' }]);
-    const gql = trickledUpload(server.url, '/graphql', demo.cookieHeader, [
-      { name: 'operations', value: JSON.stringify({ query: 'mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }', variables: { i: { title: 'in flight', requesterId: 1, description: 'sent across a SIGTERM' }, img: null } }) },
-      { name: 'map', value: JSON.stringify({ 0: ['variables.img'] }) },
-      { name: '0', value: PNG, filename: 'b.png' },
-    ], 'POST', { 'apollo-require-preflight': 'true' });
+    const gql = trickledUpload(
+      server.url,
+      '/graphql',
+      demo.cookieHeader,
+      [
+        {
+          name: 'operations',
+          value: JSON.stringify({
+            query: 'mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }',
+            variables: { i: { title: 'in flight', requesterId: 1, description: 'sent across a SIGTERM' }, img: null },
+          }),
+        },
+        { name: 'map', value: JSON.stringify({ 0: ['variables.img'] }) },
+        { name: '0', value: PNG, filename: 'b.png' },
+      ],
+      'POST',
+      { 'apollo-require-preflight': 'true' },
+    );
     await sleep(300);
 
     const t0 = Date.now();
     server.child.kill('SIGTERM');
     const closed = await socket.closed;
     await sleep(300);
-    const refused = await fetch(`${server.url}/api/auth/`).then(() => false, () => true);
+    const refused = await fetch(`${server.url}/api/auth/`).then(
+      () => false,
+      () => true,
+    );
     rest.finish();
     gql.finish();
     const [restRes, gqlRes] = await Promise.all([rest.response, gql.response]);
@@ -140,7 +176,10 @@ describe('SIGTERM', () => {
       expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
       closedDb = 'SQLite WAL checkpointed and removed';
     }
-    figure('SIGTERM drain', `2 of 2 in-flight uploads completed (REST 201, GraphQL ticket ${newId}); websocket closed ${closed.code}; new connections refused; exit code ${exit.code} after ${ms} ms; ${closedDb}`);
+    figure(
+      'SIGTERM drain',
+      `2 of 2 in-flight uploads completed (REST 201, GraphQL ticket ${newId}); websocket closed ${closed.code}; new connections refused; exit code ${exit.code} after ${ms} ms; ${closedDb}`,
+    );
   }, 60_000);
 });
 
@@ -170,9 +209,17 @@ describe('faults', () => {
     for (let round = 0; round < 5; round++) {
       await hit('GET customers', () => rest('/api/customers/'));
       await hit('GET customer', () => rest('/api/customers/1'));
-      await hit('create customer', () => rest('/api/customers/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Broken', email: `broken-${round}@x.test` }) }));
+      await hit('create customer', () =>
+        rest('/api/customers/create', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Broken', email: `broken-${round}@x.test` }),
+        }),
+      );
       await hit('GET macros', () => rest('/api/macro/'));
-      await hit('create ticket', () => rest('/api/tickets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validTicket(1)) }));
+      await hit('create ticket', () =>
+        rest('/api/tickets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validTicket(1)) }),
+      );
       await hit('gql customers', () => gql('{ customers { nodes { id } } }'));
       await hit('gql ticket fields', () => gql('{ tickets { nodes { id requester { name } macro { name } } } }'));
       await hit('gql createMacro', () => gql('mutation { createMacro(input: { name: "broken", description: "x" }) { id } }'));
@@ -183,7 +230,10 @@ describe('faults', () => {
       await hit('session store REST', () => rest('/api/tickets/'));
       await hit('session store GraphQL', () => gql('{ me { id } }'));
       faults++;
-      const s = openAckedSocket(server.url, demo.cookieHeader).then((x) => (x.ws.close(), 'open'), () => 'refused');
+      const s = openAckedSocket(server.url, demo.cookieHeader).then(
+        (x) => (x.ws.close(), 'open'),
+        () => 'refused',
+      );
       expect(await s).toBe('refused');
     }
     // And faults outside any request.
@@ -218,7 +268,13 @@ describe('faults', () => {
       await sql("create trigger fulcrum_fault before insert on users begin select raise(abort, 'injected fault'); end");
     }
     for (let round = 0; round < 3; round++) {
-      await hit('signup into a failing table', () => rest('/api/auth/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `fault-${round}@x.test`, username: `fault${round}`, password: 'secret-password' }) }));
+      await hit('signup into a failing table', () =>
+        rest('/api/auth/signup', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `fault-${round}@x.test`, username: `fault${round}`, password: 'secret-password' }),
+        }),
+      );
     }
     await sql('drop trigger fulcrum_fault' + (testDatabaseMode() === 'postgres' ? ' on users' : ''));
     // API tokens: a lookup that fails inside the database (its SQL holds the token's hash, the request its secret),
@@ -228,7 +284,13 @@ describe('faults', () => {
     const tokenHash = createHash('sha256').update(token).digest('hex');
     await sql('alter table api_tokens rename to api_tokens_gone');
     for (let round = 0; round < 3; round++) {
-      await hit('token lookup in a missing table', () => rest('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, cookie: '' }, body: JSON.stringify({ query: '{ me { id } }' }) }));
+      await hit('token lookup in a missing table', () =>
+        rest('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, cookie: '' },
+          body: JSON.stringify({ query: '{ me { id } }' }),
+        }),
+      );
     }
     await sql('alter table api_tokens_gone rename to api_tokens');
     if (testDatabaseMode() === 'postgres') {
@@ -258,7 +320,10 @@ describe('faults', () => {
     const redactedTokens = (log.match(/\[redacted token hash\]/g) ?? []).length;
     expect(redactedTokens).toBeGreaterThan(0);
     const redacted = (log.match(/\[redacted hash\]/g) ?? []).length;
-    figure('faults', `${faults} faults injected (${fiveHundreds} HTTP 500s, the GraphQL ones INTERNAL errors, the websockets refused; no internals in any answer); process exits: 0; serving normally afterwards; password hashes in the log: 0 (${redacted} redacted); API token secrets and hashes in the log: 0 (${redactedTokens} hashes redacted)`);
+    figure(
+      'faults',
+      `${faults} faults injected (${fiveHundreds} HTTP 500s, the GraphQL ones INTERNAL errors, the websockets refused; no internals in any answer); process exits: 0; serving normally afterwards; password hashes in the log: 0 (${redacted} redacted); API token secrets and hashes in the log: 0 (${redactedTokens} hashes redacted)`,
+    );
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
   }, 60_000);

@@ -139,7 +139,7 @@ describe.skipIf(mode !== 'postgres')('PostgreSQL backup with pg_dump while the g
       const ids = new Set((await c.query<{ id: number }>('select id from messages')).rows.map((r) => r.id));
       expect(ackedBefore.filter((id) => !ids.has(id))).toEqual([]);
       // Sequences come back too: the next insert does not collide with a restored id.
-      const { rows } = await c.query<{ last: string }>("select last_value::text as last from messages_id_seq");
+      const { rows } = await c.query<{ last: string }>('select last_value::text as last from messages_id_seq');
       expect(Number(rows[0].last)).toBeGreaterThanOrEqual(Math.max(...ids));
     } finally {
       await c.end();

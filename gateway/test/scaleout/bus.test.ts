@@ -90,7 +90,11 @@ describe.skipIf(!redis || testDatabaseMode() !== 'postgres')('two installations 
     try {
       await live.connected;
       const events = live.subscribe(MESSAGE_EVENTS);
-      await untilLive(events, async (text) => void (await demoOnX.post('/api/messages/create/too/2', { message: text })), (d, text) => d.messageEvents.message?.text === text);
+      await untilLive(
+        events,
+        async (text) => void (await demoOnX.post('/api/messages/create/too/2', { message: text })),
+        (d, text) => d.messageEvents.message?.text === text,
+      );
       const sent = await demoOnY.post('/api/messages/create/too/2', { message: 'for the other installation' });
       expect(sent.status).toBeLessThan(300);
       await expect(events.waitFor((d) => d.messageEvents.message?.text === 'for the other installation', 750)).rejects.toThrow(/no matching event/);

@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../../src/testing/processes.js';
 const run = promisify(execFile);
 
 describe('DATABASE_URL TLS parameters (libpq sslmode), which MikroORM alone would drop', () => {
-  it('maps sslmode to the driver\'s TLS options', () => {
+  it("maps sslmode to the driver's TLS options", () => {
     const base = 'postgres://fulcrum:secret@db.internal:5432/fulcrum';
     expect(postgresSsl(base)).toBe(false);
     expect(postgresSsl(`${base}?sslmode=disable`)).toBe(false);
@@ -55,7 +55,7 @@ describe.skipIf(testDatabaseMode() !== 'postgres')('DATABASE_URL parameters reac
     await expect(openDatabase({ databaseUrl: url.toString() })).rejects.toThrow(/SSL/i);
     url.searchParams.set('sslmode', 'disable');
     const orm = await openDatabase({ databaseUrl: url.toString() });
-    const [row] = await orm.em.fork().getConnection().execute<{ application_name: string }[]>('select current_setting(\'application_name\') as application_name');
+    const [row] = await orm.em.fork().getConnection().execute<{ application_name: string }[]>("select current_setting('application_name') as application_name");
     expect(row.application_name).toBe('fulcrum');
     await orm.close(true);
   });

@@ -21,7 +21,9 @@ import { freePort, spawnGateway, type GatewayProcess } from '../../src/testing/p
 import { MESSAGE_EVENTS, openLive, untilLive, type Live } from '../../src/testing/wsClient.js';
 
 const CONFIG = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
-const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx', '/opt/homebrew/bin/nginx'].find((p) => existsSync(p)) ?? process.env.FULCRUM_TEST_NGINX;
+const NGINX =
+  ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx', '/opt/homebrew/bin/nginx'].find((p) => existsSync(p)) ??
+  process.env.FULCRUM_TEST_NGINX;
 const postgres = testDatabaseMode() === 'postgres';
 if (postgres && !NGINX) console.log('[scale-out] deploy/nginx.conf not exercised: no nginx binary on this machine (set FULCRUM_TEST_NGINX to one).');
 
@@ -102,10 +104,18 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     }
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], {
+      stdio: 'ignore',
+    });
     httpPort = await freePort();
     const httpsPort = await freePort();
-    const site = renderConfig(readFileSync(CONFIG, 'utf8'), { gateways: gateways.map((g) => `127.0.0.1:${g.port}`), http: httpPort, https: httpsPort, cert, key });
+    const site = renderConfig(readFileSync(CONFIG, 'utf8'), {
+      gateways: gateways.map((g) => `127.0.0.1:${g.port}`),
+      http: httpPort,
+      https: httpsPort,
+      cert,
+      key,
+    });
     writeFileSync(join(dir, 'fulcrum.conf'), site);
     writeFileSync(
       join(dir, 'nginx.conf'),
@@ -172,7 +182,11 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     const events = socket.subscribe(MESSAGE_EVENTS);
     // A same-origin browser write carries Origin: it must match the Host nginx forwards.
     const send = (text: string) => demo.rest('POST', '/api/messages/create/too/2', { message: text }, { origin: publicUrl });
-    await untilLive(events, async (text) => void expect((await send(text)).status).toBeLessThan(300), (d, text) => d.messageEvents.message?.text === text);
+    await untilLive(
+      events,
+      async (text) => void expect((await send(text)).status).toBeLessThan(300),
+      (d, text) => d.messageEvents.message?.text === text,
+    );
     const crossSite = await demo.rest('POST', '/api/messages/create/too/2', { message: 'from elsewhere' }, { origin: 'https://evil.example' });
     expect(crossSite.status).toBe(403);
   });
@@ -208,7 +222,13 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     const old = gateways[1];
     old.child.kill('SIGTERM');
     expect(await old.exited).toEqual({ code: 0, signal: null }); // drained and exited cleanly
-    const restarted = await spawnGateway({ name: 'N2b', databaseUrl: database.url, redisUrl: REDIS_URL, sessionSecret, env: { TRUST_PROXY: '1', COOKIE_SECURE: '1', PORT: String(old.port) } });
+    const restarted = await spawnGateway({
+      name: 'N2b',
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      sessionSecret,
+      env: { TRUST_PROXY: '1', COOKIE_SECURE: '1', PORT: String(old.port) },
+    });
     gateways[1] = restarted;
     await sleep(1000);
     stop = true;
@@ -216,7 +236,9 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     await old.stop();
 
     const { acked, failed } = writer.outcome();
-    const rows = await sql.query<{ message: string; n: number }>("select message, count(*)::int as n from messages where message like 'rolling %' group by message");
+    const rows = await sql.query<{ message: string; n: number }>(
+      "select message, count(*)::int as n from messages where message like 'rolling %' group by message",
+    );
     expect(rows.rows.filter((r) => r.n > 1)).toEqual([]);
     const stored = new Set(rows.rows.map((r) => r.message));
     expect(acked.filter((w) => !stored.has(w.text))).toEqual([]);
@@ -270,14 +292,23 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
 
     // Every read got its answer from a live gateway, except at most the one each reader had in flight on the
     // victim when it died.
-    if (readFailures.length) console.log(`[nginx error.log, without the "no live upstreams" lines]\n${readFileSync(join(dir, 'logs', 'error.log'), 'utf8').split('\n').filter((l) => !l.includes('no live upstreams')).slice(-25).join('\n')}`);
+    if (readFailures.length)
+      console.log(
+        `[nginx error.log, without the "no live upstreams" lines]\n${readFileSync(join(dir, 'logs', 'error.log'), 'utf8')
+          .split('\n')
+          .filter((l) => !l.includes('no live upstreams'))
+          .slice(-25)
+          .join('\n')}`,
+      );
     expect(readFailures).toEqual([]);
     expect(readsCutOff).toBeLessThanOrEqual(2);
     const { acked, failed } = writer.outcome();
     // A POST in flight on the dead gateway may fail (502, or a cut connection) but is never replayed elsewhere.
     expect(failed.every((w) => w.status === 502 || w.status === 0)).toBe(true);
     expect(failed.length).toBeLessThanOrEqual(2);
-    const rows = await sql.query<{ message: string; n: number }>("select message, count(*)::int as n from messages where message like 'via nginx %' group by message");
+    const rows = await sql.query<{ message: string; n: number }>(
+      "select message, count(*)::int as n from messages where message like 'via nginx %' group by message",
+    );
     expect(rows.rows.filter((r) => r.n > 1)).toEqual([]);
     const stored = new Set(rows.rows.map((r) => r.message));
     expect(acked.filter((w) => !stored.has(w.text))).toEqual([]);
@@ -293,7 +324,11 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     lives.push(again);
     await again.connected;
     const events = again.subscribe(MESSAGE_EVENTS);
-    await untilLive(events, async (text) => void (await demo.post('/api/messages/create/too/2', { message: text })), (d, text) => d.messageEvents.message?.text === text);
+    await untilLive(
+      events,
+      async (text) => void (await demo.post('/api/messages/create/too/2', { message: text })),
+      (d, text) => d.messageEvents.message?.text === text,
+    );
     expect(nginxLog).not.toMatch(/\[emerg\]/);
   }, 60_000);
 });

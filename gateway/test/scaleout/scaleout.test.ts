@@ -17,13 +17,16 @@ import { MESSAGE_EVENTS, openLive, TICKET_EVENTS, untilLive, type Live } from '.
 
 const postgres = testDatabaseMode() === 'postgres';
 if (!postgres) {
-  console.log('[scale-out] skipped in the SQLite pass: these tests need PostgreSQL and Redis and run in the second pass of `npm test` (FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1).');
+  console.log(
+    '[scale-out] skipped in the SQLite pass: these tests need PostgreSQL and Redis and run in the second pass of `npm test` (FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1).',
+  );
 }
 
 const [DEMO, MARNIE] = [1, 2];
 const SEND = 'mutation($to: Int!, $text: String!) { sendMessage(receiverId: $to, text: $text) { id text } }';
 const CREATE_TICKET = 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id title } }';
-const MESSAGES_WITH = 'query($with: Int!, $after: String) { messages(withUserId: $with, first: 100, after: $after) { nodes { id text } pageInfo { endCursor hasNextPage } } }';
+const MESSAGES_WITH =
+  'query($with: Int!, $after: String) { messages(withUserId: $with, first: 100, after: $after) { nodes { id text } pageInfo { endCursor hasNextPage } } }';
 const TICKETS = 'query { tickets(first: 100) { totalCount nodes { id title } } }';
 
 describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redis', () => {
@@ -114,10 +117,7 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
         expect(res.errors).toBeUndefined();
         id = res.data!.sendMessage.id;
       }
-      const [there, here] = await Promise.all([
-        onB.waitFor((d) => d.messageEvents.id === id),
-        onA.waitFor((d) => d.messageEvents.id === id),
-      ]);
+      const [there, here] = await Promise.all([onB.waitFor((d) => d.messageEvents.id === id), onA.waitFor((d) => d.messageEvents.id === id)]);
       expect(there.data.messageEvents).toEqual({ kind: 'CREATED', id, senderId: DEMO, receiverId: MARNIE, message: { id, text } });
       remoteMs.push(there.at - sentAt);
       localMs.push(here.at - sentAt);
@@ -131,7 +131,7 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
     expect(percentile(remoteMs, 50)).toBeLessThan(percentile(localMs, 50) + 25);
   });
 
-  it('a ticket created on B (REST with an image, and GraphQL) shows in A\'s lists, A\'s subscriber gets it, A serves the image', async () => {
+  it("a ticket created on B (REST with an image, and GraphQL) shows in A's lists, A's subscriber gets it, A serves the image", async () => {
     const demoOnB = await B.as(0);
     const demoOnA = carry(demoOnB, A);
     const socket = live(A, demoOnA);
@@ -147,7 +147,12 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
     expect(rest.status).toBeLessThan(300);
     const image = await demoOnB.upload('POST', `/api/tickets/${rest.body.id}/add-image`, { data: PNG });
     expect(image.status).toBe(201);
-    const gql = await demoOnB.gqlUpload(CREATE_TICKET, { input: { title: 'Made on B via GraphQL', type: 'Task', priority: 'Low', requesterId: 2, description: 'From gateway B.' } }, 'image', { data: PNG });
+    const gql = await demoOnB.gqlUpload(
+      CREATE_TICKET,
+      { input: { title: 'Made on B via GraphQL', type: 'Task', priority: 'Low', requesterId: 2, description: 'From gateway B.' } },
+      'image',
+      { data: PNG },
+    );
     expect(gql.errors).toBeUndefined();
     const gqlId = gql.data!.createTicket.id;
 
@@ -166,7 +171,7 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
   });
 
-  it('logging out on A closes that session\'s socket on B (and only that session\'s)', async () => {
+  it("logging out on A closes that session's socket on B (and only that session's)", async () => {
     const demoOnA = await A.as(0);
     const otherDemoSession = await A.as(0);
     const doomed = live(B, demoOnA);
@@ -258,7 +263,10 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
       expect(messageIds.filter((id) => !viaB.has(id))).toEqual([]);
       const ticketsViaB = new Set(((await demoOnB.get('/api/tickets/')).body as { id: number }[]).map((t) => t.id));
       expect(ticketIds.filter((id) => !ticketsViaB.has(id))).toEqual([]);
-      figure('SIGKILL mid-load: acknowledged writes (victim / B), all present afterwards', `${acked.filter((a) => a.via === 'victim').length} / ${acked.filter((a) => a.via === 'B').length}; ${refused} requests to the dead gateway refused, none acknowledged`);
+      figure(
+        'SIGKILL mid-load: acknowledged writes (victim / B), all present afterwards',
+        `${acked.filter((a) => a.via === 'victim').length} / ${acked.filter((a) => a.via === 'B').length}; ${refused} requests to the dead gateway refused, none acknowledged`,
+      );
     }, 90_000);
 
     it('a websocket client of the dead gateway reconnects to B and catches up: subscribe again, then one query', async () => {
@@ -283,7 +291,7 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
       expect(caughtUp.errors).toBeUndefined();
       // The conversation is a cursor connection (newest first): the catch-up is its first page; older pages follow.
       const loaded: { id: number; text: string }[] = [...caughtUp.data!.messages.nodes];
-      for (let page = caughtUp.data!.messages.pageInfo; page.hasNextPage; ) {
+      for (let page = caughtUp.data!.messages.pageInfo; page.hasNextPage;) {
         const next = await onB.gql(MESSAGES_WITH, { with: DEMO, after: page.endCursor });
         loaded.push(...next.data!.messages.nodes);
         page = next.data!.messages.pageInfo;

@@ -3,7 +3,18 @@
  * read/update/delete, in both directions; then every route and root field without a session.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLField, type GraphQLInputType } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+} from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
 import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
@@ -23,25 +34,39 @@ function restRoutes(): { method: string; path: string }[] {
   const routes: { method: string; path: string }[] = [];
   for (const layer of router.stack) {
     if (!layer.route) continue;
-    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') routes.push({ method: method.toUpperCase(), path: `/api${layer.route.path}` });
+    for (const [method, on] of Object.entries(layer.route.methods))
+      if (on && method !== '_all') routes.push({ method: method.toUpperCase(), path: `/api${layer.route.path}` });
   }
   return routes;
 }
 
-interface Owned { ticket: number; image: number; customer: number; macro: number; sent: number; received: number; ownerIndex: number; webhook: number; delivery: number; apiToken: number }
+interface Owned {
+  ticket: number;
+  image: number;
+  customer: number;
+  macro: number;
+  sent: number;
+  received: number;
+  ownerIndex: number;
+  webhook: number;
+  delivery: number;
+  apiToken: number;
+}
 
 /** What one agent owns: a ticket with an image, a customer, a macro, a message to a third agent, and one to the attacker. */
 async function createOwned(ownerIndex: number, attackerIndex: number): Promise<Owned> {
   const owner = agents[ownerIndex];
   const third = [0, 1, 2].find((i) => i !== ownerIndex && i !== attackerIndex)! + 1;
-  const customer = (await owner.post('/api/customers/create', { name: `Owned by ${ownerIndex}`, email: `owned-${ownerIndex}-${Date.now()}@fulcrum.test` })).body.id;
+  const customer = (await owner.post('/api/customers/create', { name: `Owned by ${ownerIndex}`, email: `owned-${ownerIndex}-${Date.now()}@fulcrum.test` })).body
+    .id;
   const macro = (await owner.post('/api/macro/create', { name: `Macro of ${ownerIndex}`, description: 'private' })).body.id;
   const ticket = (await owner.post('/api/tickets/create', { ...validTicket(customer), apply_macro: macro })).body.id;
   const image = (await owner.upload('POST', `/api/tickets/${ticket}/add-image`, { data: PNG })).body.id;
   const sent = (await owner.post(`/api/messages/create/too/${third}`, { message: 'between owner and third' })).body.id;
   const received = (await owner.post(`/api/messages/create/too/${attackerIndex + 1}`, { message: 'owner to attacker' })).body.id;
   // A webhook endpoint (a public address: registration passes) and one logged attempt (a test send).
-  const webhook = (await owner.gql('mutation { createWebhook(input: { url: "https://93.184.216.34/hook", events: [TICKET_CREATED] }) { webhook { id } } }')).data?.createWebhook.webhook.id;
+  const webhook = (await owner.gql('mutation { createWebhook(input: { url: "https://93.184.216.34/hook", events: [TICKET_CREATED] }) { webhook { id } } }'))
+    .data?.createWebhook.webhook.id;
   const delivery = (await owner.gql('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: webhook })).data?.sendTestWebhook.id;
   // An API token of the owner's (made in the owner's browser session).
   const apiToken = (await owner.gql('mutation { createApiToken(input: { name: "matrix", scopes: [READ] }) { token { id } } }')).data?.createApiToken.token.id;
@@ -77,31 +102,75 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
   const ticketInput = { title: 'hijacked', requesterId: o.customer, description: 'hijacked by another agent' };
   const rest: Attempt[] = [
     { name: 'read ticket', route: 'GET /api/tickets/:id', run: async () => ok((await x.get(`/api/tickets/${o.ticket}`)).status) },
-    { name: 'edit ticket', route: 'PUT /api/tickets/:id/edit', run: async () => ok((await x.put(`/api/tickets/${o.ticket}/edit`, validTicket(o.customer))).status) },
-    { name: 'add image', route: 'POST /api/tickets/:id/add-image', run: async () => ok((await x.upload('POST', `/api/tickets/${o.ticket}/add-image`, { data: PNG })).status) },
-    { name: 'edit image', route: 'PUT /api/tickets/:id/edit-image', run: async () => ok((await x.upload('PUT', `/api/tickets/${o.ticket}/edit-image`, { data: PNG })).status) },
+    {
+      name: 'edit ticket',
+      route: 'PUT /api/tickets/:id/edit',
+      run: async () => ok((await x.put(`/api/tickets/${o.ticket}/edit`, validTicket(o.customer))).status),
+    },
+    {
+      name: 'add image',
+      route: 'POST /api/tickets/:id/add-image',
+      run: async () => ok((await x.upload('POST', `/api/tickets/${o.ticket}/add-image`, { data: PNG })).status),
+    },
+    {
+      name: 'edit image',
+      route: 'PUT /api/tickets/:id/edit-image',
+      run: async () => ok((await x.upload('PUT', `/api/tickets/${o.ticket}/edit-image`, { data: PNG })).status),
+    },
     { name: 'delete ticket', route: 'GET /api/tickets/:id/delete', run: async () => ok((await x.get(`/api/tickets/${o.ticket}/delete`)).status) },
     { name: 'read image', route: 'GET /images/:id', run: async () => ok((await x.fetch(`/images/${o.image}`)).status) },
-    { name: 'edit customer', route: 'PUT /api/customers/edit/:id', run: async () => ok((await x.put(`/api/customers/edit/${o.customer}`, { name: 'hijacked', email: 'hijacked@fulcrum.test' })).status) },
+    {
+      name: 'edit customer',
+      route: 'PUT /api/customers/edit/:id',
+      run: async () => ok((await x.put(`/api/customers/edit/${o.customer}`, { name: 'hijacked', email: 'hijacked@fulcrum.test' })).status),
+    },
     { name: 'delete customer', route: 'GET /api/customers/:id/delete', run: async () => ok((await x.get(`/api/customers/${o.customer}/delete`)).status) },
     { name: 'read macro', route: 'GET /api/macro/:id', run: async () => ok((await x.get(`/api/macro/${o.macro}`)).status) },
-    { name: 'edit macro', route: 'PUT /api/macro/edit/:id', run: async () => ok((await x.put(`/api/macro/edit/${o.macro}`, { name: 'hijacked', description: 'x' })).status) },
+    {
+      name: 'edit macro',
+      route: 'PUT /api/macro/edit/:id',
+      run: async () => ok((await x.put(`/api/macro/edit/${o.macro}`, { name: 'hijacked', description: 'x' })).status),
+    },
     { name: 'delete macro', route: 'GET /api/macro/:id/delete', run: async () => ok((await x.get(`/api/macro/${o.macro}/delete`)).status) },
-    { name: 'use macro on own ticket', route: 'POST /api/tickets/create', run: async () => ok((await x.post('/api/tickets/create', { ...validTicket(o.customer), apply_macro: o.macro })).status) },
-    { name: 'assign ticket to owner', route: 'POST /api/tickets/create', run: async () => ok((await x.post('/api/tickets/create', { ...validTicket(o.customer), assignee: o.ownerIndex + 1 })).status) },
-    { name: 'edit message of others', route: 'PUT /api/messages/edit/:id', run: async () => ok((await x.put(`/api/messages/edit/${o.sent}`, { message: 'hijacked' })).status) },
-    { name: 'edit received message', route: 'PUT /api/messages/edit/:id', run: async () => ok((await x.put(`/api/messages/edit/${o.received}`, { message: 'hijacked' })).status) },
+    {
+      name: 'use macro on own ticket',
+      route: 'POST /api/tickets/create',
+      run: async () => ok((await x.post('/api/tickets/create', { ...validTicket(o.customer), apply_macro: o.macro })).status),
+    },
+    {
+      name: 'assign ticket to owner',
+      route: 'POST /api/tickets/create',
+      run: async () => ok((await x.post('/api/tickets/create', { ...validTicket(o.customer), assignee: o.ownerIndex + 1 })).status),
+    },
+    {
+      name: 'edit message of others',
+      route: 'PUT /api/messages/edit/:id',
+      run: async () => ok((await x.put(`/api/messages/edit/${o.sent}`, { message: 'hijacked' })).status),
+    },
+    {
+      name: 'edit received message',
+      route: 'PUT /api/messages/edit/:id',
+      run: async () => ok((await x.put(`/api/messages/edit/${o.received}`, { message: 'hijacked' })).status),
+    },
     { name: 'delete message of others', route: 'GET /api/messages/:id/delete', run: async () => ok((await x.get(`/api/messages/${o.sent}/delete`)).status) },
     { name: 'delete received message', route: 'GET /api/messages/:id/delete', run: async () => ok((await x.get(`/api/messages/${o.received}/delete`)).status) },
     // Writing to any agent is the message center's purpose; writing *as* someone else is not.
-    { name: 'send message as owner', route: 'POST /api/messages/create/too/:receiverId', run: async () => {
-      const r = await x.post(`/api/messages/create/too/${o.ownerIndex + 1}`, { message: 'impersonation?', sender_id: o.ownerIndex + 1 });
-      return ok(r.status) && r.body.sender_id === o.ownerIndex + 1;
-    } },
-    { name: 'send message as owner (GraphQL)', field: 'Mutation.sendMessage', run: async () => {
-      const r = await x.gql('mutation($to: Int!) { sendMessage(receiverId: $to, text: "impersonation?") { senderId } }', { to: o.ownerIndex + 1 });
-      return r.data?.sendMessage?.senderId === o.ownerIndex + 1;
-    } },
+    {
+      name: 'send message as owner',
+      route: 'POST /api/messages/create/too/:receiverId',
+      run: async () => {
+        const r = await x.post(`/api/messages/create/too/${o.ownerIndex + 1}`, { message: 'impersonation?', sender_id: o.ownerIndex + 1 });
+        return ok(r.status) && r.body.sender_id === o.ownerIndex + 1;
+      },
+    },
+    {
+      name: 'send message as owner (GraphQL)',
+      field: 'Mutation.sendMessage',
+      run: async () => {
+        const r = await x.gql('mutation($to: Int!) { sendMessage(receiverId: $to, text: "impersonation?") { senderId } }', { to: o.ownerIndex + 1 });
+        return r.data?.sendMessage?.senderId === o.ownerIndex + 1;
+      },
+    },
     { name: 'list tickets', route: 'GET /api/tickets', run: async () => (await x.get('/api/tickets/')).body.some((t: { id: number }) => t.id === o.ticket) },
     { name: 'list macros', route: 'GET /api/macro', run: async () => (await x.get('/api/macro/')).body.some((m: { id: number }) => m.id === o.macro) },
     { name: 'list messages', route: 'GET /api/messages', run: async () => (await x.get('/api/messages/')).body.some((m: { id: number }) => m.id === o.sent) },
@@ -109,38 +178,139 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
   const graphql: Attempt[] = [
     { name: 'read ticket', field: 'Query.ticket', run: () => gqlOk('query($id: Int!) { ticket(id: $id) { id title } }', { id: o.ticket }) },
     { name: 'read ticket image', field: 'Query.ticket', run: () => gqlOk('query($id: Int!) { ticket(id: $id) { image { url } } }', { id: o.ticket }) },
-    { name: 'list tickets', field: 'Query.tickets', run: async () => ((await x.gql('{ tickets(first: 100) { nodes { id } } }')).data?.tickets.nodes ?? []).some((t: { id: number }) => t.id === o.ticket) },
-    { name: 'update ticket', field: 'Mutation.updateTicket', run: () => gqlOk('mutation($id: Int!, $i: TicketInput!) { updateTicket(id: $id, input: $i) { id } }', { id: o.ticket, i: ticketInput }) },
-    { name: 'update ticket image', field: 'Mutation.updateTicket', run: async () => {
-      const r = await x.gqlUpload('mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }', { id: o.ticket, i: ticketInput }, 'img', { data: PNG });
-      return !r.errors?.length && r.data?.updateTicket != null;
-    } },
-    { name: 'set ticket status', field: 'Mutation.setTicketStatus', run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }) },
+    {
+      name: 'list tickets',
+      field: 'Query.tickets',
+      run: async () => ((await x.gql('{ tickets(first: 100) { nodes { id } } }')).data?.tickets.nodes ?? []).some((t: { id: number }) => t.id === o.ticket),
+    },
+    {
+      name: 'update ticket',
+      field: 'Mutation.updateTicket',
+      run: () => gqlOk('mutation($id: Int!, $i: TicketInput!) { updateTicket(id: $id, input: $i) { id } }', { id: o.ticket, i: ticketInput }),
+    },
+    {
+      name: 'update ticket image',
+      field: 'Mutation.updateTicket',
+      run: async () => {
+        const r = await x.gqlUpload(
+          'mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }',
+          { id: o.ticket, i: ticketInput },
+          'img',
+          { data: PNG },
+        );
+        return !r.errors?.length && r.data?.updateTicket != null;
+      },
+    },
+    {
+      name: 'set ticket status',
+      field: 'Mutation.setTicketStatus',
+      run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }),
+    },
     { name: 'delete ticket', field: 'Mutation.deleteTicket', run: () => gqlOk('mutation($id: Int!) { deleteTicket(id: $id) }', { id: o.ticket }) },
-    { name: 'create ticket with owner macro', field: 'Mutation.createTicket', run: async () => {
-      const r = await x.gqlUpload('mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }', { i: { ...ticketInput, macroId: o.macro } }, 'img', { data: PNG });
-      return !r.errors?.length && r.data?.createTicket != null;
-    } },
-    { name: 'update customer', field: 'Mutation.updateCustomer', run: () => gqlOk('mutation($id: Int!) { updateCustomer(id: $id, input: { name: "hijacked", email: "hijacked@fulcrum.test" }) { id } }', { id: o.customer }) },
+    {
+      name: 'create ticket with owner macro',
+      field: 'Mutation.createTicket',
+      run: async () => {
+        const r = await x.gqlUpload(
+          'mutation($i: TicketInput!, $img: Upload) { createTicket(input: $i, image: $img) { id } }',
+          { i: { ...ticketInput, macroId: o.macro } },
+          'img',
+          { data: PNG },
+        );
+        return !r.errors?.length && r.data?.createTicket != null;
+      },
+    },
+    {
+      name: 'update customer',
+      field: 'Mutation.updateCustomer',
+      run: () =>
+        gqlOk('mutation($id: Int!) { updateCustomer(id: $id, input: { name: "hijacked", email: "hijacked@fulcrum.test" }) { id } }', { id: o.customer }),
+    },
     { name: 'delete customer', field: 'Mutation.deleteCustomer', run: () => gqlOk('mutation($id: Int!) { deleteCustomer(id: $id) }', { id: o.customer }) },
     { name: 'read macro', field: 'Query.macro', run: () => gqlOk('query($id: Int!) { macro(id: $id) { id } }', { id: o.macro }) },
-    { name: 'list macros', field: 'Query.macros', run: async () => ((await x.gql('{ macros(first: 100) { nodes { id } } }')).data?.macros.nodes ?? []).some((m: { id: number }) => m.id === o.macro) },
-    { name: 'update macro', field: 'Mutation.updateMacro', run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }) },
+    {
+      name: 'list macros',
+      field: 'Query.macros',
+      run: async () => ((await x.gql('{ macros(first: 100) { nodes { id } } }')).data?.macros.nodes ?? []).some((m: { id: number }) => m.id === o.macro),
+    },
+    {
+      name: 'update macro',
+      field: 'Mutation.updateMacro',
+      run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }),
+    },
     { name: 'delete macro', field: 'Mutation.deleteMacro', run: () => gqlOk('mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: o.macro }) },
-    { name: 'read others messages', field: 'Query.messages', run: async () => ((await x.gql('query($w: Int!) { messages(withUserId: $w, first: 100) { nodes { id } } }', { w: o.ownerIndex + 1 })).data?.messages?.nodes ?? []).some((m: { id: number }) => m.id === o.sent) },
-    { name: 'read others conversations', field: 'Query.conversations', run: async () => ((await x.gql('{ conversations(first: 100) { nodes { lastMessage { id } } } }')).data?.conversations?.nodes ?? []).some((c: { lastMessage: { id: number } | null }) => c.lastMessage?.id === o.sent) },
-    { name: 'edit message of others', field: 'Mutation.editMessage', run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.sent }) },
-    { name: 'edit received message', field: 'Mutation.editMessage', run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.received }) },
+    {
+      name: 'read others messages',
+      field: 'Query.messages',
+      run: async () =>
+        ((await x.gql('query($w: Int!) { messages(withUserId: $w, first: 100) { nodes { id } } }', { w: o.ownerIndex + 1 })).data?.messages?.nodes ?? []).some(
+          (m: { id: number }) => m.id === o.sent,
+        ),
+    },
+    {
+      name: 'read others conversations',
+      field: 'Query.conversations',
+      run: async () =>
+        ((await x.gql('{ conversations(first: 100) { nodes { lastMessage { id } } } }')).data?.conversations?.nodes ?? []).some(
+          (c: { lastMessage: { id: number } | null }) => c.lastMessage?.id === o.sent,
+        ),
+    },
+    {
+      name: 'edit message of others',
+      field: 'Mutation.editMessage',
+      run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.sent }),
+    },
+    {
+      name: 'edit received message',
+      field: 'Mutation.editMessage',
+      run: () => gqlOk('mutation($id: Int!) { editMessage(id: $id, text: "hijacked") { id } }', { id: o.received }),
+    },
     { name: 'delete message of others', field: 'Mutation.deleteMessage', run: () => gqlOk('mutation($id: Int!) { deleteMessage(id: $id) }', { id: o.sent }) },
-    { name: 'delete received message', field: 'Mutation.deleteMessage', run: () => gqlOk('mutation($id: Int!) { deleteMessage(id: $id) }', { id: o.received }) },
-    { name: 'read webhook', field: 'Query.webhook', run: () => gqlOk('query($id: Int!) { webhook(id: $id) { id deliveries { nodes { id } } } }', { id: o.webhook }) },
-    { name: 'list webhooks', field: 'Query.webhooks', run: async () => ((await x.gql('{ webhooks { id } }')).data?.webhooks ?? []).some((w: { id: number }) => w.id === o.webhook) },
-    { name: 'update webhook', field: 'Mutation.updateWebhook', run: () => gqlOk('mutation($id: Int!) { updateWebhook(id: $id, input: { enabled: false }) { id } }', { id: o.webhook }) },
-    { name: 'rotate webhook secret', field: 'Mutation.rotateWebhookSecret', run: () => gqlOk('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: o.webhook }) },
-    { name: 'send test webhook', field: 'Mutation.sendTestWebhook', run: () => gqlOk('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: o.webhook }) },
-    { name: 'redeliver webhook delivery', field: 'Mutation.redeliverWebhookDelivery', run: () => gqlOk('mutation($id: Int!) { redeliverWebhookDelivery(id: $id) { id } }', { id: o.delivery }) },
-    { name: 'revoke api token', field: 'Mutation.revokeApiToken', run: () => gqlOk('mutation($id: Int!) { revokeApiToken(id: $id) { id } }', { id: o.apiToken }) },
-    { name: 'list api tokens', field: 'Query.apiTokens', run: async () => ((await x.gql('{ apiTokens { id } }')).data?.apiTokens ?? []).some((t: { id: number }) => t.id === o.apiToken) },
+    {
+      name: 'delete received message',
+      field: 'Mutation.deleteMessage',
+      run: () => gqlOk('mutation($id: Int!) { deleteMessage(id: $id) }', { id: o.received }),
+    },
+    {
+      name: 'read webhook',
+      field: 'Query.webhook',
+      run: () => gqlOk('query($id: Int!) { webhook(id: $id) { id deliveries { nodes { id } } } }', { id: o.webhook }),
+    },
+    {
+      name: 'list webhooks',
+      field: 'Query.webhooks',
+      run: async () => ((await x.gql('{ webhooks { id } }')).data?.webhooks ?? []).some((w: { id: number }) => w.id === o.webhook),
+    },
+    {
+      name: 'update webhook',
+      field: 'Mutation.updateWebhook',
+      run: () => gqlOk('mutation($id: Int!) { updateWebhook(id: $id, input: { enabled: false }) { id } }', { id: o.webhook }),
+    },
+    {
+      name: 'rotate webhook secret',
+      field: 'Mutation.rotateWebhookSecret',
+      run: () => gqlOk('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: o.webhook }),
+    },
+    {
+      name: 'send test webhook',
+      field: 'Mutation.sendTestWebhook',
+      run: () => gqlOk('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: o.webhook }),
+    },
+    {
+      name: 'redeliver webhook delivery',
+      field: 'Mutation.redeliverWebhookDelivery',
+      run: () => gqlOk('mutation($id: Int!) { redeliverWebhookDelivery(id: $id) { id } }', { id: o.delivery }),
+    },
+    {
+      name: 'revoke api token',
+      field: 'Mutation.revokeApiToken',
+      run: () => gqlOk('mutation($id: Int!) { revokeApiToken(id: $id) { id } }', { id: o.apiToken }),
+    },
+    {
+      name: 'list api tokens',
+      field: 'Query.apiTokens',
+      run: async () => ((await x.gql('{ apiTokens { id } }')).data?.apiTokens ?? []).some((t: { id: number }) => t.id === o.apiToken),
+    },
     { name: 'delete webhook', field: 'Mutation.deleteWebhook', run: () => gqlOk('mutation($id: Int!) { deleteWebhook(id: $id) }', { id: o.webhook }) },
   ];
   return [...rest, ...graphql];
@@ -155,7 +325,10 @@ describe('access control matrix', () => {
     const liveLeaks: string[] = [];
     let liveEventsChecked = 0;
 
-    for (const [ownerIndex, attackerIndex] of [[0, 1], [1, 0]] as const) {
+    for (const [ownerIndex, attackerIndex] of [
+      [0, 1],
+      [1, 0],
+    ] as const) {
       const owner = agents[ownerIndex];
       const attacker = agents[attackerIndex];
       const owned = await createOwned(ownerIndex, attackerIndex);
@@ -164,8 +337,11 @@ describe('access control matrix', () => {
       // The attacker listens to every subscription while the owner works on their own records.
       const socket: RawSocket = await openAckedSocket(gw.url, attacker.cookieHeader);
       const subs = {
-        t: 'subscription { ticketEvents { kind id ticket { id } } }', m: 'subscription { macroEvents { kind id macro { id } } }', g: 'subscription { messageEvents { kind id senderId receiverId message { id text } } }',
-        u: 'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId } } }', y: 'subscription { typingEvents { senderId } }',
+        t: 'subscription { ticketEvents { kind id ticket { id } } }',
+        m: 'subscription { macroEvents { kind id macro { id } } }',
+        g: 'subscription { messageEvents { kind id senderId receiverId message { id text } } }',
+        u: 'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId } } }',
+        y: 'subscription { typingEvents { senderId } }',
       };
       for (const [id, query] of Object.entries(subs)) socket.send({ id, type: 'subscribe', payload: { query } });
       await sleep(300);
@@ -194,7 +370,8 @@ describe('access control matrix', () => {
       // The third agent's message and typing to the attacker: the attacker's own unread and typing events.
       const thirdAgent = agents[third - 1];
       await thirdAgent.post(`/api/messages/create/too/${attackerIndex + 1}`, { message: 'sentinel to the attacker' });
-      const typeToAttacker = async () => (await thirdAgent.gql('mutation($p: Int!) { notifyTyping(partnerId: $p) }', { p: attackerIndex + 1 })).data?.notifyTyping;
+      const typeToAttacker = async () =>
+        (await thirdAgent.gql('mutation($p: Int!) { notifyTyping(partnerId: $p) }', { p: attackerIndex + 1 })).data?.notifyTyping;
       if (!(await typeToAttacker())) await sleep(2100).then(typeToAttacker); // at most one typing signal per 2 s per sender
       const deadline = Date.now() + 5000;
       const seen = () => socket.messages.filter((m) => m.type === 'next');
@@ -217,17 +394,28 @@ describe('access control matrix', () => {
       }
       total += 7; // seven owner changes the attacker's five subscriptions must not see
       socket.ws.close();
-      for (const f of ['Subscription.ticketEvents', 'Subscription.macroEvents', 'Subscription.messageEvents', 'Subscription.unreadCountEvents', 'Subscription.typingEvents']) coveredFields.add(f);
+      for (const f of [
+        'Subscription.ticketEvents',
+        'Subscription.macroEvents',
+        'Subscription.messageEvents',
+        'Subscription.unreadCountEvents',
+        'Subscription.typingEvents',
+      ])
+        coveredFields.add(f);
     }
 
     // Every id-taking REST route and GraphQL field is in the matrix.
-    const idRoutes = restRoutes().filter((r) => r.path.includes(':')).map((r) => `${r.method} ${r.path}`).filter((r) => !r.includes('/validate/'));
+    const idRoutes = restRoutes()
+      .filter((r) => r.path.includes(':'))
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => !r.includes('/validate/'));
     for (const route of idRoutes) if (!SHARED_BY_DESIGN.has(route)) expect(coveredRoutes, `matrix covers ${route}`).toContain(route);
     const schema = await buildFulcrumSchema();
     for (const type of [schema.getQueryType()!, schema.getMutationType()!]) {
       for (const field of Object.values(type.getFields())) {
         if (SHARED_BY_DESIGN.has(`${type.name}.${field.name}`)) continue;
-        if (field.args.some((a) => /^(id|withUserId)$/.test(a.name))) expect(coveredFields, `matrix covers ${type.name}.${field.name}`).toContain(`${type.name}.${field.name}`);
+        if (field.args.some((a) => /^(id|withUserId)$/.test(a.name)))
+          expect(coveredFields, `matrix covers ${type.name}.${field.name}`).toContain(`${type.name}.${field.name}`);
       }
     }
     for (const field of Object.keys(schema.getSubscriptionType()!.getFields())) {
@@ -239,7 +427,10 @@ describe('access control matrix', () => {
     expect((await agents[1].get('/api/customers/1')).status).toBe(200);
     expect(liveLeaks).toEqual([]);
     expect(successes).toEqual([]);
-    figure('access matrix', `${successes.length + liveLeaks.length} unauthorized successes out of ${total} attempts (2 agents x ${idRoutes.length} id routes, ${coveredFields.size} GraphQL fields and subscriptions; ${liveEventsChecked} live events checked)`);
+    figure(
+      'access matrix',
+      `${successes.length + liveLeaks.length} unauthorized successes out of ${total} attempts (2 agents x ${idRoutes.length} id routes, ${coveredFields.size} GraphQL fields and subscriptions; ${liveEventsChecked} live events checked)`,
+    );
   });
 });
 
@@ -281,16 +472,23 @@ describe('without a session', () => {
       const path = r.path.replace(/:(\w+)/g, (_m, name) => (name === 'email' ? 'someone%40fulcrum.test' : name === 'name' ? 'Someone' : '1'));
       const res = r.method === 'GET' ? await anon.get(path) : await anon.rest(r.method, path, {});
       total++;
-      (res.status === 401 && (r.path.startsWith('/images') || res.body?.errors?.message === 'Unauthorized') ? refused : allowed).push(`${r.method} ${r.path} -> ${res.status}`);
+      (res.status === 401 && (r.path.startsWith('/images') || res.body?.errors?.message === 'Unauthorized') ? refused : allowed).push(
+        `${r.method} ${r.path} -> ${res.status}`,
+      );
     }
     const schema = await buildFulcrumSchema();
-    for (const [kind, type] of [['query', schema.getQueryType()!], ['mutation', schema.getMutationType()!]] as const) {
+    for (const [kind, type] of [
+      ['query', schema.getQueryType()!],
+      ['mutation', schema.getMutationType()!],
+    ] as const) {
       for (const field of Object.values(type.getFields())) {
         if (PUBLIC_FIELDS.has(`${type.name}.${field.name}`)) continue;
         const { query, variables } = operationFor(kind, field);
         const res = await anon.gql(query, variables);
         total++;
-        (res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' ? refused : allowed).push(`${type.name}.${field.name} -> ${res.errors?.[0]?.extensions?.code ?? 'data'}`);
+        (res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' ? refused : allowed).push(
+          `${type.name}.${field.name} -> ${res.errors?.[0]?.extensions?.code ?? 'data'}`,
+        );
       }
     }
     for (const field of Object.keys(schema.getSubscriptionType()!.getFields())) {
@@ -305,6 +503,9 @@ describe('without a session', () => {
     // me answers null without a session (SPEC: the shell loads the session first).
     expect((await anon.gql('{ me { id } }')).data).toEqual({ me: null });
     expect(allowed).toEqual([]);
-    figure('without a session', `${refused.length} of ${total} routes, root fields and subscriptions refused (${((100 * refused.length) / total).toFixed(0)} %)`);
+    figure(
+      'without a session',
+      `${refused.length} of ${total} routes, root fields and subscriptions refused (${((100 * refused.length) / total).toFixed(0)} %)`,
+    );
   });
 });

@@ -55,16 +55,19 @@ describe('password storage', () => {
     const captured: string[] = [];
     // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be put back as they were, never called here
     const originals = { out: process.stdout.write, err: process.stderr.write, log: console.log, error: console.error, warn: console.warn, info: console.info };
-    const capture = (...args: unknown[]) => void captured.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
-    process.stdout.write = ((chunk: unknown) => (captured.push(String(chunk)), true));
-    process.stderr.write = ((chunk: unknown) => (captured.push(String(chunk)), true));
+    const capture = (...args: unknown[]) =>
+      void captured.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+    process.stdout.write = (chunk: unknown) => (captured.push(String(chunk)), true);
+    process.stderr.write = (chunk: unknown) => (captured.push(String(chunk)), true);
     console.log = console.error = console.warn = console.info = capture;
     const bodies: string[] = [];
     const password = 'Sekr3t-race!';
     try {
       const keep = async (p: Promise<object>) => bodies.push(JSON.stringify(await p));
       // Five signups for the same account at once: the unique index refuses four, whose SQL carries the hash.
-      await Promise.all(Array.from({ length: 5 }, () => keep(gw.client().post('/api/auth/signup', { email: 'race@fulcrum.test', username: 'racer', password }))));
+      await Promise.all(
+        Array.from({ length: 5 }, () => keep(gw.client().post('/api/auth/signup', { email: 'race@fulcrum.test', username: 'racer', password }))),
+      );
       const c = gw.client();
       await keep(c.post('/api/auth/login', { email: 'race@fulcrum.test', password: 'wrong-password' }));
       await keep(c.post('/api/auth/login', { email: 'race@fulcrum.test', password }));
@@ -72,7 +75,9 @@ describe('password storage', () => {
       await keep(c.get('/api/users/'));
       await keep(c.gql('{ me { id username email } users { nodes { id username email } } }'));
       await keep(c.gql(LOGIN, { email: 'race@fulcrum.test', password }));
-      await keep(gw.client().gql('mutation($i: SignupInput!) { signup(input: $i) { id } }', { i: { email: 'race@fulcrum.test', username: 'racer2', password } }));
+      await keep(
+        gw.client().gql('mutation($i: SignupInput!) { signup(input: $i) { id } }', { i: { email: 'race@fulcrum.test', username: 'racer2', password } }),
+      );
       await keep(c.gql('{ __type(name: "User") { fields { name } } }'));
     } finally {
       Object.assign(process.stdout, { write: originals.out });
@@ -115,7 +120,10 @@ describe('login timing', () => {
     // Loose bounds for a shared machine; without the dummy verification the ratio is below 0.1.
     expect(ratio).toBeGreaterThan(0.4);
     expect(ratio).toBeLessThan(2.5);
-    figure('login timing', `median ${median(known).toFixed(0)} ms for a wrong password, ${median(unknown).toFixed(0)} ms for an unknown email (ratio ${ratio.toFixed(2)})`);
+    figure(
+      'login timing',
+      `median ${median(known).toFixed(0)} ms for a wrong password, ${median(unknown).toFixed(0)} ms for an unknown email (ratio ${ratio.toFixed(2)})`,
+    );
   });
 });
 
@@ -127,12 +135,14 @@ describe('login and signup rate limits (production defaults)', () => {
   async function attempts(n: number, concurrency: number, one: (i: number) => Promise<{ status: number; headers: Headers }>) {
     const results: { status: number; retryAfter: string | null }[] = [];
     let next = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        const r = await one(next++);
-        results.push({ status: r.status, retryAfter: r.headers.get('retry-after') });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < n) {
+          const r = await one(next++);
+          results.push({ status: r.status, retryAfter: r.headers.get('retry-after') });
+        }
+      }),
+    );
     return results;
   }
 
@@ -151,12 +161,17 @@ describe('login and signup rate limits (production defaults)', () => {
     expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: DEMO.password }, from(ip))).status).toBe(429);
     // ...but the owner signing in from anywhere else is not locked out.
     expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: DEMO.password }, from(freshIp()))).status).toBe(200);
-    figure('wrong passwords accepted (one account, one address)', `${accepted} of 200 in ${seconds.toFixed(1)} s (20 in parallel); ${limited.length} answered 429 + Retry-After`);
+    figure(
+      'wrong passwords accepted (one account, one address)',
+      `${accepted} of 200 in ${seconds.toFixed(1)} s (20 in parallel); ${limited.length} answered 429 + Retry-After`,
+    );
   });
 
   it('200 wrong passwords sprayed over 200 accounts from one address: 50 are checked', async () => {
     const ip = freshIp();
-    const results = await attempts(200, 20, (i) => gw.client().rest('POST', '/api/auth/login', { email: `spray-${i}@fulcrum.test`, password: 'Winter2026!' }, from(ip)));
+    const results = await attempts(200, 20, (i) =>
+      gw.client().rest('POST', '/api/auth/login', { email: `spray-${i}@fulcrum.test`, password: 'Winter2026!' }, from(ip)),
+    );
     const accepted = results.filter((r) => r.status === 401).length;
     expect(accepted).toBe(DEFAULT_AUTH_LIMITS.loginFailuresPerIp);
     expect(results.filter((r) => r.status === 429).length).toBe(200 - accepted);
@@ -165,7 +180,8 @@ describe('login and signup rate limits (production defaults)', () => {
 
   it('REST and GraphQL share one budget; GraphQL answers 429 with Retry-After and RATE_LIMITED', async () => {
     const ip = freshIp();
-    for (let i = 0; i < 3; i++) expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: `x-${i}` }, from(ip))).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: `x-${i}` }, from(ip))).status).toBe(401);
     for (let i = 0; i < 2; i++) {
       const r = await gw.client().gql(LOGIN, { email: DEMO.email, password: `y-${i}` }, from(ip));
       expect(r.errors?.[0].extensions?.code).toBe('LOGIN_FAILED');
@@ -186,7 +202,11 @@ describe('login and signup rate limits (production defaults)', () => {
       `mutation {${Array.from({ length: n }, (_, i) => ` a${i}: login(email: "${DEMO.email}", password: "${password(i)}") { id }`).join('')} }`;
     // 20 aliased wrong guesses: login is nullable, so every alias runs and each is an attempt against the
     // budget: the first 5 are checked (and fail), the other 15 are refused without a password check.
-    const first = await gw.client().gql(aliased(20, (i) => `alias-${i}`), {}, from(ip));
+    const first = await gw.client().gql(
+      aliased(20, (i) => `alias-${i}`),
+      {},
+      from(ip),
+    );
     const codes = first.errors?.map((e) => e.extensions?.code) ?? [];
     const checked = codes.filter((c) => c === 'LOGIN_FAILED').length;
     const refused = codes.filter((c) => c === 'RATE_LIMITED').length;
@@ -198,7 +218,11 @@ describe('login and signup rate limits (production defaults)', () => {
     // 20 aliased logins with the right password all run, and every one is checked against the budget:
     // from a fresh address the budget has room, and each success gives its point back.
     const ip2 = freshIp();
-    const ok = await gw.client().gql(aliased(20, () => DEMO.password), {}, from(ip2));
+    const ok = await gw.client().gql(
+      aliased(20, () => DEMO.password),
+      {},
+      from(ip2),
+    );
     expect(Object.keys(ok.data ?? {}).length).toBe(20);
     // 20 aliased signups from one address: each alias takes one of the 20 signups this address may make.
     const ip3 = freshIp();
@@ -207,7 +231,10 @@ describe('login and signup rate limits (production defaults)', () => {
     expect(su.status).toBe(429);
     expect(su.errors?.map((e) => e.extensions?.code)).toEqual(['RATE_LIMITED']);
     expect((su.errors?.[0] as { path?: unknown } | undefined)?.path).toEqual([`s${DEFAULT_AUTH_LIMITS.signupsPerIp}`]);
-    figure('aliased mutations', `20 aliased wrong logins: 20 attempts counted (${checked} checked and failed, ${refused} refused 429); 25 aliased signups: ${DEFAULT_AUTH_LIMITS.signupsPerIp} counted, the 21st refused 429`);
+    figure(
+      'aliased mutations',
+      `20 aliased wrong logins: 20 attempts counted (${checked} checked and failed, ${refused} refused 429); 25 aliased signups: ${DEFAULT_AUTH_LIMITS.signupsPerIp} counted, the 21st refused 429`,
+    );
   });
 
   it('signup is limited per address on REST and GraphQL', async () => {
@@ -215,14 +242,22 @@ describe('login and signup rate limits (production defaults)', () => {
     let created = 0;
     let status = 0;
     for (let i = 0; i < DEFAULT_AUTH_LIMITS.signupsPerIp + 1; i++) {
-      const r = await gw.client().rest('POST', '/api/auth/signup', { email: `su-${ip}-${i}@fulcrum.test`, username: `su${addressSeq}y${i}`, password: 'secret-1' }, from(ip));
+      const r = await gw
+        .client()
+        .rest('POST', '/api/auth/signup', { email: `su-${ip}-${i}@fulcrum.test`, username: `su${addressSeq}y${i}`, password: 'secret-1' }, from(ip));
       if (r.status === 200) created++;
       status = r.status;
       if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     expect(created).toBe(DEFAULT_AUTH_LIMITS.signupsPerIp);
     expect(status).toBe(429);
-    const gql = await gw.client().gql('mutation($i: SignupInput!) { signup(input: $i) { id } }', { i: { email: `su-${ip}-x@fulcrum.test`, username: `su${addressSeq}zz`, password: 'secret-1' } }, from(ip));
+    const gql = await gw
+      .client()
+      .gql(
+        'mutation($i: SignupInput!) { signup(input: $i) { id } }',
+        { i: { email: `su-${ip}-x@fulcrum.test`, username: `su${addressSeq}zz`, password: 'secret-1' } },
+        from(ip),
+      );
     expect(gql.status).toBe(429);
     expect(gql.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
     figure('signups accepted per address', `${created} of ${DEFAULT_AUTH_LIMITS.signupsPerIp + 2} in one window`);
@@ -233,7 +268,8 @@ describe('login and signup rate limits (production defaults)', () => {
     const other = await startTestGateway({ authLimits: DEFAULT_AUTH_LIMITS, trustProxy: true });
     try {
       const ip = freshIp();
-      for (let i = 0; i <= DEFAULT_AUTH_LIMITS.loginFailuresPerAccount; i++) await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: `spent-${i}` }, from(ip));
+      for (let i = 0; i <= DEFAULT_AUTH_LIMITS.loginFailuresPerAccount; i++)
+        await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: `spent-${i}` }, from(ip));
       expect((await gw.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: DEMO.password }, from(ip))).status).toBe(429);
       expect((await other.client().rest('POST', '/api/auth/login', { email: DEMO.email, password: DEMO.password }, from(ip))).status).toBe(200);
     } finally {
@@ -318,7 +354,10 @@ describe('sessions', () => {
     } finally {
       await https.destroy();
     }
-    figure('session cookie', `HttpOnly; SameSite=Lax; Secure when COOKIE_SECURE=1; idle ${SESSION_IDLE_MS / 3600_000} h; absolute ${SESSION_ABSOLUTE_MS / 86400_000} d`);
+    figure(
+      'session cookie',
+      `HttpOnly; SameSite=Lax; Secure when COOKIE_SECURE=1; idle ${SESSION_IDLE_MS / 3600_000} h; absolute ${SESSION_ABSOLUTE_MS / 86400_000} d`,
+    );
   });
 
   it('an idle-expired session is refused on REST, GraphQL and websockets', async () => {

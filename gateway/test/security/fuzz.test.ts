@@ -24,7 +24,8 @@ beforeAll(async () => ([gw, agent] = await startSignedIn(1)));
 afterAll(() => gw.destroy());
 
 /** A stack frame, a source path, or a database error: never in a response, whatever the input echoed back. */
-const INTERNALS = /\n\s+at \S.*:\d+:\d+|node_modules\/|\/src\/[\w/]+\.ts\b|SQLITE_[A-Z]+|duplicate key value|violates [\w ]*constraint|syntax error at or near|MikroORM|knex/i;
+const INTERNALS =
+  /\n\s+at \S.*:\d+:\d+|node_modules\/|\/src\/[\w/]+\.ts\b|SQLITE_[A-Z]+|duplicate key value|violates [\w ]*constraint|syntax error at or near|MikroORM|knex/i;
 
 function check(what: string, status: number, text: string, contentType: string | null) {
   stats.requests++;
@@ -48,11 +49,44 @@ const MEGABYTE = 'x'.repeat(1024 * 1024);
 const nastyString = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
-  { weight: 4, arbitrary: fc.constantFrom(
-    '', ' ', '\u0000', 'a\u0000b@c.d', "'", '"', '\\', "' OR 1=1 --", '"; DROP TABLE tickets; --', '`${process.exit()}`', '<script>alert(1)</script>',
-    '💥🧨👩‍👩‍👧‍👦', '\u202e\u200b\ufeff', 'ab', 'x@y', 'someone@fulcrum.test', '%00', '../../etc/passwd', '__proto__', 'constructor', 'NaN', '-1', '0',
-    '1e309', '99999999999999999999', '1.5', ' 1 ', 'Question', 'Urgent', '\ud800', 'a'.repeat(41), 'b'.repeat(2001), 'c'.repeat(70_000),
-  ) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\u0000',
+      'a\u0000b@c.d',
+      "'",
+      '"',
+      '\\',
+      "' OR 1=1 --",
+      '"; DROP TABLE tickets; --',
+      '`${process.exit()}`',
+      '<script>alert(1)</script>',
+      '💥🧨👩‍👩‍👧‍👦',
+      '\u202e\u200b\ufeff',
+      'ab',
+      'x@y',
+      'someone@fulcrum.test',
+      '%00',
+      '../../etc/passwd',
+      '__proto__',
+      'constructor',
+      'NaN',
+      '-1',
+      '0',
+      '1e309',
+      '99999999999999999999',
+      '1.5',
+      ' 1 ',
+      'Question',
+      'Urgent',
+      '\ud800',
+      'a'.repeat(41),
+      'b'.repeat(2001),
+      'c'.repeat(70_000),
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(MEGABYTE) },
 );
 const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -69,10 +103,20 @@ const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 })).value;
 
 /** A body with the route's keys, each missing, well-typed, or anything at all; sometimes extra keys. */
-const bodyFor = (keys: string[]) => fc.record(Object.fromEntries(keys.map((k) => [k, anyValue])), { requiredKeys: [] }).chain((b) =>
-  fc.oneof({ weight: 8, arbitrary: fc.constant(b as unknown) }, { weight: 1, arbitrary: anyValue }, { weight: 1, arbitrary: fc.constant({ ...b, __proto__: { admin: true }, sender_id: 1, user_id: 1 }) }),
+const bodyFor = (keys: string[]) =>
+  fc
+    .record(Object.fromEntries(keys.map((k) => [k, anyValue])), { requiredKeys: [] })
+    .chain((b) =>
+      fc.oneof(
+        { weight: 8, arbitrary: fc.constant(b as unknown) },
+        { weight: 1, arbitrary: anyValue },
+        { weight: 1, arbitrary: fc.constant({ ...b, __proto__: { admin: true }, sender_id: 1, user_id: 1 }) },
+      ),
+    );
+const pathSegment = fc.oneof(
+  fc.constantFrom('1', '2', '3', '0', '-1', '1.5', '99999999999999999999', 'abc', '%00', '%2e%2e', '💥', '1%20', ' 1'),
+  fc.string({ maxLength: 12 }).map(encodeURIComponent),
 );
-const pathSegment = fc.oneof(fc.constantFrom('1', '2', '3', '0', '-1', '1.5', '99999999999999999999', 'abc', '%00', '%2e%2e', '💥', '1%20', ' 1'), fc.string({ maxLength: 12 }).map(encodeURIComponent));
 
 async function send(method: string, path: string, body: unknown) {
   const text = body === undefined ? undefined : JSON.stringify(body);
@@ -93,22 +137,48 @@ const REST_BODIES: [method: string, path: string, keys: string[]][] = [
   ['POST', '/api/messages/create/too/:id', ['message']],
   ['PUT', '/api/messages/edit/:id', ['message']],
 ];
-const REST_PATHS = ['/api/tickets/:id', '/api/customers/:id', '/api/macro/:id', '/images/:id', '/api/customers/validate/:id/:id', '/api/tickets/:id/delete', '/api/customers/:id/delete', '/api/macro/:id/delete', '/api/messages/:id/delete'];
+const REST_PATHS = [
+  '/api/tickets/:id',
+  '/api/customers/:id',
+  '/api/macro/:id',
+  '/images/:id',
+  '/api/customers/validate/:id/:id',
+  '/api/tickets/:id/delete',
+  '/api/customers/:id/delete',
+  '/api/macro/:id/delete',
+  '/api/messages/:id/delete',
+];
 
 describe('fuzzing', () => {
   it('every REST body and path parameter', async () => {
     for (const [method, path, keys] of REST_BODIES) {
-      await fc.assert(fc.asyncProperty(bodyFor(keys), pathSegment, async (body, id) => {
-        await send(method, path.replace(/:id/g, id), body);
-      }), { numRuns: RUNS, seed: SEED });
+      await fc.assert(
+        fc.asyncProperty(bodyFor(keys), pathSegment, async (body, id) => {
+          await send(method, path.replace(/:id/g, id), body);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
     }
     for (const path of REST_PATHS) {
-      await fc.assert(fc.asyncProperty(pathSegment, pathSegment, async (a, b) => {
-        await send('GET', path.replace(':id', a).replace(':id', b), undefined);
-      }), { numRuns: RUNS, seed: SEED, endOnFailure: true });
+      await fc.assert(
+        fc.asyncProperty(pathSegment, pathSegment, async (a, b) => {
+          await send('GET', path.replace(':id', a).replace(':id', b), undefined);
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
     }
     // Raw bodies no JSON encoder would produce.
-    const raw = ['{', '{"title": "x",}', '[]', 'null', '"str"', '{"a":'.repeat(5000), '\u0000', '{"title":"\\ud800"}', JSON.stringify({ description: MEGABYTE })];
+    const raw = [
+      '{',
+      '{"title": "x",}',
+      '[]',
+      'null',
+      '"str"',
+      '{"a":'.repeat(5000),
+      '\u0000',
+      '{"title":"\\ud800"}',
+      JSON.stringify({ description: MEGABYTE }),
+    ];
     for (const text of raw) {
       for (const [method, path] of REST_BODIES) {
         const res = await agent.fetch(path.replace(/:id/g, '1'), { method, headers: { 'content-type': 'application/json' }, body: text });
@@ -116,11 +186,18 @@ describe('fuzzing', () => {
       }
     }
     // Upload bodies: random bytes, some dressed with an image signature.
-    const bytes = fc.oneof(fc.uint8Array({ maxLength: 2048 }), fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.concat([PNG.subarray(0, 33), Buffer.from(b)])), fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(b), Buffer.from([0xff, 0xd9])])));
-    await fc.assert(fc.asyncProperty(bytes, async (data) => {
-      const r = await agent.upload('PUT', '/api/tickets/1/edit-image', { data: Buffer.from(data) });
-      check('upload', r.status, JSON.stringify(r.body), r.headers.get('content-type'));
-    }), { numRuns: RUNS * 2, seed: SEED });
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 2048 }),
+      fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.concat([PNG.subarray(0, 33), Buffer.from(b)])),
+      fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(b), Buffer.from([0xff, 0xd9])])),
+    );
+    await fc.assert(
+      fc.asyncProperty(bytes, async (data) => {
+        const r = await agent.upload('PUT', '/api/tickets/1/edit-image', { data: Buffer.from(data) });
+        check('upload', r.status, JSON.stringify(r.body), r.headers.get('content-type'));
+      }),
+      { numRuns: RUNS * 2, seed: SEED },
+    );
     expect(failures).toEqual([]);
   }, 120_000);
 
@@ -139,34 +216,68 @@ describe('fuzzing', () => {
     };
     const selection = (field: GraphQLField<unknown, unknown>) => (isObjectType(getNamedType(field.type)) ? ' { __typename }' : '');
     let fields = 0;
-    for (const [kind, type] of [['query', schema.getQueryType()!], ['mutation', schema.getMutationType()!]] as const) {
+    for (const [kind, type] of [
+      ['query', schema.getQueryType()!],
+      ['mutation', schema.getMutationType()!],
+    ] as const) {
       for (const field of Object.values(type.getFields())) {
         if (field.name === 'logout') continue; // would end the fuzzing session; its input is empty anyway
         fields++;
         const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
         const args = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
         const query = `${kind}${defs ? `(${defs})` : ''} { ${field.name}${args ? `(${args})` : ''}${selection(field)} }`;
-        const variables = fc.record(Object.fromEntries(field.args.map((a) => [a.name, fc.oneof({ weight: 3, arbitrary: shaped(a.type) }, { weight: 1, arbitrary: anyValue })])), { requiredKeys: [] });
-        await fc.assert(fc.asyncProperty(variables, async (vars) => {
-          const res = await agent.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: vars }) });
-          check(`${type.name}.${field.name} ${JSON.stringify(vars).slice(0, 120)}`, res.status, await res.text(), res.headers.get('content-type'));
-        }), { numRuns: RUNS, seed: SEED });
+        const variables = fc.record(
+          Object.fromEntries(field.args.map((a) => [a.name, fc.oneof({ weight: 3, arbitrary: shaped(a.type) }, { weight: 1, arbitrary: anyValue })])),
+          { requiredKeys: [] },
+        );
+        await fc.assert(
+          fc.asyncProperty(variables, async (vars) => {
+            const res = await agent.fetch('/graphql', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ query, variables: vars }),
+            });
+            check(`${type.name}.${field.name} ${JSON.stringify(vars).slice(0, 120)}`, res.status, await res.text(), res.headers.get('content-type'));
+          }),
+          { numRuns: RUNS, seed: SEED },
+        );
         // Values inlined into the document itself (string escapes, NUL, emoji) rather than variables.
-        await fc.assert(fc.asyncProperty(nastyString.filter((s) => s.length < 5000), async (s) => {
-          const inline = `${kind} { ${field.name}${field.args.length ? `(${field.args.map((a) => `${a.name}: ${JSON.stringify(s)}`).join(', ')})` : ''}${selection(field)} }`;
-          const res = await agent.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: inline }) });
-          check(`${type.name}.${field.name} inline`, res.status, await res.text(), res.headers.get('content-type'));
-        }), { numRuns: Math.ceil(RUNS / 3), seed: SEED });
+        await fc.assert(
+          fc.asyncProperty(
+            nastyString.filter((s) => s.length < 5000),
+            async (s) => {
+              const inline = `${kind} { ${field.name}${field.args.length ? `(${field.args.map((a) => `${a.name}: ${JSON.stringify(s)}`).join(', ')})` : ''}${selection(field)} }`;
+              const res = await agent.fetch('/graphql', {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ query: inline }),
+              });
+              check(`${type.name}.${field.name} inline`, res.status, await res.text(), res.headers.get('content-type'));
+            },
+          ),
+          { numRuns: Math.ceil(RUNS / 3), seed: SEED },
+        );
       }
     }
     // Broken envelopes.
-    for (const body of ['{', '[]', '{"query": 1}', '{"query": "{ me { id } }", "variables": "x"}', '{"query": "{ me { id } }", "operationName": {}}', '{"query": "\\u0000"}', JSON.stringify({ query: `{ me { id } }${' '.repeat(1024 * 1024)}` })]) {
+    for (const body of [
+      '{',
+      '[]',
+      '{"query": 1}',
+      '{"query": "{ me { id } }", "variables": "x"}',
+      '{"query": "{ me { id } }", "operationName": {}}',
+      '{"query": "\\u0000"}',
+      JSON.stringify({ query: `{ me { id } }${' '.repeat(1024 * 1024)}` }),
+    ]) {
       const res = await agent.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       check(`graphql envelope ${body.slice(0, 30)}`, res.status, await res.text(), res.headers.get('content-type'));
     }
     expect(failures).toEqual([]);
     // Still serving: no fault took the process down.
     expect((await agent.get('/api/auth/')).status).toBe(200);
-    figure('fuzzing', `${stats.requests} requests (${REST_BODIES.length} REST bodies, ${REST_PATHS.length} REST paths, uploads, ${fields} GraphQL root fields; ${RUNS} runs each, seed ${SEED}): 5xx ${stats.fiveHundreds}, crashes 0, stack traces or internals in responses ${stats.leaks}, non-JSON answers ${stats.nonJson}`);
+    figure(
+      'fuzzing',
+      `${stats.requests} requests (${REST_BODIES.length} REST bodies, ${REST_PATHS.length} REST paths, uploads, ${fields} GraphQL root fields; ${RUNS} runs each, seed ${SEED}): 5xx ${stats.fiveHundreds}, crashes 0, stack traces or internals in responses ${stats.leaks}, non-JSON answers ${stats.nonJson}`,
+    );
   }, 120_000);
 });

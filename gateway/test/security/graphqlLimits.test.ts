@@ -43,7 +43,8 @@ describe('GraphQL query limits over HTTP', () => {
   });
 
   it('tokens: a 2,000-token query passes, 2,001 is a 400 parse error (never a 500)', async () => {
-    const unit = 'tickets(first: 1) { totalCount pageInfo { endCursor hasNextPage } nodes { id title type priority description assigneeId requesterId macroId createdAt updatedAt image { id ticketId mimeType byteSize width height url } assignee { id username email } requester { id name email ownerId owner { id username email } } macro { id name description ownerId owner { id username email } } } }';
+    const unit =
+      'tickets(first: 1) { totalCount pageInfo { endCursor hasNextPage } nodes { id title type priority description assigneeId requesterId macroId createdAt updatedAt image { id ticketId mimeType byteSize width height url } assignee { id username email } requester { id name email ownerId owner { id username email } } macro { id name description ownerId owner { id username email } } } }';
     // 27 aliased one-ticket dashboards, then root __typename selections (one token each) up to exactly the limit.
     const body = Array.from({ length: 27 }, (_, i) => `a${i}: ${unit}`).join(' ');
     const build = (n: number) => `{ ${body} me { id }${' __typename'.repeat(n)} }`;
@@ -77,7 +78,10 @@ describe('GraphQL query limits over HTTP', () => {
     const http = await demo.gql('{ tickets { nodes { requester { owner { a { b { c { d { e } } } } } } } } }');
     expect(http.status).toBe(400);
     expect(messages(http)).toContain(`Query depth limit of ${GRAPHQL_LIMITS.maxDepth} exceeded, found ${GRAPHQL_LIMITS.maxDepth + 1}`);
-    figure('GraphQL limits', `aliases 30/31, directives 20/21, tokens 2000/2001, depth ${GRAPHQL_LIMITS.maxDepth}/${GRAPHQL_LIMITS.maxDepth + 1}: pass/refused`);
+    figure(
+      'GraphQL limits',
+      `aliases 30/31, directives 20/21, tokens 2000/2001, depth ${GRAPHQL_LIMITS.maxDepth}/${GRAPHQL_LIMITS.maxDepth + 1}: pass/refused`,
+    );
   });
 
   it('lists are bounded: a page larger than 100 (or below 1) is refused before it runs, from literals and variables', async () => {
@@ -88,17 +92,27 @@ describe('GraphQL query limits over HTTP', () => {
     expect(r.data?.tickets.nodes).toHaveLength(100);
     expect(r.data?.tickets.pageInfo.hasNextPage).toBe(true);
     for (const first of [101, 300, 100000, 0, -5]) {
-      for (const over of [await c.gql(`{ tickets(first: ${first}) { nodes { id } } }`), await c.gql('query($n: Int) { tickets(first: $n) { nodes { id } } }', { n: first })]) {
+      for (const over of [
+        await c.gql(`{ tickets(first: ${first}) { nodes { id } } }`),
+        await c.gql('query($n: Int) { tickets(first: $n) { nodes { id } } }', { n: first }),
+      ]) {
         expect(over.status).toBe(400);
         expect(over.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
         expect(over.errors?.[0].extensions?.fields?.first).toBeDefined();
       }
     }
-    figure('list cap', `tickets(first: 100) answered ${r.data?.tickets.nodes.length} of ${r.data?.tickets.totalCount}; first 101, 300, 100000, 0 and -5 refused (literal and variable)`);
+    figure(
+      'list cap',
+      `tickets(first: 100) answered ${r.data?.tickets.nodes.length} of ${r.data?.tickets.totalCount}; first 101, 300, 100000, 0 and -5 refused (literal and variable)`,
+    );
   });
 
   it('batched HTTP requests are refused', async () => {
-    const res = await demo.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ query: '{ me { id } }' }, { query: '{ me { id } }' }]) });
+    const res = await demo.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ me { id } }' }, { query: '{ me { id } }' }]),
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/batching disabled/i);
   });
@@ -135,7 +149,9 @@ describe('introspection and field suggestions', () => {
       const t = await c.gql(typo);
       expect(t.status).toBe(400);
       expect(messages(t)).not.toMatch(/did you mean|username/i);
-      const enumHint = await c.gql('mutation { createMacro(input: { name: "ab", descriptio: "x" }) { id } } query Q { tickets { nodes { priority } } } query R { ticket(id: 1) { type } } mutation M { createTicket(input: { title: "x", requesterId: 1, description: "abc", priority: Urgnt }) { id } }');
+      const enumHint = await c.gql(
+        'mutation { createMacro(input: { name: "ab", descriptio: "x" }) { id } } query Q { tickets { nodes { priority } } } query R { ticket(id: 1) { type } } mutation M { createTicket(input: { title: "x", requesterId: 1, description: "abc", priority: Urgnt }) { id } }',
+      );
       expect(messages(enumHint)).toMatch(/Urgnt/);
       expect(messages(enumHint)).not.toMatch(/did you mean|"Urgent"|"description"/i);
       expect((await c.gql('{ me { id __typename } }')).data?.me).toEqual({ id: 1, __typename: 'User' });

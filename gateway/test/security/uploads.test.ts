@@ -28,7 +28,13 @@ function png(width: number, height: number, extra: Buffer[] = []): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), ...extra, chunk('IDAT', deflateSync(Buffer.alloc(1 + 3 * Math.min(width, 64)))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', ihdr),
+    ...extra,
+    chunk('IDAT', deflateSync(Buffer.alloc(1 + 3 * Math.min(width, 64)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The JPEG fixture with a COM segment after its APP0 header. */
@@ -43,17 +49,43 @@ const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'ba
 
 const ATTACKS: { name: string; data: Buffer; type?: string; message: string; status?: number }[] = [
   { name: 'HTML named .png', data: HTML_AS_PNG, message: MESSAGES.imageType },
-  { name: 'SVG with script named .png', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.cookie)</script></svg>'), type: 'image/png', message: MESSAGES.imageType },
-  { name: 'SVG declared image/svg+xml', data: Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), type: 'image/svg+xml', message: MESSAGES.imageType },
+  {
+    name: 'SVG with script named .png',
+    data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.cookie)</script></svg>'),
+    type: 'image/png',
+    message: MESSAGES.imageType,
+  },
+  {
+    name: 'SVG declared image/svg+xml',
+    data: Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    type: 'image/svg+xml',
+    message: MESSAGES.imageType,
+  },
   { name: 'polyglot: PNG + HTML appended', data: Buffer.concat([PNG, Buffer.from('<html><script>alert(1)</script></html>')]), message: IMAGE_DAMAGED_MESSAGE },
-  { name: 'polyglot: PNG + ZIP appended', data: Buffer.concat([PNG, Buffer.from('504b0304140000000800', 'hex'), Buffer.alloc(40, 1)]), message: IMAGE_DAMAGED_MESSAGE },
-  { name: 'polyglot: PNG with a script in an early text chunk', data: png(16, 16, [chunk('tEXt', Buffer.from('Comment\0<script>alert(document.cookie)</script>'))]), message: IMAGE_DAMAGED_MESSAGE },
-  { name: 'polyglot: JPEG with HTML in a comment', data: jpegWithComment('<html><script>alert(document.cookie)</script></html>'), message: IMAGE_DAMAGED_MESSAGE },
+  {
+    name: 'polyglot: PNG + ZIP appended',
+    data: Buffer.concat([PNG, Buffer.from('504b0304140000000800', 'hex'), Buffer.alloc(40, 1)]),
+    message: IMAGE_DAMAGED_MESSAGE,
+  },
+  {
+    name: 'polyglot: PNG with a script in an early text chunk',
+    data: png(16, 16, [chunk('tEXt', Buffer.from('Comment\0<script>alert(document.cookie)</script>'))]),
+    message: IMAGE_DAMAGED_MESSAGE,
+  },
+  {
+    name: 'polyglot: JPEG with HTML in a comment',
+    data: jpegWithComment('<html><script>alert(document.cookie)</script></html>'),
+    message: IMAGE_DAMAGED_MESSAGE,
+  },
   { name: 'polyglot: GIF/JavaScript', data: Buffer.from('GIF89a/*\x00\x00\x00\x00*/=alert(document.cookie);//;', 'latin1'), message: MESSAGES.imageType },
   { name: 'truncated PNG', data: PNG.subarray(0, Math.floor(PNG.length / 2)), message: IMAGE_DAMAGED_MESSAGE },
   { name: 'truncated JPEG (no end marker)', data: JPEG.subarray(0, JPEG.length - 2), message: IMAGE_DAMAGED_MESSAGE },
   { name: 'truncated GIF', data: GIF.subarray(0, GIF.length - 4), message: IMAGE_DAMAGED_MESSAGE },
-  { name: 'PNG with a broken CRC', data: Buffer.concat([PNG.subarray(0, 30), Buffer.from([PNG[30] ^ 0xff]), PNG.subarray(31)]), message: IMAGE_DAMAGED_MESSAGE },
+  {
+    name: 'PNG with a broken CRC',
+    data: Buffer.concat([PNG.subarray(0, 30), Buffer.from([PNG[30] ^ 0xff]), PNG.subarray(31)]),
+    message: IMAGE_DAMAGED_MESSAGE,
+  },
   { name: 'decompression bomb: 50,000 x 50,000 PNG', data: png(50_000, 50_000), message: MESSAGES.imageDimensions },
   { name: 'decompression bomb: 1 x 100,000 PNG', data: png(1, 100_000), message: MESSAGES.imageDimensions },
   { name: 'empty file', data: Buffer.alloc(0), message: MESSAGES.imageType },
@@ -71,7 +103,15 @@ describe('upload attacks', () => {
     // A photo's XMP metadata (an XML packet near the start) is not markup a browser would render.
     const xmp = '<?xml version="1.0"?><?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta><?xpacket end="w"?>';
     const JPEG_XMP = jpegWithComment(xmp);
-    for (const [data, mime] of [[PNG, 'image/png'], [demoTicketImage(2, 640, 480), 'image/png'], [JPEG, 'image/jpeg'], [JPEG_XMP, 'image/jpeg'], [Buffer.concat([JPEG, Buffer.alloc(32)]), 'image/jpeg'], [GIF, 'image/gif'], [WEBP, 'image/webp']] as const) {
+    for (const [data, mime] of [
+      [PNG, 'image/png'],
+      [demoTicketImage(2, 640, 480), 'image/png'],
+      [JPEG, 'image/jpeg'],
+      [JPEG_XMP, 'image/jpeg'],
+      [Buffer.concat([JPEG, Buffer.alloc(32)]), 'image/jpeg'],
+      [GIF, 'image/gif'],
+      [WEBP, 'image/webp'],
+    ] as const) {
       const r = await demo.upload('PUT', `/api/tickets/${ticket}/edit-image`, { data });
       expect(r.status, mime).toBe(201);
       const served = await demo.fetch(r.body.image);
@@ -136,7 +176,10 @@ describe('upload attacks', () => {
 
     expect(await counts()).toEqual(before);
     expect((await demo.get(`/api/tickets/${ticket}`)).body.tickets_images).toEqual(imageBefore);
-    figure('upload attacks refused', `${refused} of ${tried} (${ATTACKS.length} kinds x REST add/edit + GraphQL create/update, too many files, wrong field); rows stored: 0`);
+    figure(
+      'upload attacks refused',
+      `${refused} of ${tried} (${ATTACKS.length} kinds x REST add/edit + GraphQL create/update, too many files, wrong field); rows stored: 0`,
+    );
   });
 
   it('serves a stored image with its real type, nosniff, a safe inline name and a sandbox CSP', async () => {
@@ -159,12 +202,21 @@ describe('request body limits', () => {
     expect(rest.body).toEqual({ errors: { message: 'Request body is too large.' } });
     const fits = await demo.rest('POST', '/api/macro/create', { name: 'fits', description: 'x'.repeat(90 * 1024) });
     expect(fits.status).toBe(400); // parsed, then the 2000-character rule answers
-    const gql = await demo.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { id } }', variables: { pad: 'x'.repeat(1024 * 1024) } }) });
+    const gql = await demo.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ me { id } }', variables: { pad: 'x'.repeat(1024 * 1024) } }),
+    });
     expect(gql.status).toBe(413);
     const ticket = (await demo.post('/api/tickets/create', validTicket(1))).body.id;
     const big = await demo.upload('PUT', `/api/tickets/${ticket}/edit-image`, { data: Buffer.alloc(LIMITS.imageBytes + 1) });
     expect(big.status).toBe(413);
-    const bigGql = await demo.gqlUpload('mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }', { id: ticket, i: { title: 't', requesterId: 1, description: 'too big' } }, 'img', { data: Buffer.alloc(LIMITS.imageBytes + 1) });
+    const bigGql = await demo.gqlUpload(
+      'mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }',
+      { id: ticket, i: { title: 't', requesterId: 1, description: 'too big' } },
+      'img',
+      { data: Buffer.alloc(LIMITS.imageBytes + 1) },
+    );
     expect(bigGql.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     figure('body limits', 'REST JSON 100 kB, GraphQL JSON 1 MB, uploads 5 MB (REST and GraphQL), 1 file per request: all answer 413/400 past the limit');
   });

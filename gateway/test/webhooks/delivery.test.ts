@@ -9,7 +9,20 @@ import type { TestClient } from '../../src/testing/client.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
 import { createWebhook, startReceiver, webhookState, type Receiver } from './support.js';
 
-const ALL_EVENTS = ['TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_DELETED', 'CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED', 'MACRO_CREATED', 'MACRO_UPDATED', 'MACRO_DELETED', 'MESSAGE_CREATED', 'MESSAGE_UPDATED', 'MESSAGE_DELETED'];
+const ALL_EVENTS = [
+  'TICKET_CREATED',
+  'TICKET_UPDATED',
+  'TICKET_DELETED',
+  'CUSTOMER_CREATED',
+  'CUSTOMER_UPDATED',
+  'CUSTOMER_DELETED',
+  'MACRO_CREATED',
+  'MACRO_UPDATED',
+  'MACRO_DELETED',
+  'MESSAGE_CREATED',
+  'MESSAGE_UPDATED',
+  'MESSAGE_DELETED',
+];
 
 function verify(secret: string, r: { body: string; headers: Record<string, unknown> }) {
   return new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>);
@@ -36,7 +49,7 @@ describe('webhook delivery', () => {
     await gateway?.destroy();
   });
 
-  it('a REST create reaches the endpoint signed, as TICKET_CREATED, within a second; only the owner\'s endpoints get it', async () => {
+  it("a REST create reaches the endpoint signed, as TICKET_CREATED, within a second; only the owner's endpoints get it", async () => {
     const mine = await createWebhook(demo, `${receiver.url}/demo`, ALL_EVENTS);
     expect(mine.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const theirs = await createWebhook(marnie, `${receiver.url}/marnie`, ALL_EVENTS);
@@ -47,7 +60,10 @@ describe('webhook delivery', () => {
     const [got] = await receiver.waitFor(1, (r) => r.path === '/hook/demo' && r.json.type === 'TICKET_CREATED');
     expect(got.at - acked).toBeLessThan(1000);
     expect(got.at).toBeGreaterThan(started);
-    expect(verify(mine.secret, got)).toMatchObject({ type: 'TICKET_CREATED', data: { id: created.body.id, title: 'Printer on fire', assigneeId: 1, requesterId: 1 } });
+    expect(verify(mine.secret, got)).toMatchObject({
+      type: 'TICKET_CREATED',
+      data: { id: created.body.id, title: 'Printer on fire', assigneeId: 1, requesterId: 1 },
+    });
     expect(() => verify(theirs.secret, got)).toThrow();
     expect(got.headers['webhook-id']).toMatch(/^msg_/);
     expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
@@ -106,7 +122,7 @@ describe('webhook delivery', () => {
     expect(byType('TICKET_DELETED')[0].data).toMatchObject({ id: ticket.body.id, title: 'Printer on fire' });
   });
 
-  it('messages reach both the sender\'s and the receiver\'s endpoints, and nobody else\'s', async () => {
+  it("messages reach both the sender's and the receiver's endpoints, and nobody else's", async () => {
     const bobbie = await gateway.as(2);
     const d = await createWebhook(demo, `${receiver.url}/m-demo`, ['MESSAGE_CREATED']);
     const m = await createWebhook(marnie, `${receiver.url}/m-marnie`, ['MESSAGE_CREATED']);
@@ -115,7 +131,9 @@ describe('webhook delivery', () => {
     expect(sent.status).toBe(201);
     const got = await receiver.waitFor(2, (r) => r.path.startsWith('/hook/m-'));
     await new Promise((r) => setTimeout(r, 500));
-    const paths = receiver.received.filter((r) => r.path.startsWith('/hook/m-')).map((r) => (verifiesWith(d.secret, r) ? 'demo' : verifiesWith(m.secret, r) ? 'marnie' : verifiesWith(b.secret, r) ? 'bobbie' : '?'));
+    const paths = receiver.received
+      .filter((r) => r.path.startsWith('/hook/m-'))
+      .map((r) => (verifiesWith(d.secret, r) ? 'demo' : verifiesWith(m.secret, r) ? 'marnie' : verifiesWith(b.secret, r) ? 'bobbie' : '?'));
     expect(paths.sort()).toEqual(['demo', 'marnie']);
     expect(got.map((r) => r.path).sort()).toEqual(['/hook/m-demo', '/hook/m-marnie']);
     expect(got[0].headers['webhook-id']).not.toBe(undefined);
@@ -137,7 +155,11 @@ describe('webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 300));
     const state = await webhookState(demo, hook.id);
     const log = state.deliveries.nodes.filter((n: any) => n.event === 'MACRO_CREATED');
-    expect(log.map((n: any) => [n.attempt, n.statusCode, n.succeeded])).toEqual([[3, 200, true], [2, 503, false], [1, 503, false]]);
+    expect(log.map((n: any) => [n.attempt, n.statusCode, n.succeeded])).toEqual([
+      [3, 200, true],
+      [2, 503, false],
+      [1, 503, false],
+    ]);
     expect(log[1].responseExcerpt).toBe('try later');
     expect(state.consecutiveFailures).toBe(0);
     expect(state.enabled).toBe(true);
@@ -158,14 +180,25 @@ describe('webhook delivery', () => {
     receiver.respond = () => 200;
     const enabled = await demo.gql('mutation($id: Int!) { updateWebhook(id: $id, input: { enabled: true }) { enabled disabledReason } }', { id: hook.id });
     expect(enabled.data?.updateWebhook).toEqual({ enabled: true, disabledReason: null });
-    const redelivered = await demo.gql<{ redeliverWebhookDelivery: any }>('mutation($id: Int!) { redeliverWebhookDelivery(id: $id) { attempt statusCode succeeded messageId event } }', { id: state.deliveries.nodes[0].id });
-    expect(redelivered.data?.redeliverWebhookDelivery).toEqual({ attempt: 2, statusCode: 200, succeeded: true, messageId: state.deliveries.nodes[0].messageId, event: 'MACRO_CREATED' });
+    const redelivered = await demo.gql<{ redeliverWebhookDelivery: any }>(
+      'mutation($id: Int!) { redeliverWebhookDelivery(id: $id) { attempt statusCode succeeded messageId event } }',
+      { id: state.deliveries.nodes[0].id },
+    );
+    expect(redelivered.data?.redeliverWebhookDelivery).toEqual({
+      attempt: 2,
+      statusCode: 200,
+      succeeded: true,
+      messageId: state.deliveries.nodes[0].messageId,
+      event: 'MACRO_CREATED',
+    });
     state = await webhookState(demo, hook.id);
     expect(state.deliveries.nodes).toHaveLength(2);
   });
 
   it('a run of failures past the threshold disables the endpoint, and says why', async () => {
-    const local = await startTestGateway({ webhooks: { allowHosts: '127.0.0.1', retryDelaysMs: [50, 50, 50, 50], pollMs: 100, disableAfterFailures: 3, disableAfterMs: 0 } });
+    const local = await startTestGateway({
+      webhooks: { allowHosts: '127.0.0.1', retryDelaysMs: [50, 50, 50, 50], pollMs: 100, disableAfterFailures: 3, disableAfterMs: 0 },
+    });
     try {
       const client = await local.as(0);
       const hook = await createWebhook(client, `${receiver.url}/down`, ['MACRO_CREATED']);
@@ -185,12 +218,18 @@ describe('webhook delivery', () => {
 
   it('after a rotation both secrets sign for a day; the test send and its log entry', async () => {
     const hook = await createWebhook(demo, `${receiver.url}/rotate`, ['TICKET_CREATED']);
-    const rotated = await demo.gql<{ rotateWebhookSecret: { secret: string; webhook: { previousSecretExpiresAt: string } } }>('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret webhook { previousSecretExpiresAt } } }', { id: hook.id });
+    const rotated = await demo.gql<{ rotateWebhookSecret: { secret: string; webhook: { previousSecretExpiresAt: string } } }>(
+      'mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret webhook { previousSecretExpiresAt } } }',
+      { id: hook.id },
+    );
     const fresh = rotated.data!.rotateWebhookSecret.secret;
     expect(fresh).not.toBe(hook.secret);
     const expires = new Date(rotated.data!.rotateWebhookSecret.webhook.previousSecretExpiresAt).getTime();
     expect(Math.abs(expires - Date.now() - 24 * 3600 * 1000)).toBeLessThan(60_000);
-    const test = await demo.gql<{ sendTestWebhook: any }>('mutation($id: Int!) { sendTestWebhook(id: $id) { event attempt statusCode succeeded durationMs responseExcerpt } }', { id: hook.id });
+    const test = await demo.gql<{ sendTestWebhook: any }>(
+      'mutation($id: Int!) { sendTestWebhook(id: $id) { event attempt statusCode succeeded durationMs responseExcerpt } }',
+      { id: hook.id },
+    );
     expect(test.data?.sendTestWebhook).toMatchObject({ event: 'WEBHOOK_TEST', attempt: 1, statusCode: 200, succeeded: true, responseExcerpt: 'ok' });
     const [got] = await receiver.waitFor(1, (r) => r.path === '/hook/rotate');
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -203,7 +242,12 @@ describe('webhook delivery', () => {
   it('another agent cannot see, change, test or redeliver an endpoint', async () => {
     const hook = await createWebhook(demo, `${receiver.url}/private`, ['TICKET_CREATED']);
     expect((await marnie.gql('{ webhooks { id } }')).data?.webhooks).toEqual([]);
-    for (const mutation of ['deleteWebhook(id: $id)', 'rotateWebhookSecret(id: $id) { secret }', 'sendTestWebhook(id: $id) { id }', 'updateWebhook(id: $id, input: { enabled: false }) { id }']) {
+    for (const mutation of [
+      'deleteWebhook(id: $id)',
+      'rotateWebhookSecret(id: $id) { secret }',
+      'sendTestWebhook(id: $id) { id }',
+      'updateWebhook(id: $id, input: { enabled: false }) { id }',
+    ]) {
       const res = await marnie.gql(`mutation($id: Int!) { ${mutation} }`, { id: hook.id });
       expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     }

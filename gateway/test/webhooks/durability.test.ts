@@ -36,8 +36,15 @@ describe('webhook outbox across a SIGKILL', () => {
     if (testDatabaseMode() === 'postgres') pg = await createPostgresDatabase();
     const receiver = await startReceiver();
     const env = {
-      DATA_DIR: dataDir, FULCRUM_DEMO: '1', REDIS_URL: undefined, DATABASE_URL: pg?.url, SESSION_SECRET: pg ? 'crash-test-secret-crash-test-secret' : undefined,
-      FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', FULCRUM_WEBHOOK_RETRY_DELAYS: '200,200,400,800,1600', FULCRUM_WEBHOOK_LEASE_MS: '3000', FULCRUM_WEBHOOK_POLL_MS: '200',
+      DATA_DIR: dataDir,
+      FULCRUM_DEMO: '1',
+      REDIS_URL: undefined,
+      DATABASE_URL: pg?.url,
+      SESSION_SECRET: pg ? 'crash-test-secret-crash-test-secret' : undefined,
+      FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      FULCRUM_WEBHOOK_RETRY_DELAYS: '200,200,400,800,1600',
+      FULCRUM_WEBHOOK_LEASE_MS: '3000',
+      FULCRUM_WEBHOOK_POLL_MS: '200',
     };
     let server: ServerProcess = await startServerProcess(env, { bundle });
     children.push(server.child);
@@ -82,7 +89,10 @@ describe('webhook outbox across a SIGKILL', () => {
     const missing = () => [...acked].filter((id) => !delivered().has(id));
     while (missing().length && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 200));
     const duplicates = receiver.received.filter((r) => r.json.type === 'MESSAGE_CREATED').length - delivered().size;
-    figure('webhook crash test', `${testDatabaseMode()}: ${acked.size} acknowledged writes, SIGKILL after #${killedAfter} with ${undeliveredAtKill} of them not yet delivered; after restart ${missing().length} undelivered, ${duplicates} duplicate deliveries (same webhook-id), drained in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    figure(
+      'webhook crash test',
+      `${testDatabaseMode()}: ${acked.size} acknowledged writes, SIGKILL after #${killedAfter} with ${undeliveredAtKill} of them not yet delivered; after restart ${missing().length} undelivered, ${duplicates} duplicate deliveries (same webhook-id), drained in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     expect(killedAfter).toBeGreaterThan(0);
     expect(missing()).toEqual([]);
     // Every delivery verifies, and duplicates (at least once) carry the same webhook-id as the original.

@@ -34,13 +34,15 @@ describe.skipIf(testDatabaseMode() !== 'postgres')('webhooks with two gateways o
 
   const write = async (count: number, tag: string) => {
     const ids: number[] = [];
-    await Promise.all(Array.from({ length: 4 }, async (_, w) => {
-      for (let i = w; i < count; i += 4) {
-        const res = await clients[i % 2].post('/api/messages/create/too/2', { message: `${tag}-${i}` });
-        expect(res.status).toBe(201);
-        ids.push(res.body.id);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, w) => {
+        for (let i = w; i < count; i += 4) {
+          const res = await clients[i % 2].post('/api/messages/create/too/2', { message: `${tag}-${i}` });
+          expect(res.status).toBe(201);
+          ids.push(res.body.id);
+        }
+      }),
+    );
     return ids;
   };
 
@@ -52,7 +54,10 @@ describe.skipIf(testDatabaseMode() !== 'postgres')('webhooks with two gateways o
     const got = receiver.received.filter((r) => r.path === '/hook/once');
     const perId = new Map<number, number>();
     for (const r of got) perId.set(r.json.data.id, (perId.get(r.json.data.id) ?? 0) + 1);
-    figure('webhooks, two gateways', `${ids.length} writes over 2 gateways: ${got.length} deliveries, ${new Set(got.map((r) => r.headers['webhook-id'])).size} distinct webhook-ids`);
+    figure(
+      'webhooks, two gateways',
+      `${ids.length} writes over 2 gateways: ${got.length} deliveries, ${new Set(got.map((r) => r.headers['webhook-id'])).size} distinct webhook-ids`,
+    );
     expect(got).toHaveLength(300);
     expect([...perId.keys()].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
     expect([...perId.values()].every((n) => n === 1)).toBe(true);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 
-const PUBLIC_ONLY = /webhooks may only reach public addresses\. To deliver to a LAN endpoint, an administrator can list its host name, IP or CIDR range in FULCRUM_WEBHOOK_ALLOW_HOSTS\.$/;
+const PUBLIC_ONLY =
+  /webhooks may only reach public addresses\. To deliver to a LAN endpoint, an administrator can list its host name, IP or CIDR range in FULCRUM_WEBHOOK_ALLOW_HOSTS\.$/;
 const HTTPS_ONLY = /^URL must use https:\/\//;
 
 /** [target, what the message must say] */
@@ -72,7 +73,12 @@ describe('webhook SSRF guard at registration (no allowlist)', () => {
     for (const [target, message] of REFUSED) {
       const res = await create(target);
       const error = res.errors?.[0];
-      if (res.data?.createWebhook || error?.extensions?.code !== 'BAD_USER_INPUT' || !message.test(error.message) || error.extensions?.fields?.url?.[0] !== error.message) {
+      if (
+        res.data?.createWebhook ||
+        error?.extensions?.code !== 'BAD_USER_INPUT' ||
+        !message.test(error.message) ||
+        error.extensions?.fields?.url?.[0] !== error.message
+      ) {
         failures.push(`${target}: ${JSON.stringify(res.data ?? error)}`);
       }
     }
@@ -92,17 +98,19 @@ describe('webhook SSRF guard at registration (no allowlist)', () => {
 
   it('fast-check: any URL and events input ends in a webhook or a field error, never anything else', async () => {
     const hostLike = fc.oneof(
-      fc.ipV4(), fc.ipV4Extended(), fc.ipV6().map((a) => `[${a}]`), fc.constantFrom('localhost', '0', '0x7f.1', '[::ffff:10.0.0.1]', '127.1'),
+      fc.ipV4(),
+      fc.ipV4Extended(),
+      fc.ipV6().map((a) => `[${a}]`),
+      fc.constantFrom('localhost', '0', '0x7f.1', '[::ffff:10.0.0.1]', '127.1'),
     );
     const url = fc.oneof(
-      fc.tuple(fc.constantFrom('https://', 'http://', 'ftp://', 'HTTPS://', ''), hostLike, fc.constantFrom('', ':443', ':8080', ':0', ':99999'), fc.webPath()).map(([s, h, p, path]) => `${s}${h}${p}${path}`),
+      fc
+        .tuple(fc.constantFrom('https://', 'http://', 'ftp://', 'HTTPS://', ''), hostLike, fc.constantFrom('', ':443', ':8080', ':0', ':99999'), fc.webPath())
+        .map(([s, h, p, path]) => `${s}${h}${p}${path}`),
       fc.string({ maxLength: 60 }),
       fc.string({ minLength: 2040, maxLength: 2100 }).map((s) => `https://93.184.216.34/${s}`),
     );
-    const events = fc.oneof(
-      fc.subarray(['TICKET_CREATED', 'MACRO_DELETED', 'MESSAGE_UPDATED']),
-      fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
-    );
+    const events = fc.oneof(fc.subarray(['TICKET_CREATED', 'MACRO_DELETED', 'MESSAGE_UPDATED']), fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }));
     await fc.assert(
       fc.asyncProperty(url, events, async (u, e) => {
         const res = await create(u, e);

@@ -34,7 +34,8 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       for (;;) {
         const matching = received.filter(filter);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`expected ${count} webhook requests, got ${matching.length}: ${JSON.stringify(received.map((r) => r.json.type))}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} webhook requests, got ${matching.length}: ${JSON.stringify(received.map((r) => r.json.type))}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 50);
           waiters.add(() => {
@@ -88,7 +89,10 @@ export async function createWebhook(client: TestClient, url: string, events: str
 }
 
 export async function webhookState(client: TestClient, id: number): Promise<Record<string, any>> {
-  const res = await client.gql<{ webhook: Record<string, any> }>(`query($id: Int!) { webhook(id: $id) { ${WEBHOOK_FIELDS} deliveries(first: 100) { nodes { ${DELIVERY_FIELDS} } pageInfo { endCursor hasNextPage } } } }`, { id });
+  const res = await client.gql<{ webhook: Record<string, any> }>(
+    `query($id: Int!) { webhook(id: $id) { ${WEBHOOK_FIELDS} deliveries(first: 100) { nodes { ${DELIVERY_FIELDS} } pageInfo { endCursor hasNextPage } } } }`,
+    { id },
+  );
   const hook = res.data?.webhook;
   if (!hook) throw new Error(`webhook ${id} not listed: ${JSON.stringify(res)}`);
   return hook;

@@ -1,6 +1,14 @@
 import { Entity, Enum, Index, ManyToOne, OneToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import {
-  DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_STATUS, DEFAULT_TICKET_TYPE, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES, type TicketPriority, type TicketStatus, type TicketType,
+  DEFAULT_TICKET_PRIORITY,
+  DEFAULT_TICKET_STATUS,
+  DEFAULT_TICKET_TYPE,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  TICKET_TYPES,
+  type TicketPriority,
+  type TicketStatus,
+  type TicketType,
 } from '../validation/rules.js';
 import { Customer } from './Customer.js';
 import { Macro } from './Macro.js';

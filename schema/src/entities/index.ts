@@ -20,4 +20,18 @@ import { Conversation } from './Conversation.js';
 import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 
-export const ENTITIES = [User, Customer, Macro, Ticket, TicketImage, Message, Session, Conversation, ApiToken, Webhook, WebhookEvent, WebhookJob, WebhookDelivery];
+export const ENTITIES = [
+  User,
+  Customer,
+  Macro,
+  Ticket,
+  TicketImage,
+  Message,
+  Session,
+  Conversation,
+  ApiToken,
+  Webhook,
+  WebhookEvent,
+  WebhookJob,
+  WebhookDelivery,
+];

@@ -51,11 +51,16 @@ export class ApiTokenResolver {
   }
 
   @Mutation(() => ApiTokenCreated, { description: 'Creates an API token and returns its secret, once. Needs the browser session.' })
-  createApiToken(@Arg('input', () => ApiTokenInput, { description: 'Name, scopes and lifetime of the token.' }) input: ApiTokenInput, @Ctx() { service }: GraphQLContext) {
+  createApiToken(
+    @Arg('input', () => ApiTokenInput, { description: 'Name, scopes and lifetime of the token.' }) input: ApiTokenInput,
+    @Ctx() { service }: GraphQLContext,
+  ) {
     return apiTokens.createApiToken(service, input);
   }
 
-  @Mutation(() => ApiToken, { description: 'Revokes one of your tokens: refused from the next request on, and its open subscriptions closed within a second. Needs the browser session.' })
+  @Mutation(() => ApiToken, {
+    description: 'Revokes one of your tokens: refused from the next request on, and its open subscriptions closed within a second. Needs the browser session.',
+  })
   revokeApiToken(@Arg('id', () => Int, { description: 'The id of the token to revoke.' }) id: number, @Ctx() { service }: GraphQLContext) {
     return apiTokens.revokeApiToken(service, id);
   }

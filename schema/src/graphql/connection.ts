@@ -15,7 +15,8 @@ export class PageArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Start after this cursor: the `pageInfo.endCursor` of the previous page of the same list (with the same filter and order). Absent, null or empty starts at the beginning. A cursor of another list, or one that was altered, is refused with BAD_USER_INPUT on `after`.',
+    description:
+      'Start after this cursor: the `pageInfo.endCursor` of the previous page of the same list (with the same filter and order). Absent, null or empty starts at the beginning. A cursor of another list, or one that was altered, is refused with BAD_USER_INPUT on `after`.',
   })
   after!: string | null;
 }
@@ -24,7 +25,8 @@ export class PageArgs {
 export class CustomerPageArgs extends PageArgs {
   @Field(() => String, {
     nullable: true,
-    description: 'Only customers whose name or email contains this text (case-insensitive; at most 200 characters; empty means everyone). `totalCount` then counts the matches.',
+    description:
+      'Only customers whose name or email contains this text (case-insensitive; at most 200 characters; empty means everyone). `totalCount` then counts the matches.',
   })
   search!: string | null;
 }
@@ -56,7 +58,10 @@ function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: stri
 
 @ObjectType({ description: "One page of the signed-in agent's tickets, in the requested order." })
 export class TicketConnection extends connectionOf(Ticket, 'tickets') {
-  @Field(() => TicketStatusCounts, { description: 'Per status, how many tickets match the rest of the filter (search, priority, type, requester), whatever its status part: the counts to show beside each status filter.' })
+  @Field(() => TicketStatusCounts, {
+    description:
+      'Per status, how many tickets match the rest of the filter (search, priority, type, requester), whatever its status part: the counts to show beside each status filter.',
+  })
   statusCounts!: TicketStatusCounts;
 }
 

@@ -29,12 +29,14 @@ registerEnumType(UnreadChangeReason, {
   },
 });
 
-@ObjectType({ description: "Your side of a conversation with one other agent: its newest message and what you have not read. Clients key it by `partnerId`." })
+@ObjectType({ description: 'Your side of a conversation with one other agent: its newest message and what you have not read. Clients key it by `partnerId`.' })
 export class Conversation {
   @Field(() => Int, { description: 'The other agent of the conversation (your partner).' }) partnerId!: number;
-  @Field(() => Message, { nullable: true, description: 'The newest message between you, in either direction; null when there is none.' }) lastMessage!: Message | null;
+  @Field(() => Message, { nullable: true, description: 'The newest message between you, in either direction; null when there is none.' })
+  lastMessage!: Message | null;
   @Field(() => Int, { description: 'Messages from the partner you have not read (those past `lastReadMessageId`).' }) unreadCount!: number;
-  @Field(() => Int, { description: 'Your read position: the id of the last message from the partner you have read (0 before any).' }) lastReadMessageId!: number;
+  @Field(() => Int, { description: 'Your read position: the id of the last message from the partner you have read (0 before any).' })
+  lastReadMessageId!: number;
 }
 
 @ObjectType({ description: 'One page of your conversations, newest activity (newest message) first.' })
@@ -62,15 +64,21 @@ export class UnreadCountEvent {
 export class PresenceChange {
   @Field(() => Int, { description: 'The agent.' }) userId!: number;
   @Field(() => Boolean, { description: 'True when the agent has at least one open socket now.' }) online!: boolean;
-  @Field(() => Int, { description: 'Grows with every presence change of this agent: when changes arrive out of order, keep the one with the larger version.' }) version!: number;
+  @Field(() => Int, { description: 'Grows with every presence change of this agent: when changes arrive out of order, keep the one with the larger version.' })
+  version!: number;
 }
 
-@ObjectType({ description: 'Agents came online or went offline. Changes are sent in batches (at most one event per second per gateway), the newest change per agent.' })
+@ObjectType({
+  description: 'Agents came online or went offline. Changes are sent in batches (at most one event per second per gateway), the newest change per agent.',
+})
 export class PresenceEvent {
   @Field(() => [PresenceChange], { description: 'The changes of this batch, one per agent.' }) changes!: PresenceChange[];
 }
 
-@ObjectType({ description: 'Your conversation partner is typing to you. Sent at most once per 2 seconds per sender; show it for a few seconds, or until their message arrives.' })
+@ObjectType({
+  description:
+    'Your conversation partner is typing to you. Sent at most once per 2 seconds per sender; show it for a few seconds, or until their message arrives.',
+})
 export class TypingEvent {
   @Field(() => Int, { description: 'Who is typing.' }) senderId!: number;
   @Field(() => GraphQLDateTime, { description: 'When the server forwarded it.' }) at!: Date;
@@ -91,7 +99,9 @@ export class UserPresenceResolver {
 
 @Resolver(() => Conversation)
 export class ConversationResolver {
-  @Query(() => ConversationConnection, { description: 'Your conversations, one per agent you have exchanged messages with, newest activity first, one page at a time.' })
+  @Query(() => ConversationConnection, {
+    description: 'Your conversations, one per agent you have exchanged messages with, newest activity first, one page at a time.',
+  })
   async conversations(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
     return toConnection(await conversations.listConversations(service, page));
   }
@@ -101,7 +111,9 @@ export class ConversationResolver {
     return conversations.unreadMessageCount(service);
   }
 
-  @Query(() => MessageConnection, { description: 'Your conversation with one agent, newest message first, one page at a time; `after` pages to older messages.' })
+  @Query(() => MessageConnection, {
+    description: 'Your conversation with one agent, newest message first, one page at a time; `after` pages to older messages.',
+  })
   async messages(
     @Arg('withUserId', () => Int, { description: 'The other agent of the conversation.' }) withUserId: number,
     @Args(() => PageArgs) page: PageArgs,
@@ -110,16 +122,23 @@ export class ConversationResolver {
     return toConnection(await messages.listConversationMessages(service, withUserId, page));
   }
 
-  @Mutation(() => Conversation, { description: 'Marks your conversation with `partnerId` read up to `upToMessageId` (default: everything so far). The read position only moves forward; your other tabs and devices get an `unreadCountEvents` event.' })
+  @Mutation(() => Conversation, {
+    description:
+      'Marks your conversation with `partnerId` read up to `upToMessageId` (default: everything so far). The read position only moves forward; your other tabs and devices get an `unreadCountEvents` event.',
+  })
   markConversationRead(
     @Arg('partnerId', () => Int, { description: 'The other agent of the conversation.' }) partnerId: number,
-    @Arg('upToMessageId', () => Int, { nullable: true, description: 'The newest message you have seen; omit to read everything so far.' }) upToMessageId: number | null,
+    @Arg('upToMessageId', () => Int, { nullable: true, description: 'The newest message you have seen; omit to read everything so far.' })
+    upToMessageId: number | null,
     @Ctx() { service }: GraphQLContext,
   ) {
     return conversations.markConversationRead(service, partnerId, upToMessageId);
   }
 
-  @Mutation(() => Boolean, { description: 'Tells `partnerId` that you are typing to them (their `typingEvents`). Never stored; at most one per 2 seconds per sender is forwarded: false when this one was dropped by that limit.' })
+  @Mutation(() => Boolean, {
+    description:
+      'Tells `partnerId` that you are typing to them (their `typingEvents`). Never stored; at most one per 2 seconds per sender is forwarded: false when this one was dropped by that limit.',
+  })
   notifyTyping(@Arg('partnerId', () => Int, { description: 'Who you are typing to.' }) partnerId: number, @Ctx() { service }: GraphQLContext) {
     return conversations.notifyTyping(service, partnerId);
   }
@@ -134,7 +153,8 @@ export class ConversationResolver {
 @Resolver()
 export class MessageCenterLiveResolver {
   @Subscription(() => UnreadCountEvent, {
-    description: 'Your unread counts changed: a message to you arrived, an unread one was deleted, or you read a conversation (on any tab or device). Every socket of yours gets it.',
+    description:
+      'Your unread counts changed: a message to you arrived, an unread one was deleted, or you read a conversation (on any tab or device). Every socket of yours gets it.',
     subscribe: ({ context }) => {
       const viewerId = requireViewer((context as GraphQLContext).service);
       return (context as GraphQLContext).service.deps.bus.subscribe('unread', viewerId);

@@ -5,7 +5,9 @@ import { SCHEMA_RESOLVERS, buildFulcrumSchema } from './buildSchema.js';
 import { DESCRIPTIONS, schemaElements } from './descriptions.js';
 
 /** Words that belong to another transport or to a client's internals, not to a description for integrators. */
-const OFF_TOPIC = { test: (text: string) => /\bREST\b/.test(text) || /\/api\b|snake_case|\buser_id\b|\bapply_macro\b|\bcache\b|\bApollo\b|\bchips?\b/i.test(text) };
+const OFF_TOPIC = {
+  test: (text: string) => /\bREST\b/.test(text) || /\/api\b|snake_case|\buser_id\b|\bapply_macro\b|\bcache\b|\bApollo\b|\bchips?\b/i.test(text),
+};
 
 describe('schema descriptions', () => {
   it('describes every type, field, argument and enum value (whoever added it)', async () => {
@@ -16,7 +18,9 @@ describe('schema descriptions', () => {
   });
 
   it('speaks to integrators: no other transport or client internals', async () => {
-    const offTopic = [...schemaElements(await buildFulcrumSchema())].filter(([, e]) => OFF_TOPIC.test(e.description ?? '')).map(([c, e]) => `${c}: ${e.description}`);
+    const offTopic = [...schemaElements(await buildFulcrumSchema())]
+      .filter(([, e]) => OFF_TOPIC.test(e.description ?? ''))
+      .map(([c, e]) => `${c}: ${e.description}`);
     expect(offTopic).toEqual([]);
   });
 

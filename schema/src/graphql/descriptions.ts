@@ -12,7 +12,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   Mutation: 'Changes. Each one runs in its own transaction: a refused change writes nothing.',
   Subscription: 'Live events over graphql-ws on the same `/graphql` path. Each event concerns the subscriber only.',
 
-  'Query.ticket': 'One of your tickets. Another agent\'s ticket, or an unknown id, is NOT_FOUND.',
+  'Query.ticket': "One of your tickets. Another agent's ticket, or an unknown id, is NOT_FOUND.",
   'Query.ticket(id:)': 'The ticket id.',
   'Query.customer': 'One customer of the shared directory; an unknown id is NOT_FOUND.',
   'Query.customer(id:)': 'The customer id.',

@@ -17,17 +17,22 @@ export class TicketInput {
   @Field(() => Int, { description: 'The customer who asked.' }) requesterId!: number;
   @Field(() => Int, { nullable: true, description: 'Defaults to macro 1, "No Macro".' }) macroId?: number | null;
   @Field(() => String) description!: string;
-  @Field(() => TicketStatus, { nullable: true, description: 'OPEN for a new ticket when omitted; an edit without it keeps the status.' }) status?: string | null;
+  @Field(() => TicketStatus, { nullable: true, description: 'OPEN for a new ticket when omitted; an edit without it keeps the status.' }) status?:
+    string | null;
 }
 
 @InputType({ description: 'Narrows the ticket list. Every part is optional; the parts combine with AND, the values of one list with OR.' })
 export class TicketFilter {
   @Field(() => String, {
     nullable: true,
-    description: 'Words and word prefixes in the title, the description and the requester\'s name and email (all words must match); `123` or `#123` also finds ticket 123. At most 200 characters; punctuation and operators are ignored.',
+    description:
+      "Words and word prefixes in the title, the description and the requester's name and email (all words must match); `123` or `#123` also finds ticket 123. At most 200 characters; punctuation and operators are ignored.",
   })
   search?: string | null;
-  @Field(() => [TicketStatus], { nullable: true, description: 'Any of these statuses. Omitted or empty: every status (the web app asks for OPEN and PENDING by default).' })
+  @Field(() => [TicketStatus], {
+    nullable: true,
+    description: 'Any of these statuses. Omitted or empty: every status (the web app asks for OPEN and PENDING by default).',
+  })
   status?: string[] | null;
   @Field(() => [TicketPriority], { nullable: true, description: 'Any of these priorities.' }) priority?: string[] | null;
   @Field(() => [TicketType], { nullable: true, description: 'Any of these types.' }) type?: string[] | null;

@@ -11,11 +11,30 @@ import { readUpload } from './upload.js';
 import { CustomerConnection, CustomerPageArgs, MacroConnection, PageArgs, TicketConnection, UserConnection, toConnection } from './connection.js';
 import { MESSAGE_ARG_NAMES, TICKET_INPUT_NAMES, withInputNames } from './inputNames.js';
 import {
-  ChangeKind, Customer, CustomerEvent, DeletedMacro, Macro, MacroEvent, Message, MessageEvent, Ticket, TicketEvent, TicketImage, TicketOrder, TicketStatus, User,
+  ChangeKind,
+  Customer,
+  CustomerEvent,
+  DeletedMacro,
+  Macro,
+  MacroEvent,
+  Message,
+  MessageEvent,
+  Ticket,
+  TicketEvent,
+  TicketImage,
+  TicketOrder,
+  TicketStatus,
+  User,
 } from './types.js';
 
 const toTicketInput = (input: TicketInput) => ({
-  title: input.title, type: input.type, priority: input.priority, requester: input.requesterId, applyMacro: input.macroId, description: input.description, status: input.status,
+  title: input.title,
+  type: input.type,
+  priority: input.priority,
+  requester: input.requesterId,
+  applyMacro: input.macroId,
+  description: input.description,
+  status: input.status,
 });
 
 @Resolver()
@@ -58,7 +77,11 @@ export class TicketResolver {
   async tickets(
     @Args(() => PageArgs) page: PageArgs,
     @Arg('filter', () => TicketFilter, { nullable: true, description: 'Search and filters; omitted: every ticket.' }) filter: TicketFilter | null,
-    @Arg('orderBy', () => TicketOrder, { nullable: true, description: 'Default: RELEVANCE with a search, NEWEST without. A cursor is valid only with the filter and order it came from.' }) orderBy: string | null,
+    @Arg('orderBy', () => TicketOrder, {
+      nullable: true,
+      description: 'Default: RELEVANCE with a search, NEWEST without. A cursor is valid only with the filter and order it came from.',
+    })
+    orderBy: string | null,
     @Ctx() { service }: GraphQLContext,
   ) {
     // The page's statement also read its requesters, macros and assignee (tickets.pageRelations, used below).
@@ -75,7 +98,8 @@ export class TicketResolver {
   @Mutation(() => Ticket, { description: 'Creates a ticket with its image, in one transaction.' })
   async createTicket(
     @Arg('input', () => TicketInput) input: TicketInput,
-    @Arg('image', () => GraphQLUpload, { nullable: true, description: 'Required ("Image is Required"); PNG, JPEG, GIF or WebP, at most 5 MB.' }) image: Promise<FileUpload> | null,
+    @Arg('image', () => GraphQLUpload, { nullable: true, description: 'Required ("Image is Required"); PNG, JPEG, GIF or WebP, at most 5 MB.' })
+    image: Promise<FileUpload> | null,
     @Ctx() { service }: GraphQLContext,
   ) {
     requireViewer(service);
@@ -146,7 +170,11 @@ export class CustomerResolver {
   }
 
   @Query(() => Boolean, { description: 'True when no customer has this email yet (checked before creating one).' })
-  customerEmailAvailable(@Arg('email', () => String) email: string, @Arg('name', () => String, { nullable: true }) name: string | null, @Ctx() { service }: GraphQLContext) {
+  customerEmailAvailable(
+    @Arg('email', () => String) email: string,
+    @Arg('name', () => String, { nullable: true }) name: string | null,
+    @Ctx() { service }: GraphQLContext,
+  ) {
     return customers.isCustomerEmailAvailable(service, email, name);
   }
 
@@ -250,7 +278,13 @@ export class LiveResolver {
     },
   })
   messageEvents(@Root() change: MessageChange): MessageEvent {
-    return { kind: change.kind as ChangeKind, id: change.id, senderId: change.senderId, receiverId: change.receiverId, message: change.record ? reviveDates(change.record) : null };
+    return {
+      kind: change.kind as ChangeKind,
+      id: change.id,
+      senderId: change.senderId,
+      receiverId: change.receiverId,
+      message: change.record ? reviveDates(change.record) : null,
+    };
   }
 
   @Subscription(() => TicketEvent, {
@@ -301,4 +335,13 @@ export class LiveResolver {
   }
 }
 
-export const RESOLVERS = [AuthResolver, UserResolver, TicketResolver, TicketImageResolver, CustomerResolver, MacroResolver, MessageResolver, LiveResolver] as const;
+export const RESOLVERS = [
+  AuthResolver,
+  UserResolver,
+  TicketResolver,
+  TicketImageResolver,
+  CustomerResolver,
+  MacroResolver,
+  MessageResolver,
+  LiveResolver,
+] as const;

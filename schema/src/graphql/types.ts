@@ -6,7 +6,11 @@ export const TicketType = Object.fromEntries(TICKET_TYPES.map((t) => [t, t])) as
 export const TicketPriority = Object.fromEntries(TICKET_PRIORITIES.map((p) => [p, p])) as { [K in (typeof TICKET_PRIORITIES)[number]]: K };
 export const TicketStatus = Object.fromEntries(TICKET_STATUSES.map((s) => [s, s])) as { [K in (typeof TICKET_STATUSES)[number]]: K };
 export const TicketOrder = Object.fromEntries(TICKET_ORDERS.map((o) => [o, o])) as { [K in (typeof TICKET_ORDERS)[number]]: K };
-export enum ChangeKind { CREATED = 'CREATED', UPDATED = 'UPDATED', DELETED = 'DELETED' }
+export enum ChangeKind {
+  CREATED = 'CREATED',
+  UPDATED = 'UPDATED',
+  DELETED = 'DELETED',
+}
 
 registerEnumType(TicketType, { name: 'TicketType', description: 'Question is the default.' });
 registerEnumType(TicketPriority, { name: 'TicketPriority', description: 'Low is the default.' });
@@ -122,10 +126,14 @@ export class TicketEvent {
   @Field(() => Ticket, { nullable: true, description: 'Absent when deleted.' }) ticket!: Ticket | null;
   @Field(() => TicketFacets, {
     nullable: true,
-    description: 'Status, priority, type and requester before this change (UPDATED and DELETED; null when the change did not touch the ticket\'s own fields). With `current`, a client keeps filtered lists and per-status counts exact.',
+    description:
+      "Status, priority, type and requester before this change (UPDATED and DELETED; null when the change did not touch the ticket's own fields). With `current`, a client keeps filtered lists and per-status counts exact.",
   })
   previous!: TicketFacets | null;
-  @Field(() => TicketFacets, { nullable: true, description: 'The same fields right after this change (null when deleted or unknown); `ticket` is read when the event is sent and may be newer.' })
+  @Field(() => TicketFacets, {
+    nullable: true,
+    description: 'The same fields right after this change (null when deleted or unknown); `ticket` is read when the event is sent and may be newer.',
+  })
   current!: TicketFacets | null;
 }
 

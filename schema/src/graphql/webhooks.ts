@@ -11,13 +11,13 @@ export const WebhookEventType = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((t) =
 
 const EVENT_DESCRIPTIONS: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
   TICKET_CREATED: 'One of your tickets was created; `data` is the ticket.',
-  TICKET_UPDATED: 'One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields\' old values.',
+  TICKET_UPDATED: "One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values.",
   TICKET_DELETED: 'One of your tickets was deleted; `data` is the ticket as it was.',
   CUSTOMER_CREATED: 'A customer was added to the shared directory (every agent may read it).',
-  CUSTOMER_UPDATED: 'A customer of the shared directory changed; `previous` holds the changed fields\' old values.',
+  CUSTOMER_UPDATED: "A customer of the shared directory changed; `previous` holds the changed fields' old values.",
   CUSTOMER_DELETED: 'A customer was deleted from the shared directory; `data` is the customer as it was.',
   MACRO_CREATED: 'You created a macro.',
-  MACRO_UPDATED: 'One of your macros changed; `previous` holds the changed fields\' old values.',
+  MACRO_UPDATED: "One of your macros changed; `previous` holds the changed fields' old values.",
   MACRO_DELETED: 'One of your macros was deleted (its tickets moved to macro 1, each with a TICKET_UPDATED).',
   MESSAGE_CREATED: 'A message was sent by you or to you.',
   MESSAGE_UPDATED: 'A message of a conversation of yours was edited; `previous` holds the old text.',
@@ -36,10 +36,15 @@ export class WebhookDelivery {
   @Field(() => String, { description: 'The event type: a WebhookEventType name, or WEBHOOK_TEST for sendTestWebhook.' }) event!: string;
   @Field(() => String, { description: 'The `webhook-id` header: the same on every attempt of one event, so receivers can deduplicate.' }) messageId!: string;
   @Field(() => Int, { description: 'Which attempt for this event this was, from 1.' }) attempt!: number;
-  @Field(() => Int, { nullable: true, description: 'The HTTP status the endpoint answered; null when there was no answer (see error).' }) statusCode!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The HTTP status the endpoint answered; null when there was no answer (see error).' }) statusCode!:
+    number | null;
   @Field(() => Boolean, { description: 'True when the endpoint answered 2xx.' }) succeeded!: boolean;
   @Field(() => Int, { description: 'From connecting to the end of the response, in milliseconds.' }) durationMs!: number;
-  @Field(() => String, { nullable: true, description: 'Why the attempt failed without a status (timeout, refused connection, address refused), or a note on a redirect.' }) error!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the attempt failed without a status (timeout, refused connection, address refused), or a note on a redirect.',
+  })
+  error!: string | null;
   @Field(() => String, { nullable: true, description: 'The start of the response body (at most 1,024 characters).' }) responseExcerpt!: string | null;
   @Field(() => GraphQLDateTime, { description: 'When the attempt was made.' }) createdAt!: Date;
 }
@@ -59,7 +64,8 @@ export class Webhook {
   @Field(() => GraphQLDateTime, { nullable: true, description: 'When it was disabled; null while enabled.' }) disabledAt!: Date | null;
   @Field(() => String, { nullable: true, description: 'Why it was disabled, for the agent; null while enabled.' }) disabledReason!: string | null;
   @Field(() => Int, { description: 'Failed attempts since the last success; a day of them disables the endpoint.' }) consecutiveFailures!: number;
-  @Field(() => GraphQLDateTime, { nullable: true, description: 'After a rotation: until when the previous secret still signs (a second signature).' }) previousSecretExpiresAt!: Date | null;
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'After a rotation: until when the previous secret still signs (a second signature).' })
+  previousSecretExpiresAt!: Date | null;
   @Field(() => GraphQLDateTime, { description: 'When it was registered.' }) createdAt!: Date;
   @Field(() => GraphQLDateTime, { description: 'When it last changed.' }) updatedAt!: Date;
 }
@@ -84,9 +90,10 @@ export class WebhookInput {
 
 @InputType({ description: 'Changes to an endpoint; omitted fields stay as they are.' })
 export class WebhookUpdateInput {
-  @Field(() => String, { nullable: true, description: 'A new URL, checked like a new endpoint\'s.' }) url?: string | null;
+  @Field(() => String, { nullable: true, description: "A new URL, checked like a new endpoint's." }) url?: string | null;
   @Field(() => [WebhookEventType], { nullable: true, description: 'A new list of event types (at least one).' }) events?: string[] | null;
-  @Field(() => Boolean, { nullable: true, description: 'true re-enables a disabled endpoint (its failure count starts again); false disables it.' }) enabled?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'true re-enables a disabled endpoint (its failure count starts again); false disables it.' }) enabled?:
+    boolean | null;
 }
 
 @Resolver(() => Webhook)
@@ -96,17 +103,19 @@ export class WebhookResolver {
     return webhooks.listWebhooks(service);
   }
 
-  @Query(() => Webhook, { description: 'One of your endpoints (for its delivery log); NOT_FOUND for anyone else\'s.' })
+  @Query(() => Webhook, { description: "One of your endpoints (for its delivery log); NOT_FOUND for anyone else's." })
   webhook(@Arg('id', () => Int, { description: 'The endpoint id.' }) id: number, @Ctx() { service }: GraphQLContext) {
     return webhooks.getWebhook(service, id);
   }
 
-  @Mutation(() => WebhookCreated, { description: 'Registers an endpoint. The URL and every address its host resolves to are checked (no private, loopback or metadata addresses).' })
+  @Mutation(() => WebhookCreated, {
+    description: 'Registers an endpoint. The URL and every address its host resolves to are checked (no private, loopback or metadata addresses).',
+  })
   createWebhook(@Arg('input', () => WebhookInput, { description: 'URL and event types.' }) input: WebhookInput, @Ctx() { service }: GraphQLContext) {
     return webhooks.createWebhook(service, input);
   }
 
-  @Mutation(() => Webhook, { description: 'Changes an endpoint\'s URL or events, or enables/disables it.' })
+  @Mutation(() => Webhook, { description: "Changes an endpoint's URL or events, or enables/disables it." })
   updateWebhook(
     @Arg('id', () => Int, { description: 'The endpoint id.' }) id: number,
     @Arg('input', () => WebhookUpdateInput, { description: 'What to change.' }) input: WebhookUpdateInput,

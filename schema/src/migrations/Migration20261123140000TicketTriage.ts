@@ -38,7 +38,9 @@ export class Migration20261123140000TicketTriage extends Migration {
       });
     for (const statement of builder.toSQL()) this.addSql(statement.sql);
     for (const sql of postgres ? POSTGRES : SQLITE) this.addSql(sql);
-    this.addSql('insert into ticket_counts (assignee_id, status, priority, type, n) select assignee_id, status, priority, type, count(*) from tickets group by assignee_id, status, priority, type');
+    this.addSql(
+      'insert into ticket_counts (assignee_id, status, priority, type, n) select assignee_id, status, priority, type, count(*) from tickets group by assignee_id, status, priority, type',
+    );
   }
 }
 

@@ -16,7 +16,21 @@ import { createPostgresDatabase } from '../testing/postgres.js';
 import { MIGRATIONS } from './index.js';
 
 const LATEST = MIGRATIONS.map((m) => m.name);
-const TABLES = ['api_tokens', 'conversations', 'customers', 'macros', 'messages', 'sessions', 'ticket_images', 'tickets', 'users', 'webhook_deliveries', 'webhook_events', 'webhook_jobs', 'webhooks'];
+const TABLES = [
+  'api_tokens',
+  'conversations',
+  'customers',
+  'macros',
+  'messages',
+  'sessions',
+  'ticket_images',
+  'tickets',
+  'users',
+  'webhook_deliveries',
+  'webhook_events',
+  'webhook_jobs',
+  'webhooks',
+];
 /** Kept by triggers, not entities (database.ts DERIVED_TABLES): on PostgreSQL both are plain tables. */
 const PG_DERIVED = ['ticket_counts', 'ticket_search'];
 
@@ -48,7 +62,11 @@ async function migrationState(orm: Orm) {
 /** Every table, column (name, not null, primary key, default) and index (columns, unique) of a SQLite database. */
 async function sqliteShape(orm: Orm) {
   const conn = (orm.em as Em).getConnection();
-  const tables = (await conn.execute<{ name: string }[]>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name <> 'mikro_orm_migrations' order by name"))
+  const tables = (
+    await conn.execute<{ name: string }[]>(
+      "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name <> 'mikro_orm_migrations' order by name",
+    )
+  )
     .map((t) => t.name)
     .filter((name) => !DERIVED_TABLES.some((derived) => derived.test(name)));
   const shape: Record<string, { columns: string[]; indexes: string[]; foreignKeys: string[] }> = {};
@@ -57,7 +75,9 @@ async function sqliteShape(orm: Orm) {
     const indexes = await conn.execute<{ name: string; unique: number; origin: string }[]>(`pragma index_list(\`${table}\`)`);
     const foreignKeys = await conn.execute<{ from: string; table: string; to: string; on_delete: string }[]>(`pragma foreign_key_list(\`${table}\`)`);
     shape[table] = {
-      columns: columns.map((c) => `${c.name}${c.notnull ? ' not null' : ''}${c.pk ? ' pk' : ''}${c.dflt_value === null ? '' : ` default ${c.dflt_value}`}`).sort(),
+      columns: columns
+        .map((c) => `${c.name}${c.notnull ? ' not null' : ''}${c.pk ? ' pk' : ''}${c.dflt_value === null ? '' : ` default ${c.dflt_value}`}`)
+        .sort(),
       indexes: (
         await Promise.all(
           indexes
@@ -140,9 +160,11 @@ describe.skipIf(process.env.FULCRUM_TEST_DATABASE !== 'postgres')('migrations on
       expect(await migrationState(orm)).toEqual({ executed: LATEST, pending: [] });
       expect((await orm.em.fork().findOneOrFail(Macro, 1)).name).toBe('No Macro');
       expect(await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false })).toBe('');
-      const tables = await (orm.em as Em).getConnection().execute<{ table_name: string }[]>(
-        "select table_name from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations' order by table_name",
-      );
+      const tables = await (orm.em as Em)
+        .getConnection()
+        .execute<{ table_name: string }[]>(
+          "select table_name from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations' order by table_name",
+        );
       expect(tables.map((t) => t.table_name)).toEqual([...TABLES, ...PG_DERIVED].sort());
       await seedDemo(orm);
     } finally {
@@ -202,9 +224,11 @@ describe.skipIf(process.env.FULCRUM_TEST_DATABASE !== 'postgres')('migrations on
       release();
       await Promise.all([first, second]);
       expect(order).toEqual(['a in', 'a out', 'b in']);
-      const held = await (a.em as Em).getConnection().execute(
-        "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
-      );
+      const held = await (a.em as Em)
+        .getConnection()
+        .execute(
+          "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+        );
       expect(held[0].n).toBe(0);
     } finally {
       await Promise.all([a.close(true), b.close(true)]);

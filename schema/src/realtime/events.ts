@@ -23,7 +23,12 @@ export interface MessageChange extends Change<MessageRecord> {
 }
 
 /** The fields a ticket list filters on; a ticket event carries them before and after the change (see TicketChange). */
-export interface TicketFacets { status: TicketRecord['status']; priority: TicketRecord['priority']; type: TicketRecord['type']; requesterId: number }
+export interface TicketFacets {
+  status: TicketRecord['status'];
+  priority: TicketRecord['priority'];
+  type: TicketRecord['type'];
+  requesterId: number;
+}
 
 /**
  * `previous`: the facets before an UPDATED or DELETED change, so a client can keep filtered lists and per-status
@@ -34,10 +39,20 @@ export interface TicketChange extends Change<TicketRecord> {
 }
 /** Why an agent's unread counts changed. */
 export type UnreadReason = 'MESSAGE_ARRIVED' | 'MESSAGE_DELETED' | 'READ';
-export interface UnreadChange { partnerId: number; reason: UnreadReason }
+export interface UnreadChange {
+  partnerId: number;
+  reason: UnreadReason;
+}
 /** `version` grows with every change of one agent's presence, so a client keeps the newest whatever order events arrive in. */
-export interface PresenceChange { userId: number; online: boolean; version: number }
-export interface TypingSignal { senderId: number; receiverId: number }
+export interface PresenceChange {
+  userId: number;
+  online: boolean;
+  version: number;
+}
+export interface TypingSignal {
+  senderId: number;
+  receiverId: number;
+}
 
 export type EventTopics = {
   message: [userId: number, payload: MessageChange];
@@ -90,7 +105,10 @@ export function subscriberConnectionName(channelPrefix: string): string {
 
 /** `fulcrum:<12 hex of sha256(namespace)>:`; the hash keeps database names and URLs out of Redis. */
 export function channelPrefixFor(namespace: string | undefined): string {
-  return `fulcrum:${createHash('sha256').update(namespace ?? 'default').digest('hex').slice(0, 12)}:`;
+  return `fulcrum:${createHash('sha256')
+    .update(namespace ?? 'default')
+    .digest('hex')
+    .slice(0, 12)}:`;
 }
 
 type Listener = (event: CustomEvent) => void;
@@ -106,7 +124,12 @@ type RedisClient = import('ioredis').Redis;
  * which is nothing at help-desk rates. Publish errors are reported, never thrown into the request that
  * committed. ioredis re-subscribes by itself after a reconnect.
  */
-async function redisEventTarget(publishClient: RedisClient, subscribeClient: RedisClient, prefix: string, onError: (error: unknown, where: string) => void): Promise<EventTarget> {
+async function redisEventTarget(
+  publishClient: RedisClient,
+  subscribeClient: RedisClient,
+  prefix: string,
+  onError: (error: unknown, where: string) => void,
+): Promise<EventTarget> {
   const listeners = new Map<string, Set<Listener>>();
   const pattern = `${prefix}*`;
   subscribeClient.on('pmessage', (matched: string, channel: string, message: string) => {

@@ -10,14 +10,39 @@ import { DEMO_ACCOUNTS } from './demoAccounts.js';
 export { DEMO_ACCOUNTS } from './demoAccounts.js';
 
 const CUSTOMERS = [
-  'Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Linus Torvalds', 'Margaret Hamilton', 'Tim Berners-Lee',
-  'Barbara Liskov', 'Dennis Ritchie', 'Frances Allen', 'Ken Thompson', 'Radia Perlman', 'Donald Knuth', 'Hedy Lamarr',
-  'John McCarthy', 'Annie Easley', 'Edsger Dijkstra', 'Sophie Wilson', 'Guido van Rossum', 'Adele Goldberg',
+  'Ada Lovelace',
+  'Grace Hopper',
+  'Alan Turing',
+  'Katherine Johnson',
+  'Linus Torvalds',
+  'Margaret Hamilton',
+  'Tim Berners-Lee',
+  'Barbara Liskov',
+  'Dennis Ritchie',
+  'Frances Allen',
+  'Ken Thompson',
+  'Radia Perlman',
+  'Donald Knuth',
+  'Hedy Lamarr',
+  'John McCarthy',
+  'Annie Easley',
+  'Edsger Dijkstra',
+  'Sophie Wilson',
+  'Guido van Rossum',
+  'Adele Goldberg',
 ];
 
 const MACROS: { name: string; description: string; owner: number }[] = [
-  { name: 'Password reset', description: 'Hi! You can reset your password from the sign-in page: choose "Forgot password" and follow the email we send you.', owner: 0 },
-  { name: 'Refund issued', description: 'We have issued a full refund to your original payment method. It usually shows within 5 to 7 business days.', owner: 0 },
+  {
+    name: 'Password reset',
+    description: 'Hi! You can reset your password from the sign-in page: choose "Forgot password" and follow the email we send you.',
+    owner: 0,
+  },
+  {
+    name: 'Refund issued',
+    description: 'We have issued a full refund to your original payment method. It usually shows within 5 to 7 business days.',
+    owner: 0,
+  },
   { name: 'Need more details', description: 'Thanks for reaching out. Could you send us a screenshot and the steps that lead to the problem?', owner: 1 },
   { name: 'Escalated to engineering', description: 'We have passed this on to our engineers and will update you as soon as we hear back.', owner: 1 },
   { name: 'Closing the loop', description: 'It looks like this is resolved, so we will close this ticket. Reply any time to reopen it.', owner: 2 },
@@ -83,15 +108,21 @@ export async function seedDemo(orm: Orm): Promise<void> {
       const ownMacros = macros.filter((m) => m.owner?.id === assignee.id);
       const macro = i % 4 === 0 || ownMacros.length === 0 ? em.getReference(Macro, NO_MACRO_ID) : ownMacros[i % ownMacros.length];
       const ticket = em.create(Ticket, {
-        title, description, assignee, macro,
+        title,
+        description,
+        assignee,
+        macro,
         type: TICKET_TYPES[i % TICKET_TYPES.length],
         priority: TICKET_PRIORITIES[(i * 3) % TICKET_PRIORITIES.length],
         requester: customers[(i * 7) % customers.length],
-        createdAt: at(5_000 - i * 60), updatedAt: at(5_000 - i * 60),
+        createdAt: at(5_000 - i * 60),
+        updatedAt: at(5_000 - i * 60),
       });
       em.create(TicketImage, { ticket, ...images[i], createdAt: at(5_000 - i * 60) });
     });
-    MESSAGES.forEach(([from, to, text], i) => em.create(Message, { sender: users[from], receiver: users[to], text, createdAt: at(300 - i * 10), updatedAt: at(300 - i * 10) }));
+    MESSAGES.forEach(([from, to, text], i) =>
+      em.create(Message, { sender: users[from], receiver: users[to], text, createdAt: at(300 - i * 10), updatedAt: at(300 - i * 10) }),
+    );
     await em.flush();
     await rebuildConversations(em);
   });

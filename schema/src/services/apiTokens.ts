@@ -105,7 +105,11 @@ export function assertScopeAllows(ctx: Pick<ServiceContext, 'token'>, operation:
   throw AppError.forbidden('This API token has the READ scope only: mutations need a token with the WRITE scope.');
 }
 
-export interface ApiTokenInput extends ApiTokenFields { name: unknown; scopes: unknown; expiresInDays?: unknown }
+export interface ApiTokenInput extends ApiTokenFields {
+  name: unknown;
+  scopes: unknown;
+  expiresInDays?: unknown;
+}
 
 /** Creates a token for the signed-in agent; the secret is returned here once and never stored. */
 export async function createApiToken(ctx: ServiceContext, input: ApiTokenInput): Promise<{ secret: string; token: ApiTokenRecord }> {
@@ -183,15 +187,26 @@ export async function authenticateToken(deps: ServiceDeps, secret: string, clien
   const hash = hashSecret(secret);
   // One indexed read through a prepared statement (no entity hydration), like the session read: every bearer
   // request starts here.
-  const rows = await hotRead<{ id: number; user_id: number; scopes: string; token_hash: string; expires_at: unknown; last_used_at: unknown; revoked_at: unknown }>(
-    em,
-    'api_token_by_hash',
-    'select id, user_id, scopes, token_hash, expires_at, last_used_at, revoked_at from api_tokens where token_hash = ? limit 1',
-    [hash],
-  );
+  const rows = await hotRead<{
+    id: number;
+    user_id: number;
+    scopes: string;
+    token_hash: string;
+    expires_at: unknown;
+    last_used_at: unknown;
+    revoked_at: unknown;
+  }>(em, 'api_token_by_hash', 'select id, user_id, scopes, token_hash, expires_at, last_used_at, revoked_at from api_tokens where token_hash = ? limit 1', [
+    hash,
+  ]);
   const row = rows[0];
   const now = Date.now();
-  if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex')) || row.revoked_at != null || toDate(row.expires_at).getTime() <= now) return fail();
+  if (
+    !row ||
+    !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex')) ||
+    row.revoked_at != null ||
+    toDate(row.expires_at).getTime() <= now
+  )
+    return fail();
   if (row.last_used_at == null || now - toDate(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so gateways racing on the same token write once per minute between them.
     const stale = new Date(now - LAST_USED_RESOLUTION_MS);

@@ -18,8 +18,15 @@ export function hashPassword(password: string): Promise<string> {
 /** Verifying against this when the email is unknown keeps a miss as slow as a wrong password. */
 let dummyHash: Promise<string> | undefined;
 
-export interface SignupArgs { email: unknown; username: unknown; password: unknown }
-export interface LoginArgs { email: unknown; password: unknown }
+export interface SignupArgs {
+  email: unknown;
+  username: unknown;
+  password: unknown;
+}
+export interface LoginArgs {
+  email: unknown;
+  password: unknown;
+}
 
 function authError(fields: FieldErrors): AppError {
   return new AppError('LOGIN_FAILED', Object.values(fields)[0]?.[0] ?? 'Invalid credentials', { fields });

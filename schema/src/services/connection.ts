@@ -39,7 +39,8 @@ export function encodeCursor(kind: CursorKind, id: number): string {
 /** The id a cursor stands for; null for no cursor (absent, null or empty); BAD_USER_INPUT on `after` for anything else. */
 export function decodeCursor(kind: CursorKind, cursor: string | null | undefined): number | null {
   if (cursor === null || cursor === undefined || cursor === '') return null;
-  const match = typeof cursor === 'string' && cursor.length <= 64 ? new RegExp(`^${kind}:(\\d{1,15})$`).exec(Buffer.from(cursor, 'base64url').toString()) : null;
+  const match =
+    typeof cursor === 'string' && cursor.length <= 64 ? new RegExp(`^${kind}:(\\d{1,15})$`).exec(Buffer.from(cursor, 'base64url').toString()) : null;
   if (!match || Number(match[1]) < 1) throw AppError.validation({ after: [MESSAGES.pageCursor] });
   return Number(match[1]);
 }
@@ -96,7 +97,10 @@ export interface KeysetList<Row, T extends { id: number }> {
  */
 export async function keysetPage<Row, T extends { id: number }>(ctx: ServiceContext, list: KeysetList<Row, T>, args: PageArgs): Promise<Page<T>> {
   const { first, afterId } = readPageArgs(list.kind, args);
-  const page = list.query().orderBy(list.idColumn, list.order).limit(first + 1);
+  const page = list
+    .query()
+    .orderBy(list.idColumn, list.order)
+    .limit(first + 1);
   if (afterId !== null) page.andWhere(list.idColumn, list.order === 'desc' ? '<' : '>', afterId);
   const count = list.query().clearSelect().count({ n: '*' });
   const connection = ctx.em.getConnection();

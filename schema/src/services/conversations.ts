@@ -83,7 +83,11 @@ export async function recordDeleted(em: Em, m: { id: number; senderId: number; r
     );
   }
   // Whether it was unread is decided under the lock above; read it back the same way (the row is ours until commit).
-  const [row] = await all<{ last_read_message_id: number | string }>(em, 'select last_read_message_id from conversations where user_id = ? and partner_id = ?', [m.receiverId, m.senderId]);
+  const [row] = await all<{ last_read_message_id: number | string }>(
+    em,
+    'select last_read_message_id from conversations where user_id = ? and partner_id = ?',
+    [m.receiverId, m.senderId],
+  );
   return !!row && Number(row.last_read_message_id) < m.id;
 }
 
@@ -103,9 +107,20 @@ export async function rebuildConversations(em: Em): Promise<void> {
 }
 
 interface ConversationRow {
-  partner_id: number | string; last_message_id: number | string | null; last_read_message_id: number | string; unread_count: number | string;
-  u_id: number | string | null; u_username: string; u_email: string; u_created_at: unknown;
-  m_id: number | string | null; m_sender_id: number | string; m_receiver_id: number | string; m_text: string; m_created_at: unknown; m_updated_at: unknown;
+  partner_id: number | string;
+  last_message_id: number | string | null;
+  last_read_message_id: number | string;
+  unread_count: number | string;
+  u_id: number | string | null;
+  u_username: string;
+  u_email: string;
+  u_created_at: unknown;
+  m_id: number | string | null;
+  m_sender_id: number | string;
+  m_receiver_id: number | string;
+  m_text: string;
+  m_created_at: unknown;
+  m_updated_at: unknown;
 }
 
 const CONVERSATION_COLUMNS = `c.partner_id, c.last_message_id, c.last_read_message_id, c.unread_count,
@@ -116,10 +131,17 @@ function toConversation(row: ConversationRow): ConversationRecord {
   return {
     partnerId: Number(row.partner_id),
     partner: row.u_id == null ? null : { id: Number(row.u_id), username: row.u_username, email: row.u_email, createdAt: toDate(row.u_created_at) },
-    lastMessage: row.m_id == null ? null : {
-      id: Number(row.m_id), senderId: Number(row.m_sender_id), receiverId: Number(row.m_receiver_id), text: row.m_text,
-      createdAt: toDate(row.m_created_at), updatedAt: toDate(row.m_updated_at),
-    },
+    lastMessage:
+      row.m_id == null
+        ? null
+        : {
+            id: Number(row.m_id),
+            senderId: Number(row.m_sender_id),
+            receiverId: Number(row.m_receiver_id),
+            text: row.m_text,
+            createdAt: toDate(row.m_created_at),
+            updatedAt: toDate(row.m_updated_at),
+          },
     lastReadMessageId: Number(row.last_read_message_id),
     unreadCount: Number(row.unread_count),
   };
@@ -150,10 +172,17 @@ export async function listConversations(ctx: ServiceContext, page: { first?: num
   let totalCount = rows.length ? Number(rows[0].total_count) : 0;
   if (!rows.length && afterId) {
     // Past the last page: no row carries the total.
-    const [row] = await all<{ n: number | string }>(ctx.em, 'select count(*) as n from conversations where user_id = ? and last_message_id is not null', [viewerId]);
+    const [row] = await all<{ n: number | string }>(ctx.em, 'select count(*) as n from conversations where user_id = ? and last_message_id is not null', [
+      viewerId,
+    ]);
     totalCount = Number(row?.n ?? 0);
   }
-  return { nodes, totalCount, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor('conversation', nodes[nodes.length - 1].lastMessage!.id) : null };
+  return {
+    nodes,
+    totalCount,
+    hasNextPage: rows.length > first,
+    endCursor: nodes.length ? encodeCursor('conversation', nodes[nodes.length - 1].lastMessage!.id) : null,
+  };
 }
 
 /** All the viewer's unread messages: one statement over the viewer's rows (one per partner). */
@@ -185,7 +214,11 @@ function emptyConversation(partner: UserRecord): ConversationRecord {
 }
 
 async function findPartner(ctx: ServiceContext, partnerId: number): Promise<UserRecord> {
-  const [row] = await all<{ id: number | string; username: string; email: string; created_at: unknown }>(ctx.em, 'select id, username, email, created_at from users where id = ?', [partnerId]);
+  const [row] = await all<{ id: number | string; username: string; email: string; created_at: unknown }>(
+    ctx.em,
+    'select id, username, email, created_at from users where id = ?',
+    [partnerId],
+  );
   if (!row) throw AppError.notFound('User');
   return { id: Number(row.id), username: row.username, email: row.email, createdAt: toDate(row.created_at) };
 }
@@ -217,7 +250,9 @@ export async function markConversationRead(ctx: ServiceContext, rawPartnerId: un
     const key = [viewerId, partner.id];
     await run(em, 'update conversations set unread_count = unread_count where user_id = ? and partner_id = ?', key);
     const [row] = await all<{ last_message_id: number | string | null; last_read_message_id: number | string; unread_count: number | string }>(
-      em, 'select last_message_id, last_read_message_id, unread_count from conversations where user_id = ? and partner_id = ?', key,
+      em,
+      'select last_message_id, last_read_message_id, unread_count from conversations where user_id = ? and partner_id = ?',
+      key,
     );
     if (!row || row.last_message_id == null) return false;
     const newest = Number(row.last_message_id);

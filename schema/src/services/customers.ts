@@ -23,7 +23,13 @@ function validated(input: CustomerFields): { name: string; email: string } {
 
 const emailTaken = () => new AppError('CONFLICT', MESSAGES.customerUnique, { fields: { email: [MESSAGES.customerUnique] } });
 
-interface CustomerRow { id: number; name: string; email: string; owner_id: number; created_at: unknown }
+interface CustomerRow {
+  id: number;
+  name: string;
+  email: string;
+  owner_id: number;
+  created_at: unknown;
+}
 
 /** `%`, `_` and the escape character itself match literally in a search. */
 function likeContaining(text: string): string {
@@ -45,20 +51,24 @@ export async function listCustomersPage(ctx: ServiceContext, args: PageArgs & { 
   requireViewer(ctx);
   const search = searchText(args.search);
   const knex = ctx.em.getKnex();
-  return keysetPage<CustomerRow, CustomerRecord>(ctx, {
-    kind: 'customer',
-    idColumn: 'id',
-    order: 'desc',
-    query: () => {
-      const qb = knex.from('customers').select('id', 'name', 'email', 'owner_id', 'created_at');
-      if (search) {
-        const pattern = likeContaining(search);
-        qb.where((w) => w.whereRaw("lower(name) like lower(?) escape '\\'", [pattern]).orWhereRaw("lower(email) like lower(?) escape '\\'", [pattern]));
-      }
-      return qb;
+  return keysetPage<CustomerRow, CustomerRecord>(
+    ctx,
+    {
+      kind: 'customer',
+      idColumn: 'id',
+      order: 'desc',
+      query: () => {
+        const qb = knex.from('customers').select('id', 'name', 'email', 'owner_id', 'created_at');
+        if (search) {
+          const pattern = likeContaining(search);
+          qb.where((w) => w.whereRaw("lower(name) like lower(?) escape '\\'", [pattern]).orWhereRaw("lower(email) like lower(?) escape '\\'", [pattern]));
+        }
+        return qb;
+      },
+      toRecord: (r) => ({ id: Number(r.id), name: r.name, email: r.email, ownerId: Number(r.owner_id), createdAt: toDate(r.created_at) }),
     },
-    toRecord: (r) => ({ id: Number(r.id), name: r.name, email: r.email, ownerId: Number(r.owner_id), createdAt: toDate(r.created_at) }),
-  }, args);
+    args,
+  );
 }
 
 /** The shared directory: every agent sees every customer, newest first (the REST list, a bare array). */

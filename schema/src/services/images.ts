@@ -65,11 +65,16 @@ function looksLikeMarkup(data: Buffer): boolean {
 export function imageEnd(data: Buffer, mime: string): number | null {
   try {
     switch (mime) {
-      case 'image/png': return pngEnd(data);
-      case 'image/jpeg': return jpegEnd(data);
-      case 'image/gif': return gifEnd(data);
-      case 'image/webp': return webpEnd(data);
-      default: return null;
+      case 'image/png':
+        return pngEnd(data);
+      case 'image/jpeg':
+        return jpegEnd(data);
+      case 'image/gif':
+        return gifEnd(data);
+      case 'image/webp':
+        return webpEnd(data);
+      default:
+        return null;
     }
   } catch {
     return null; // a read past the end: truncated

@@ -17,19 +17,39 @@ function visibleTo(viewerId: number) {
 
 const permanent = () => new AppError('FORBIDDEN', MESSAGES.macroPermanent);
 
-interface MacroRow { id: number; name: string; description: string; owner_id: number | null; created_at: unknown }
+interface MacroRow {
+  id: number;
+  name: string;
+  description: string;
+  owner_id: number | null;
+  created_at: unknown;
+}
 
 /** One page of the macros the caller may use (their own and macro 1), newest first (macro 1 comes last). */
 export async function listMacrosPage(ctx: ServiceContext, args: PageArgs = {}): Promise<Page<MacroRecord>> {
   const viewerId = requireViewer(ctx);
   const knex = ctx.em.getKnex();
-  return keysetPage<MacroRow, MacroRecord>(ctx, {
-    kind: 'macro',
-    idColumn: 'id',
-    order: 'desc',
-    query: () => knex.from('macros').select('id', 'name', 'description', 'owner_id', 'created_at').where((w) => w.where('id', NO_MACRO_ID).orWhere('owner_id', viewerId)),
-    toRecord: (r) => ({ id: Number(r.id), name: r.name, description: r.description, ownerId: r.owner_id == null ? null : Number(r.owner_id), createdAt: toDate(r.created_at) }),
-  }, args);
+  return keysetPage<MacroRow, MacroRecord>(
+    ctx,
+    {
+      kind: 'macro',
+      idColumn: 'id',
+      order: 'desc',
+      query: () =>
+        knex
+          .from('macros')
+          .select('id', 'name', 'description', 'owner_id', 'created_at')
+          .where((w) => w.where('id', NO_MACRO_ID).orWhere('owner_id', viewerId)),
+      toRecord: (r) => ({
+        id: Number(r.id),
+        name: r.name,
+        description: r.description,
+        ownerId: r.owner_id == null ? null : Number(r.owner_id),
+        createdAt: toDate(r.created_at),
+      }),
+    },
+    args,
+  );
 }
 
 /** Every macro the caller may use, newest first (the REST list, a bare array). */
@@ -108,10 +128,13 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
     const updatedAt = new Date();
     await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt });
     await em.nativeDelete(Macro, { id });
-    await recordEvents(em, [webhookEvent.macro('DELETED', macro), ...tickets.map((t) => {
-      const before = ticketData(t);
-      return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
-    })]);
+    await recordEvents(em, [
+      webhookEvent.macro('DELETED', macro),
+      ...tickets.map((t) => {
+        const before = ticketData(t);
+        return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
+      }),
+    ]);
     return tickets.map((t) => ({ id: t.id, assigneeId: t.assignee.id }));
   });
   ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });

@@ -30,20 +30,37 @@ export async function listMessages(ctx: ServiceContext, withUserId?: unknown): P
   const partner = withUserId === undefined || withUserId === null ? null : parseId(withUserId);
   if (withUserId != null && !partner) throw AppError.validation({ withUserId: [MESSAGES.invalidUserId] });
   const where = partner
-    ? { $or: [{ sender: viewerId, receiver: partner }, { sender: partner, receiver: viewerId }] }
+    ? {
+        $or: [
+          { sender: viewerId, receiver: partner },
+          { sender: partner, receiver: viewerId },
+        ],
+      }
     : { $or: [{ sender: viewerId }, { receiver: viewerId }] };
   const messages = await ctx.em.find(Message, where, { orderBy: { id: 'asc' } });
   return messages.map(toMessageRecord);
 }
 
-interface MessageRow { id: number | string; sender_id: number | string; receiver_id: number | string; message: string; created_at: unknown; updated_at: unknown; total_count: number | string }
+interface MessageRow {
+  id: number | string;
+  sender_id: number | string;
+  receiver_id: number | string;
+  message: string;
+  created_at: unknown;
+  updated_at: unknown;
+  total_count: number | string;
+}
 
 /**
  * One page of the viewer's conversation with `withUserId`, newest first (cursor = the oldest id on the page). One
  * statement: each direction is a backwards range of the (sender_id, receiver_id, id) index, limited to the page, and
  * the two are merged; the total is counted on the same index.
  */
-export async function listConversationMessages(ctx: ServiceContext, withUserId: unknown, page: { first?: number | null; after?: string | null } = {}): Promise<Page<MessageRecord>> {
+export async function listConversationMessages(
+  ctx: ServiceContext,
+  withUserId: unknown,
+  page: { first?: number | null; after?: string | null } = {},
+): Promise<Page<MessageRecord>> {
   const viewerId = requireViewer(ctx);
   const partnerId = parseId(withUserId);
   if (!partnerId) throw AppError.validation({ withUserId: [MESSAGES.invalidUserId] });
@@ -62,7 +79,12 @@ export async function listConversationMessages(ctx: ServiceContext, withUserId: 
     [viewerId, partnerId, partnerId, viewerId, ...args(viewerId, partnerId), ...args(partnerId, viewerId), first + 1],
   );
   const nodes = rows.slice(0, first).map((row) => ({
-    id: Number(row.id), senderId: Number(row.sender_id), receiverId: Number(row.receiver_id), text: row.message, createdAt: toDate(row.created_at), updatedAt: toDate(row.updated_at),
+    id: Number(row.id),
+    senderId: Number(row.sender_id),
+    receiverId: Number(row.receiver_id),
+    text: row.message,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
   }));
   let totalCount = rows.length ? Number(rows[0].total_count) : 0;
   if (!rows.length && beforeId) {
@@ -84,7 +106,13 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
   const valid = validText(text);
   // The message and both conversation rows (entities/Conversation) commit together.
   const record = await ctx.em.transactional(async (em) => {
-    const message = em.create(Message, { sender: em.getReference(User, viewerId), receiver: em.getReference(User, receiver.id), text: valid, createdAt: new Date(), updatedAt: new Date() });
+    const message = em.create(Message, {
+      sender: em.getReference(User, viewerId),
+      receiver: em.getReference(User, receiver.id),
+      text: valid,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
     await em.flush();
     const created = toMessageRecord(message);
     await recordSent(em, created);

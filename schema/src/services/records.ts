@@ -4,10 +4,34 @@
  */
 import type { TicketPriority, TicketStatus, TicketType } from '../validation/rules.js';
 
-export interface UserRecord { id: number; username: string; email: string; createdAt: Date }
-export interface CustomerRecord { id: number; name: string; email: string; ownerId: number; createdAt: Date }
-export interface MacroRecord { id: number; name: string; description: string; ownerId: number | null; createdAt: Date }
-export interface TicketImageRecord { id: number; ticketId: number; mimeType: string; byteSize: number; width: number; height: number }
+export interface UserRecord {
+  id: number;
+  username: string;
+  email: string;
+  createdAt: Date;
+}
+export interface CustomerRecord {
+  id: number;
+  name: string;
+  email: string;
+  ownerId: number;
+  createdAt: Date;
+}
+export interface MacroRecord {
+  id: number;
+  name: string;
+  description: string;
+  ownerId: number | null;
+  createdAt: Date;
+}
+export interface TicketImageRecord {
+  id: number;
+  ticketId: number;
+  mimeType: string;
+  byteSize: number;
+  width: number;
+  height: number;
+}
 export interface TicketRecord {
   id: number;
   title: string;
@@ -22,7 +46,14 @@ export interface TicketRecord {
   createdAt: Date;
   updatedAt: Date;
 }
-export interface MessageRecord { id: number; senderId: number; receiverId: number; text: string; createdAt: Date; updatedAt: Date }
+export interface MessageRecord {
+  id: number;
+  senderId: number;
+  receiverId: number;
+  text: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 /** SQLite hands dates back as epoch milliseconds, PostgreSQL as Date objects: both become a Date. */
 export function toDate(value: unknown): Date {

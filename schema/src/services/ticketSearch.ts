@@ -56,7 +56,9 @@ export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: n
       bindings.push(sqliteMatch(search.words, viewerId));
     } else {
       // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
-      parts.push(`select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q${notNamed}`);
+      parts.push(
+        `select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q${notNamed}`,
+      );
       bindings.push(postgresQuery(search.words), viewerId);
     }
     if (search.ticketId) bindings.push(search.ticketId);

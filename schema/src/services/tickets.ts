@@ -69,7 +69,11 @@ export interface TicketPage {
 }
 
 /** Where a page ends: the order it belongs to, the sort key of its last row and that row's id. */
-interface Cursor { order: TicketOrder; key: number; id: number }
+interface Cursor {
+  order: TicketOrder;
+  key: number;
+  id: number;
+}
 
 /**
  * Opaque to clients. NEWEST keeps the original `ticket:<id>` form; the others carry their order and sort key
@@ -86,25 +90,56 @@ export function decodeCursor(cursor: string | null | undefined, order: TicketOrd
   const keyed = /^ticket:([A-Z]{1,12}):(-?[0-9.e+-]{1,40}):(\d{1,15})$/.exec(text);
   const parsed: Cursor | null = plain
     ? { order: 'NEWEST', key: Number(plain[1]), id: Number(plain[1]) }
-    : keyed && Number.isFinite(Number(keyed[2])) ? { order: keyed[1] as TicketOrder, key: Number(keyed[2]), id: Number(keyed[3]) } : null;
+    : keyed && Number.isFinite(Number(keyed[2]))
+      ? { order: keyed[1] as TicketOrder, key: Number(keyed[2]), id: Number(keyed[3]) }
+      : null;
   if (!parsed || parsed.order !== order || parsed.id < 1) throw AppError.validation({ after: [MESSAGES.pageCursor] });
   return parsed;
 }
 
 interface TicketRow {
-  id: number; title: string; type: TicketType; priority: TicketPriority; status: TicketStatus; assignee_id: number; requester_id: number; macro_id: number;
-  description: string; created_at: unknown; updated_at: unknown;
-  image_id: number | null; image_mime_type: string | null; image_byte_size: number | null; image_width: number | null; image_height: number | null;
+  id: number;
+  title: string;
+  type: TicketType;
+  priority: TicketPriority;
+  status: TicketStatus;
+  assignee_id: number;
+  requester_id: number;
+  macro_id: number;
+  description: string;
+  created_at: unknown;
+  updated_at: unknown;
+  image_id: number | null;
+  image_mime_type: string | null;
+  image_byte_size: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 function rowToRecord(row: TicketRow): TicketRecord {
   const image: TicketImageRecord | null = row.image_id
-    ? { id: Number(row.image_id), ticketId: Number(row.id), mimeType: row.image_mime_type!, byteSize: Number(row.image_byte_size), width: Number(row.image_width), height: Number(row.image_height) }
+    ? {
+        id: Number(row.image_id),
+        ticketId: Number(row.id),
+        mimeType: row.image_mime_type!,
+        byteSize: Number(row.image_byte_size),
+        width: Number(row.image_width),
+        height: Number(row.image_height),
+      }
     : null;
   return {
-    id: Number(row.id), title: row.title, type: row.type, priority: row.priority, status: row.status, assigneeId: Number(row.assignee_id),
-    requesterId: Number(row.requester_id), macroId: Number(row.macro_id), description: row.description, image,
-    createdAt: toDate(row.created_at), updatedAt: toDate(row.updated_at),
+    id: Number(row.id),
+    title: row.title,
+    type: row.type,
+    priority: row.priority,
+    status: row.status,
+    assigneeId: Number(row.assignee_id),
+    requesterId: Number(row.requester_id),
+    macroId: Number(row.macro_id),
+    description: row.description,
+    image,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
   };
 }
 
@@ -131,14 +166,30 @@ export const pageRelations = new WeakMap<TicketRecord, { requester: CustomerReco
 
 interface PageRow extends TicketRow {
   sort_key: unknown;
-  open_count: number | string | null; pending_count: number | string | null; solved_count: number | string | null;
-  c_id: number | null; c_name: string; c_email: string; c_owner_id: number; c_created_at: unknown;
-  m_id: number | null; m_name: string; m_description: string; m_owner_id: number | null; m_created_at: unknown;
-  u_id: number | null; u_username: string; u_email: string; u_created_at: unknown;
+  open_count: number | string | null;
+  pending_count: number | string | null;
+  solved_count: number | string | null;
+  c_id: number | null;
+  c_name: string;
+  c_email: string;
+  c_owner_id: number;
+  c_created_at: unknown;
+  m_id: number | null;
+  m_name: string;
+  m_description: string;
+  m_owner_id: number | null;
+  m_created_at: unknown;
+  u_id: number | null;
+  u_username: string;
+  u_email: string;
+  u_created_at: unknown;
 }
 
 /** A piece of SQL with its `?` bindings in order of appearance. */
-interface Sql { sql: string; bindings: unknown[] }
+interface Sql {
+  sql: string;
+  bindings: unknown[];
+}
 const placeholders = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
 const distinct = <T extends string>(values: readonly string[] | null | undefined, allowed: readonly T[], field: string, message: string): T[] | null => {
   if (!values?.length) return null;
@@ -161,7 +212,8 @@ interface Criteria {
 function criteria(viewerId: number, filter: TicketFilter, orderBy: string | null | undefined): Criteria {
   const fields = validateSearch(filter.search);
   if (hasErrors(fields)) throw AppError.validation(fields);
-  if (orderBy != null && !(TICKET_ORDERS as readonly string[]).includes(orderBy)) throw AppError.validation({ orderBy: [`Order must be one of ${TICKET_ORDERS.join(', ')}.`] });
+  if (orderBy != null && !(TICKET_ORDERS as readonly string[]).includes(orderBy))
+    throw AppError.validation({ orderBy: [`Order must be one of ${TICKET_ORDERS.join(', ')}.`] });
   let requesterId: number | null = null;
   if (filter.requesterId != null) {
     requesterId = parseId(filter.requesterId);
@@ -187,10 +239,22 @@ const PRIORITY_RANK = `(case t.priority ${TICKET_PRIORITIES.map((p, i) => `when 
 function residual(c: Criteria, options: { priority: boolean; status: boolean }): Sql {
   const sql: string[] = [];
   const bindings: unknown[] = [];
-  if (options.status && c.statuses) { sql.push(`and t.status in ${placeholders(c.statuses)}`); bindings.push(...c.statuses); }
-  if (options.priority && c.priorities) { sql.push(`and t.priority in ${placeholders(c.priorities)}`); bindings.push(...c.priorities); }
-  if (c.types) { sql.push(`and t.type in ${placeholders(c.types)}`); bindings.push(...c.types); }
-  if (c.requesterId) { sql.push('and t.requester_id = ?'); bindings.push(c.requesterId); }
+  if (options.status && c.statuses) {
+    sql.push(`and t.status in ${placeholders(c.statuses)}`);
+    bindings.push(...c.statuses);
+  }
+  if (options.priority && c.priorities) {
+    sql.push(`and t.priority in ${placeholders(c.priorities)}`);
+    bindings.push(...c.priorities);
+  }
+  if (c.types) {
+    sql.push(`and t.type in ${placeholders(c.types)}`);
+    bindings.push(...c.types);
+  }
+  if (c.requesterId) {
+    sql.push('and t.requester_id = ?');
+    bindings.push(c.requesterId);
+  }
   return { sql: sql.join(' '), bindings };
 }
 
@@ -209,7 +273,9 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
     const rest = residual(c, { priority: true, status: false });
     for (const status of statuses) {
       const after = cursor ? 'and (t.updated_at < ? or (t.updated_at = ? and t.id < ?))' : '';
-      branches.push(`select t.id as id, t.updated_at as sk from tickets t where t.assignee_id = ? and t.status = ? ${rest.sql} ${after} order by t.updated_at desc, t.id desc limit ?`);
+      branches.push(
+        `select t.id as id, t.updated_at as sk from tickets t where t.assignee_id = ? and t.status = ? ${rest.sql} ${after} order by t.updated_at desc, t.id desc limit ?`,
+      );
       bindings.push(c.viewerId, status, ...rest.bindings);
       if (cursor) bindings.push(dateBinding(kind, cursor.key), dateBinding(kind, cursor.key), cursor.id);
       bindings.push(limit);
@@ -225,7 +291,9 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
           if (rank === cursor.key) after = 'and t.id < ?';
         } else if (cursor) after = c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?';
         const key = c.order === 'PRIORITY' ? String(rank) : 't.id';
-        branches.push(`select t.id as id, ${key} as sk from tickets t where t.assignee_id = ? and t.status = ? and t.priority = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`);
+        branches.push(
+          `select t.id as id, ${key} as sk from tickets t where t.assignee_id = ? and t.status = ? and t.priority = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+        );
         bindings.push(c.viewerId, status, priority, ...rest.bindings);
         if (after) bindings.push(cursor!.id);
         bindings.push(limit);
@@ -278,13 +346,22 @@ function countsSql(c: Criteria): Sql {
   if (!c.search && !c.requesterId) {
     const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where k.assignee_id = ?`];
     const bindings: unknown[] = [c.viewerId];
-    if (c.priorities) { sql.push(`and k.priority in ${placeholders(c.priorities)}`); bindings.push(...c.priorities); }
-    if (c.types) { sql.push(`and k.type in ${placeholders(c.types)}`); bindings.push(...c.types); }
+    if (c.priorities) {
+      sql.push(`and k.priority in ${placeholders(c.priorities)}`);
+      bindings.push(...c.priorities);
+    }
+    if (c.types) {
+      sql.push(`and k.type in ${placeholders(c.types)}`);
+      bindings.push(...c.types);
+    }
     return { sql: sql.join(' '), bindings };
   }
   if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
   const rest = residual(c, { priority: true, status: false });
-  return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where t.assignee_id = ? ${rest.sql}`, bindings: [c.viewerId, ...rest.bindings] };
+  return {
+    sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where t.assignee_id = ? ${rest.sql}`,
+    bindings: [c.viewerId, ...rest.bindings],
+  };
 }
 
 /**
@@ -315,9 +392,11 @@ export async function listTickets(
     bindings.push(...found.bindings);
   }
   const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
-  ctes.push(`page as (${ids.sql})`); bindings.push(...ids.bindings);
+  ctes.push(`page as (${ids.sql})`);
+  bindings.push(...ids.bindings);
   const counts = countsSql(c);
-  ctes.push(`counts as (${counts.sql})`); bindings.push(...counts.bindings);
+  ctes.push(`counts as (${counts.sql})`);
+  bindings.push(...counts.bindings);
   const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
   bindings.push(first + 1);
   const sql = `with ${ctes.join(', ')}
@@ -337,7 +416,9 @@ export async function listTickets(
     order by ${order}`;
   // Named by its text: the filter's shape (which statuses, priorities, types, search or not, cursor or not) sets it.
   const rows = await hotRead<PageRow>(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
-  const statusCounts = Object.fromEntries(TICKET_STATUSES.map((s: TicketStatus) => [s, Number(rows[0]?.[`${s.toLowerCase()}_count` as 'open_count'] ?? 0)])) as StatusCounts;
+  const statusCounts = Object.fromEntries(
+    TICKET_STATUSES.map((s: TicketStatus) => [s, Number(rows[0]?.[`${s.toLowerCase()}_count` as 'open_count'] ?? 0)]),
+  ) as StatusCounts;
   let totalCount = 0;
   for (const s of c.statuses ?? TICKET_STATUSES) totalCount += statusCounts[s];
   const found = rows.filter((row) => row.id != null);
@@ -345,9 +426,24 @@ export async function listTickets(
   const macros = new Map<number, MacroRecord>();
   const users = new Map<number, UserRecord>();
   for (const row of found.slice(0, first)) {
-    if (row.c_id != null) customers.set(Number(row.c_id), { id: Number(row.c_id), name: row.c_name, email: row.c_email, ownerId: Number(row.c_owner_id), createdAt: toDate(row.c_created_at) });
-    if (row.m_id != null) macros.set(Number(row.m_id), { id: Number(row.m_id), name: row.m_name, description: row.m_description, ownerId: row.m_owner_id == null ? null : Number(row.m_owner_id), createdAt: toDate(row.m_created_at) });
-    if (row.u_id != null) users.set(Number(row.u_id), { id: Number(row.u_id), username: row.u_username, email: row.u_email, createdAt: toDate(row.u_created_at) });
+    if (row.c_id != null)
+      customers.set(Number(row.c_id), {
+        id: Number(row.c_id),
+        name: row.c_name,
+        email: row.c_email,
+        ownerId: Number(row.c_owner_id),
+        createdAt: toDate(row.c_created_at),
+      });
+    if (row.m_id != null)
+      macros.set(Number(row.m_id), {
+        id: Number(row.m_id),
+        name: row.m_name,
+        description: row.m_description,
+        ownerId: row.m_owner_id == null ? null : Number(row.m_owner_id),
+        createdAt: toDate(row.m_created_at),
+      });
+    if (row.u_id != null)
+      users.set(Number(row.u_id), { id: Number(row.u_id), username: row.u_username, email: row.u_email, createdAt: toDate(row.u_created_at) });
   }
   const nodes = found.slice(0, first).map((row) => {
     const record = rowToRecord(row);
@@ -362,7 +458,10 @@ export async function listTickets(
   const last = found[Math.min(first, found.length) - 1];
   const endKey = (row: PageRow) => (c.order === 'UPDATED' ? toDate(row.sort_key).getTime() : Number(row.sort_key));
   return {
-    nodes, totalCount, statusCounts, hasNextPage: found.length > first,
+    nodes,
+    totalCount,
+    statusCounts,
+    hasNextPage: found.length > first,
     endCursor: last ? encodeCursor(Number(last.id), c.order, endKey(last)) : null,
   };
 }
@@ -390,14 +489,29 @@ async function findOwnTicketEntity(ctx: ServiceContext, rawId: unknown): Promise
   return ticket;
 }
 
-interface ValidTicket { title: string; type: TicketType; priority: TicketPriority; requesterId: number; macroId: number; description: string; status: TicketStatus | undefined }
+interface ValidTicket {
+  title: string;
+  type: TicketType;
+  priority: TicketPriority;
+  requesterId: number;
+  macroId: number;
+  description: string;
+  status: TicketStatus | undefined;
+}
 
 /** Every rule of a ticket body, with all field errors at once. */
 async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Promise<ValidTicket> {
   const viewerId = requireViewer(ctx);
   const type = input.type ?? DEFAULT_TICKET_TYPE;
   const priority = input.priority ?? DEFAULT_TICKET_PRIORITY;
-  const fields: FieldErrors = validateTicket({ title: input.title, requester: input.requester, description: input.description, type, priority, status: input.status });
+  const fields: FieldErrors = validateTicket({
+    title: input.title,
+    requester: input.requester,
+    description: input.description,
+    type,
+    priority,
+    status: input.status,
+  });
   const assigneeId = input.assignee === undefined || input.assignee === null || input.assignee === '' ? viewerId : parseId(input.assignee);
   if (assigneeId !== viewerId) fields.assignee = ['Tickets can only be assigned to yourself.'];
   let requesterId: number | null = null;
@@ -408,13 +522,25 @@ async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Pro
   const macroId = await resolveUsableMacroId(ctx, input.applyMacro);
   if (!macroId) fields.applyMacro = [MESSAGES.ticketMacro];
   if (hasErrors(fields)) throw AppError.validation(fields);
-  return { title: String(input.title), type: type as TicketType, priority: priority as TicketPriority, requesterId: requesterId!, macroId: macroId!, description: String(input.description), status: input.status == null ? undefined : (input.status as TicketStatus) };
+  return {
+    title: String(input.title),
+    type: type as TicketType,
+    priority: priority as TicketPriority,
+    requesterId: requesterId!,
+    macroId: macroId!,
+    description: String(input.description),
+    status: input.status == null ? undefined : (input.status as TicketStatus),
+  };
 }
 
 function assignFields(ctx: ServiceContext, ticket: Ticket, data: ValidTicket): void {
   ctx.em.assign(ticket, {
-    title: data.title, type: data.type, priority: data.priority, description: data.description,
-    requester: ctx.em.getReference(Customer, data.requesterId), macro: ctx.em.getReference(Macro, data.macroId),
+    title: data.title,
+    type: data.type,
+    priority: data.priority,
+    description: data.description,
+    requester: ctx.em.getReference(Customer, data.requesterId),
+    macro: ctx.em.getReference(Macro, data.macroId),
   });
   if (data.status) ticket.status = data.status;
 }
@@ -470,13 +596,25 @@ async function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', i
  * (SPEC: "Image is Required") except for the legacy REST flow, which creates the ticket and then adds the image
  * with a second call (REST-CONTRACT: POST /tickets/create, then /add-image).
  */
-export async function createTicket(ctx: ServiceContext, input: TicketInput, image: Buffer | null | undefined, options: { imageRequired: boolean } = { imageRequired: true }): Promise<TicketRecord> {
+export async function createTicket(
+  ctx: ServiceContext,
+  input: TicketInput,
+  image: Buffer | null | undefined,
+  options: { imageRequired: boolean } = { imageRequired: true },
+): Promise<TicketRecord> {
   const viewerId = requireViewer(ctx);
   const { data, checkedImage } = await validateAll(ctx, input, image, options.imageRequired);
   const ticket = ctx.em.create(Ticket, {
-    title: data.title, type: data.type, priority: data.priority, description: data.description, status: data.status ?? DEFAULT_TICKET_STATUS,
-    assignee: ctx.em.getReference(User, viewerId), requester: ctx.em.getReference(Customer, data.requesterId), macro: ctx.em.getReference(Macro, data.macroId),
-    createdAt: new Date(), updatedAt: new Date(),
+    title: data.title,
+    type: data.type,
+    priority: data.priority,
+    description: data.description,
+    status: data.status ?? DEFAULT_TICKET_STATUS,
+    assignee: ctx.em.getReference(User, viewerId),
+    requester: ctx.em.getReference(Customer, data.requesterId),
+    macro: ctx.em.getReference(Macro, data.macroId),
+    createdAt: new Date(),
+    updatedAt: new Date(),
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));

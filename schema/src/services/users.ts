@@ -20,13 +20,17 @@ export async function currentUser(ctx: ServiceContext): Promise<UserRecord> {
 export async function listUsersPage(ctx: ServiceContext, args: PageArgs = {}): Promise<Page<UserRecord>> {
   requireViewer(ctx);
   const knex = ctx.em.getKnex();
-  return keysetPage<{ id: number; username: string; email: string; created_at: unknown }, UserRecord>(ctx, {
-    kind: 'user',
-    idColumn: 'id',
-    order: 'asc',
-    query: () => knex.from('users').select('id', 'username', 'email', 'created_at'),
-    toRecord: (r) => ({ id: Number(r.id), username: r.username, email: r.email, createdAt: toDate(r.created_at) }),
-  }, args);
+  return keysetPage<{ id: number; username: string; email: string; created_at: unknown }, UserRecord>(
+    ctx,
+    {
+      kind: 'user',
+      idColumn: 'id',
+      order: 'asc',
+      query: () => knex.from('users').select('id', 'username', 'email', 'created_at'),
+      toRecord: (r) => ({ id: Number(r.id), username: r.username, email: r.email, createdAt: toDate(r.created_at) }),
+    },
+    args,
+  );
 }
 
 /** Every agent, in id order (the REST list, a bare array). */

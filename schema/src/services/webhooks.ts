@@ -45,15 +45,31 @@ export interface WebhookDeliveryRecord {
   createdAt: Date;
 }
 
-export interface WebhookDeliveryPage { nodes: WebhookDeliveryRecord[]; endCursor: string | null; hasNextPage: boolean }
+export interface WebhookDeliveryPage {
+  nodes: WebhookDeliveryRecord[];
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
 
-export interface WebhookInput { url?: unknown; events?: unknown; enabled?: unknown }
+export interface WebhookInput {
+  url?: unknown;
+  events?: unknown;
+  enabled?: unknown;
+}
 
 function toRecord(w: Webhook): WebhookRecord {
   const expires = w.previousSecret && w.previousSecretExpiresAt && w.previousSecretExpiresAt.getTime() > Date.now() ? w.previousSecretExpiresAt : null;
   return {
-    id: w.id, url: w.url, events: JSON.parse(w.events) as WebhookEventTypeName[], enabled: w.disabledAt == null, disabledAt: w.disabledAt ?? null,
-    disabledReason: w.disabledReason ?? null, consecutiveFailures: w.consecutiveFailures, previousSecretExpiresAt: expires, createdAt: w.createdAt, updatedAt: w.updatedAt,
+    id: w.id,
+    url: w.url,
+    events: JSON.parse(w.events) as WebhookEventTypeName[],
+    enabled: w.disabledAt == null,
+    disabledAt: w.disabledAt ?? null,
+    disabledReason: w.disabledReason ?? null,
+    consecutiveFailures: w.consecutiveFailures,
+    previousSecretExpiresAt: expires,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
   };
 }
 
@@ -115,8 +131,18 @@ export async function createWebhook(ctx: ServiceContext, input: WebhookInput): P
   const secret = newSecret();
   const now = new Date();
   const webhook = ctx.em.create(Webhook, {
-    owner: ctx.em.getReference(User, viewerId), url, events: JSON.stringify(events), secret, previousSecret: null, previousSecretExpiresAt: null,
-    disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null, createdAt: now, updatedAt: now,
+    owner: ctx.em.getReference(User, viewerId),
+    url,
+    events: JSON.stringify(events),
+    secret,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    disabledAt: null,
+    disabledReason: null,
+    consecutiveFailures: 0,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
   });
   await ctx.em.flush();
   return { secret, webhook: toRecord(webhook) };
@@ -140,7 +166,8 @@ export async function updateWebhook(ctx: ServiceContext, rawId: unknown, input: 
   webhook.updatedAt = new Date();
   await ctx.em.flush();
   // Retries still scheduled for a disabled endpoint are dropped (redeliver them by hand once it is enabled).
-  if (webhook.disabledAt) await ctx.em.getKnex()('webhook_jobs').where({ webhook_id: webhook.id, state: 'pending' }).update({ state: 'failed', updated_at: new Date() });
+  if (webhook.disabledAt)
+    await ctx.em.getKnex()('webhook_jobs').where({ webhook_id: webhook.id, state: 'pending' }).update({ state: 'failed', updated_at: new Date() });
   return toRecord(webhook);
 }
 
@@ -166,15 +193,32 @@ export async function rotateWebhookSecret(ctx: ServiceContext, rawId: unknown): 
 }
 
 interface DeliveryRow {
-  id: number; webhook_id: number; event_type: string; message_id: string; attempt: number; status_code: number | null; succeeded: unknown;
-  duration_ms: number; error: string | null; response_excerpt: string | null; created_at: unknown;
+  id: number;
+  webhook_id: number;
+  event_type: string;
+  message_id: string;
+  attempt: number;
+  status_code: number | null;
+  succeeded: unknown;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  created_at: unknown;
 }
 
 function toDelivery(r: DeliveryRow): WebhookDeliveryRecord {
   return {
-    id: Number(r.id), webhookId: Number(r.webhook_id), event: r.event_type, messageId: r.message_id, attempt: Number(r.attempt),
-    statusCode: r.status_code == null ? null : Number(r.status_code), succeeded: r.succeeded === true || Number(r.succeeded) === 1,
-    durationMs: Number(r.duration_ms), error: r.error, responseExcerpt: r.response_excerpt, createdAt: toDate(r.created_at),
+    id: Number(r.id),
+    webhookId: Number(r.webhook_id),
+    event: r.event_type,
+    messageId: r.message_id,
+    attempt: Number(r.attempt),
+    statusCode: r.status_code == null ? null : Number(r.status_code),
+    succeeded: r.succeeded === true || Number(r.succeeded) === 1,
+    durationMs: Number(r.duration_ms),
+    error: r.error,
+    responseExcerpt: r.response_excerpt,
+    createdAt: toDate(r.created_at),
   };
 }
 
@@ -191,13 +235,20 @@ function deliveryQuery(ctx: ServiceContext, viewerId: number) {
 }
 
 /** The endpoint's delivery attempts, newest first (kept 14 days). */
-export async function listDeliveries(ctx: ServiceContext, rawWebhookId: unknown, page: { first?: number | null; after?: string | null } = {}): Promise<WebhookDeliveryPage> {
+export async function listDeliveries(
+  ctx: ServiceContext,
+  rawWebhookId: unknown,
+  page: { first?: number | null; after?: string | null } = {},
+): Promise<WebhookDeliveryPage> {
   const viewerId = requireViewer(ctx);
   const webhookId = parseId(rawWebhookId);
   if (!webhookId) throw AppError.notFound('Webhook');
   const first = Math.min(Math.max(page.first ?? 20, 1), MAX_DELIVERY_PAGE);
   const after = decodeCursor(page.after);
-  const query = deliveryQuery(ctx, viewerId).where('d.webhook_id', webhookId).orderBy('d.id', 'desc').limit(first + 1);
+  const query = deliveryQuery(ctx, viewerId)
+    .where('d.webhook_id', webhookId)
+    .orderBy('d.id', 'desc')
+    .limit(first + 1);
   if (after) query.where('d.id', '<', after);
   const rows = ((await query) as DeliveryRow[]).map(toDelivery);
   const nodes = rows.slice(0, first);
@@ -210,7 +261,8 @@ async function deliveryById(ctx: ServiceContext, viewerId: number, id: number): 
   return toDelivery(row);
 }
 
-const enableFirst = () => new AppError('CONFLICT', 'This endpoint is disabled; enable it first.', { fields: { id: ['This endpoint is disabled; enable it first.'] } });
+const enableFirst = () =>
+  new AppError('CONFLICT', 'This endpoint is disabled; enable it first.', { fields: { id: ['This endpoint is disabled; enable it first.'] } });
 
 /**
  * Sends the event of a logged attempt again, now, with the same `webhook-id` (receivers deduplicate by it). One
@@ -227,7 +279,9 @@ export async function redeliverWebhookDelivery(ctx: ServiceContext, rawDeliveryI
   const jobId = Number(row.job_id);
   const knex = ctx.em.getKnex();
   // One more attempt than made so far, unless the schedule still has some left.
-  await knex('webhook_jobs').where('id', jobId).update({ max_attempts: knex.raw('case when max_attempts > attempts then max_attempts else attempts + 1 end') });
+  await knex('webhook_jobs')
+    .where('id', jobId)
+    .update({ max_attempts: knex.raw('case when max_attempts > attempts then max_attempts else attempts + 1 end') });
   const [logId] = await engineOf(ctx).attemptNow([jobId]);
   if (!logId) throw new AppError('CONFLICT', 'An attempt for this event is in progress; look at the log again in a minute.');
   return deliveryById(ctx, viewerId, logId);
@@ -243,13 +297,31 @@ export async function sendTestWebhook(ctx: ServiceContext, rawId: unknown): Prom
   const jobId = await ctx.em.transactional(async (em) => {
     const knex = em.getKnex();
     const trx = em.getTransactionContext();
-    const payload = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { webhookId: webhook.id, message: 'A test delivery from Fulcrum: the endpoint is reachable and can verify signatures.' } });
-    const [event] = (await knex('webhook_events').transacting(trx).insert({ message_id: newMessageId(), type: TEST_EVENT_TYPE, audience: String(viewerId), payload, fanned_out: true, created_at: now }).returning('id')) as ({ id: number } | number)[];
+    const payload = JSON.stringify({
+      type: TEST_EVENT_TYPE,
+      timestamp: now.toISOString(),
+      data: { webhookId: webhook.id, message: 'A test delivery from Fulcrum: the endpoint is reachable and can verify signatures.' },
+    });
+    const [event] = (await knex('webhook_events')
+      .transacting(trx)
+      .insert({ message_id: newMessageId(), type: TEST_EVENT_TYPE, audience: String(viewerId), payload, fanned_out: true, created_at: now })
+      .returning('id')) as ({ id: number } | number)[];
     const eventId = Number(typeof event === 'object' ? event.id : event);
     // Reserved (next attempt after the lease) so no worker picks it up before attemptNow claims it.
-    const [job] = (await knex('webhook_jobs').transacting(trx).insert({
-      webhook_id: webhook.id, event_id: eventId, state: 'pending', attempts: 0, max_attempts: 1, next_attempt_at: new Date(now.getTime() + engine.leaseMs), lease_until: null, created_at: now, updated_at: now,
-    }).returning('id')) as ({ id: number } | number)[];
+    const [job] = (await knex('webhook_jobs')
+      .transacting(trx)
+      .insert({
+        webhook_id: webhook.id,
+        event_id: eventId,
+        state: 'pending',
+        attempts: 0,
+        max_attempts: 1,
+        next_attempt_at: new Date(now.getTime() + engine.leaseMs),
+        lease_until: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')) as ({ id: number } | number)[];
     return Number(typeof job === 'object' ? job.id : job);
   });
   const [logId] = await engine.attemptNow([jobId]);

@@ -108,7 +108,9 @@ export function searchTicketId(text: string): number | null {
 
 /** A search text the server accepts: a string of at most LIMITS.search.max code units. */
 export function validateSearch(value: unknown): FieldErrors {
-  return collect([['search', value === undefined || value === null || (typeof value === 'string' && value.length <= LIMITS.search.max), MESSAGES.searchLength]]);
+  return collect([
+    ['search', value === undefined || value === null || (typeof value === 'string' && value.length <= LIMITS.search.max), MESSAGES.searchLength],
+  ]);
 }
 /** Macro 1 is the built-in, permanent "No Macro" option. */
 export const NO_MACRO_ID = 1;
@@ -149,11 +151,20 @@ export function hasErrors(errors: FieldErrors): boolean {
   return Object.keys(errors).length > 0;
 }
 
-export interface SignupInput { email: unknown; username: unknown; password: unknown; confirmPassword?: unknown }
+export interface SignupInput {
+  email: unknown;
+  username: unknown;
+  password: unknown;
+  confirmPassword?: unknown;
+}
 export function validateSignup(input: SignupInput): FieldErrors {
   const checks: Check[] = [
     ['email', isEmail(input.email), MESSAGES.email],
-    ['username', lengthBetween(typeof input.username === 'string' ? input.username.trim() : input.username, LIMITS.username.min, LIMITS.username.max), MESSAGES.username],
+    [
+      'username',
+      lengthBetween(typeof input.username === 'string' ? input.username.trim() : input.username, LIMITS.username.min, LIMITS.username.max),
+      MESSAGES.username,
+    ],
     ['password', lengthBetween(input.password, LIMITS.password.min, LIMITS.password.max), MESSAGES.password],
   ];
   if (input.confirmPassword !== undefined) {
@@ -162,7 +173,10 @@ export function validateSignup(input: SignupInput): FieldErrors {
   return collect(checks);
 }
 
-export interface LoginInput { email: unknown; password: unknown }
+export interface LoginInput {
+  email: unknown;
+  password: unknown;
+}
 export function validateLogin(input: LoginInput): FieldErrors {
   return collect([
     ['email', isEmail(input.email), MESSAGES.email],
@@ -170,19 +184,33 @@ export function validateLogin(input: LoginInput): FieldErrors {
   ]);
 }
 
-export interface TicketFields { title: unknown; requester: unknown; description: unknown; type?: unknown; priority?: unknown; status?: unknown }
+export interface TicketFields {
+  title: unknown;
+  requester: unknown;
+  description: unknown;
+  type?: unknown;
+  priority?: unknown;
+  status?: unknown;
+}
 export function validateTicket(input: TicketFields): FieldErrors {
   return collect([
     ['title', lengthBetween(input.title, LIMITS.ticketTitle.min, LIMITS.ticketTitle.max) && String(input.title).trim().length > 0, MESSAGES.ticketTitle],
     ['requester', input.requester !== undefined && input.requester !== null && input.requester !== '', MESSAGES.ticketRequester],
     ['description', lengthBetween(input.description, LIMITS.ticketDescription.min, LIMITS.ticketDescription.max), MESSAGES.ticketDescription],
     ['type', input.type === undefined || input.type === null || (TICKET_TYPES as readonly unknown[]).includes(input.type), MESSAGES.ticketType],
-    ['priority', input.priority === undefined || input.priority === null || (TICKET_PRIORITIES as readonly unknown[]).includes(input.priority), MESSAGES.ticketPriority],
+    [
+      'priority',
+      input.priority === undefined || input.priority === null || (TICKET_PRIORITIES as readonly unknown[]).includes(input.priority),
+      MESSAGES.ticketPriority,
+    ],
     ['status', input.status === undefined || input.status === null || isTicketStatus(input.status), MESSAGES.ticketStatus],
   ]);
 }
 
-export interface CustomerFields { name: unknown; email: unknown }
+export interface CustomerFields {
+  name: unknown;
+  email: unknown;
+}
 export function validateCustomer(input: CustomerFields): FieldErrors {
   return collect([
     ['name', lengthBetween(input.name, LIMITS.customerName.min, LIMITS.customerName.max), MESSAGES.customerName],
@@ -190,7 +218,10 @@ export function validateCustomer(input: CustomerFields): FieldErrors {
   ]);
 }
 
-export interface MacroFields { name: unknown; description: unknown }
+export interface MacroFields {
+  name: unknown;
+  description: unknown;
+}
 export function validateMacro(input: MacroFields): FieldErrors {
   return collect([
     ['name', lengthBetween(input.name, LIMITS.macroName.min, LIMITS.macroName.max), MESSAGES.macroName],
@@ -203,7 +234,9 @@ export function validateMacro(input: MacroFields): FieldErrors {
  * 1 MB message is never what the agent meant.
  */
 export function validateMessage(input: { message: unknown }): FieldErrors {
-  return collect([['message', lengthBetween(input.message, LIMITS.message.min, LIMITS.message.max) && String(input.message).trim().length > 0, MESSAGES.message]]);
+  return collect([
+    ['message', lengthBetween(input.message, LIMITS.message.min, LIMITS.message.max) && String(input.message).trim().length > 0, MESSAGES.message],
+  ]);
 }
 
 /** Both fields filled: the create/edit customer and macro forms enable their submit button only then. */
@@ -221,13 +254,31 @@ export const API_TOKEN_MESSAGES = {
   expiresInDays: 'Expiry must be a whole number of days from 1 to 366.',
 } as const;
 
-export interface ApiTokenFields { name: unknown; scopes: unknown; expiresInDays?: unknown }
+export interface ApiTokenFields {
+  name: unknown;
+  scopes: unknown;
+  expiresInDays?: unknown;
+}
 export function validateApiToken(input: ApiTokenFields): FieldErrors {
   const days = input.expiresInDays;
   return collect([
-    ['name', lengthBetween(typeof input.name === 'string' ? input.name.trim() : input.name, API_TOKEN_LIMITS.name.min, API_TOKEN_LIMITS.name.max), API_TOKEN_MESSAGES.name],
-    ['scopes', Array.isArray(input.scopes) && input.scopes.length > 0 && input.scopes.every((s) => (API_SCOPES as readonly unknown[]).includes(s)), API_TOKEN_MESSAGES.scopes],
-    ['expiresInDays', days === undefined || days === null || (Number.isInteger(days) && (days as number) >= API_TOKEN_LIMITS.expiresInDays.min && (days as number) <= API_TOKEN_LIMITS.expiresInDays.max), API_TOKEN_MESSAGES.expiresInDays],
+    [
+      'name',
+      lengthBetween(typeof input.name === 'string' ? input.name.trim() : input.name, API_TOKEN_LIMITS.name.min, API_TOKEN_LIMITS.name.max),
+      API_TOKEN_MESSAGES.name,
+    ],
+    [
+      'scopes',
+      Array.isArray(input.scopes) && input.scopes.length > 0 && input.scopes.every((s) => (API_SCOPES as readonly unknown[]).includes(s)),
+      API_TOKEN_MESSAGES.scopes,
+    ],
+    [
+      'expiresInDays',
+      days === undefined ||
+        days === null ||
+        (Number.isInteger(days) && (days as number) >= API_TOKEN_LIMITS.expiresInDays.min && (days as number) <= API_TOKEN_LIMITS.expiresInDays.max),
+      API_TOKEN_MESSAGES.expiresInDays,
+    ],
   ]);
 }
 
@@ -235,10 +286,18 @@ export function validateApiToken(input: ApiTokenFields): FieldErrors {
 export const PAGE_SIZE_MESSAGE = MESSAGES.pageSize;
 // Webhooks (docs/webhooks.md): the event names, the limits and the messages, shared by the service and the web app.
 export const WEBHOOK_EVENT_TYPES = [
-  'TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_DELETED',
-  'CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED',
-  'MACRO_CREATED', 'MACRO_UPDATED', 'MACRO_DELETED',
-  'MESSAGE_CREATED', 'MESSAGE_UPDATED', 'MESSAGE_DELETED',
+  'TICKET_CREATED',
+  'TICKET_UPDATED',
+  'TICKET_DELETED',
+  'CUSTOMER_CREATED',
+  'CUSTOMER_UPDATED',
+  'CUSTOMER_DELETED',
+  'MACRO_CREATED',
+  'MACRO_UPDATED',
+  'MACRO_DELETED',
+  'MESSAGE_CREATED',
+  'MESSAGE_UPDATED',
+  'MESSAGE_DELETED',
 ] as const;
 export type WebhookEventTypeName = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_LIMITS = { urlLength: 2048, webhooksPerAgent: 20 } as const;

@@ -69,7 +69,11 @@ interface ClaimedJob {
   payload: string;
 }
 
-interface AttemptResult { job: ClaimedJob; outcome: AttemptOutcome; at: Date }
+interface AttemptResult {
+  job: ClaimedJob;
+  outcome: AttemptOutcome;
+  at: Date;
+}
 
 /** A succeeded attempt is a 2xx answer. */
 export const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
@@ -98,7 +102,10 @@ export class WebhookEngine {
   private lastPrune = 0;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly orm: Orm, options: WebhookEngineOptions = {}) {
+  constructor(
+    private readonly orm: Orm,
+    options: WebhookEngineOptions = {},
+  ) {
     this.allowList = options.allowList ?? parseAllowList(undefined);
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.leaseMs = options.leaseMs ?? 60 * SECOND;
@@ -181,7 +188,9 @@ export class WebhookEngine {
 
   /** How long to sleep when idle: until the next scheduled retry, at most pollMs. */
   private async idleWait(): Promise<number> {
-    const [row] = (await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' })) as { next: unknown }[];
+    const [row] = (await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' })) as {
+      next: unknown;
+    }[];
     if (row?.next == null) return this.pollMs;
     return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
   }
@@ -217,8 +226,19 @@ export class WebhookEngine {
       if (this.postgres) query = query.forUpdate().skipLocked();
       const events = (await query) as { id: number; type: string; audience: string; created_at: unknown }[];
       if (!events.length) return 0;
-      const hooks = ((await knex('webhooks').transacting(trx).select('id', 'owner_id', 'events', 'created_at').whereNull('disabled_at')) as { id: number; owner_id: number; events: string; created_at: unknown }[])
-        .map((h) => ({ id: Number(h.id), ownerId: Number(h.owner_id), events: new Set(JSON.parse(h.events) as string[]), createdAt: toDate(h.created_at).getTime() }));
+      const hooks = (
+        (await knex('webhooks').transacting(trx).select('id', 'owner_id', 'events', 'created_at').whereNull('disabled_at')) as {
+          id: number;
+          owner_id: number;
+          events: string;
+          created_at: unknown;
+        }[]
+      ).map((h) => ({
+        id: Number(h.id),
+        ownerId: Number(h.owner_id),
+        events: new Set(JSON.parse(h.events) as string[]),
+        createdAt: toDate(h.created_at).getTime(),
+      }));
       const now = new Date();
       const jobs: Record<string, unknown>[] = [];
       const kept: number[] = [];
@@ -228,11 +248,24 @@ export class WebhookEngine {
         const createdAt = toDate(event.created_at).getTime();
         const targets = hooks.filter((h) => h.events.has(event.type) && h.createdAt <= createdAt && (audience === 'all' || audience.includes(h.ownerId)));
         for (const h of targets) {
-          jobs.push({ webhook_id: h.id, event_id: event.id, state: 'pending', attempts: 0, max_attempts: this.maxAttempts, next_attempt_at: now, lease_until: null, created_at: now, updated_at: now });
+          jobs.push({
+            webhook_id: h.id,
+            event_id: event.id,
+            state: 'pending',
+            attempts: 0,
+            max_attempts: this.maxAttempts,
+            next_attempt_at: now,
+            lease_until: null,
+            created_at: now,
+            updated_at: now,
+          });
         }
         (targets.length ? kept : dropped).push(Number(event.id));
       }
-      for (let i = 0; i < jobs.length; i += 200) await knex('webhook_jobs').transacting(trx).insert(jobs.slice(i, i + 200));
+      for (let i = 0; i < jobs.length; i += 200)
+        await knex('webhook_jobs')
+          .transacting(trx)
+          .insert(jobs.slice(i, i + 200));
       if (kept.length) await knex('webhook_events').transacting(trx).whereIn('id', kept).update({ fanned_out: true });
       if (dropped.length) await knex('webhook_events').transacting(trx).whereIn('id', dropped).delete();
       return events.length;
@@ -241,7 +274,11 @@ export class WebhookEngine {
 
   /** Reserves up to `limit` due jobs to this gateway (lease) and loads what their attempts need. */
   async claim(limit: number, onlyIds?: number[]): Promise<ClaimedJob[]> {
-    if (!onlyIds && !(await this.em().getKnex()('webhook_jobs').select('id').whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', new Date()).first())) return [];
+    if (
+      !onlyIds &&
+      !(await this.em().getKnex()('webhook_jobs').select('id').whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', new Date()).first())
+    )
+      return [];
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
       const trx = em.getTransactionContext();
@@ -254,32 +291,60 @@ export class WebhookEngine {
       const ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
       if (!ids.length) return [];
       const leaseEnd = new Date(now.getTime() + this.leaseMs);
-      await knex('webhook_jobs').transacting(trx).whereIn('id', ids)
+      await knex('webhook_jobs')
+        .transacting(trx)
+        .whereIn('id', ids)
         .update({ state: 'delivering', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd, lease_until: leaseEnd, updated_at: now });
-      const rows = (await knex('webhook_jobs as j').transacting(trx)
+      const rows = (await knex('webhook_jobs as j')
+        .transacting(trx)
         .join('webhooks as w', 'w.id', 'j.webhook_id')
         .join('webhook_events as e', 'e.id', 'j.event_id')
         .whereIn('j.id', ids)
-        .select('j.id', 'j.webhook_id', 'j.attempts', 'j.max_attempts', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_expires_at', 'w.disabled_at', 'e.message_id', 'e.type', 'e.payload')) as Record<string, unknown>[];
+        .select(
+          'j.id',
+          'j.webhook_id',
+          'j.attempts',
+          'j.max_attempts',
+          'w.url',
+          'w.secret',
+          'w.previous_secret',
+          'w.previous_secret_expires_at',
+          'w.disabled_at',
+          'e.message_id',
+          'e.type',
+          'e.payload',
+        )) as Record<string, unknown>[];
       return rows.map((r) => {
         const secrets = [String(r.secret)];
-        if (r.previous_secret && r.previous_secret_expires_at && toDate(r.previous_secret_expires_at).getTime() > now.getTime()) secrets.push(String(r.previous_secret));
+        if (r.previous_secret && r.previous_secret_expires_at && toDate(r.previous_secret_expires_at).getTime() > now.getTime())
+          secrets.push(String(r.previous_secret));
         return {
-          id: Number(r.id), webhookId: Number(r.webhook_id), attempt: Number(r.attempts), maxAttempts: Number(r.max_attempts), url: String(r.url), secrets,
-          disabled: r.disabled_at != null, messageId: String(r.message_id), eventType: String(r.type), payload: String(r.payload),
+          id: Number(r.id),
+          webhookId: Number(r.webhook_id),
+          attempt: Number(r.attempts),
+          maxAttempts: Number(r.max_attempts),
+          url: String(r.url),
+          secrets,
+          disabled: r.disabled_at != null,
+          messageId: String(r.message_id),
+          eventType: String(r.type),
+          payload: String(r.payload),
         };
       });
     });
   }
 
   private startAttempt(job: ClaimedJob): void {
-    const task = this.attempt(job).then((outcome) => {
-      this.results.push({ job, outcome, at: new Date() });
-      return this.flushResults();
-    }).catch((error) => this.log(error, 'webhooks: attempt')).finally(() => {
-      this.inFlight.delete(task);
-      this.wake();
-    });
+    const task = this.attempt(job)
+      .then((outcome) => {
+        this.results.push({ job, outcome, at: new Date() });
+        return this.flushResults();
+      })
+      .catch((error) => this.log(error, 'webhooks: attempt'))
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.wake();
+      });
     this.inFlight.add(task);
   }
 
@@ -313,12 +378,14 @@ export class WebhookEngine {
     if (this.recording) return this.recording.then(() => (this.results.length ? this.flushResults() : undefined));
     const batch = this.results.splice(0);
     if (!batch.length) return Promise.resolve();
-    this.recording = this.record(batch).then(
-      () => undefined,
-      (error) => this.log(error, 'webhooks: recording results'),
-    ).finally(() => {
-      this.recording = null;
-    });
+    this.recording = this.record(batch)
+      .then(
+        () => undefined,
+        (error) => this.log(error, 'webhooks: recording results'),
+      )
+      .finally(() => {
+        this.recording = null;
+      });
     return this.recording;
   }
 
@@ -336,9 +403,17 @@ export class WebhookEngine {
       const ids: number[] = [];
       for (const { job, outcome, at } of results) {
         const row = {
-          webhook_id: job.webhookId, job_id: job.id, event_type: job.eventType, message_id: job.messageId, attempt: job.attempt,
-          status_code: outcome.statusCode, succeeded: isSuccess(outcome.statusCode), duration_ms: outcome.durationMs,
-          error: outcome.error?.slice(0, 500) ?? null, response_excerpt: outcome.responseExcerpt, created_at: at,
+          webhook_id: job.webhookId,
+          job_id: job.id,
+          event_type: job.eventType,
+          message_id: job.messageId,
+          attempt: job.attempt,
+          status_code: outcome.statusCode,
+          succeeded: isSuccess(outcome.statusCode),
+          duration_ms: outcome.durationMs,
+          error: outcome.error?.slice(0, 500) ?? null,
+          response_excerpt: outcome.responseExcerpt,
+          created_at: at,
         };
         const inserted = (await knex('webhook_deliveries').transacting(trx).insert(row).returning('id')) as ({ id: number } | number)[];
         ids.push(Number(typeof inserted[0] === 'object' ? inserted[0].id : inserted[0]));
@@ -363,11 +438,25 @@ export class WebhookEngine {
           await this.disable(knex, trx, job.webhookId, now, `The endpoint answered 410 Gone at ${at.toISOString()}: it asked to receive nothing more.`);
           continue;
         }
-        const [state] = (await hook.clone().select('consecutive_failures', 'failing_since', 'disabled_at')) as { consecutive_failures: number; failing_since: unknown; disabled_at: unknown }[];
-        if (state && state.disabled_at == null && Number(state.consecutive_failures) >= this.disableAfterFailures && state.failing_since != null
-          && now.getTime() - toDate(state.failing_since).getTime() >= this.disableAfterMs) {
-          await this.disable(knex, trx, job.webhookId, now,
-            `Disabled after ${state.consecutive_failures} consecutive failed deliveries since ${toDate(state.failing_since).toISOString()} (last: ${why.slice(0, 200)}).`);
+        const [state] = (await hook.clone().select('consecutive_failures', 'failing_since', 'disabled_at')) as {
+          consecutive_failures: number;
+          failing_since: unknown;
+          disabled_at: unknown;
+        }[];
+        if (
+          state &&
+          state.disabled_at == null &&
+          Number(state.consecutive_failures) >= this.disableAfterFailures &&
+          state.failing_since != null &&
+          now.getTime() - toDate(state.failing_since).getTime() >= this.disableAfterMs
+        ) {
+          await this.disable(
+            knex,
+            trx,
+            job.webhookId,
+            now,
+            `Disabled after ${state.consecutive_failures} consecutive failed deliveries since ${toDate(state.failing_since).toISOString()} (last: ${why.slice(0, 200)}).`,
+          );
         }
       }
       return ids;
@@ -375,8 +464,16 @@ export class WebhookEngine {
   }
 
   private async disable(knex: ReturnType<Em['getKnex']>, trx: unknown, webhookId: number, now: Date, reason: string): Promise<void> {
-    await knex('webhooks').transacting(trx as never).where('id', webhookId).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason, updated_at: now });
-    await knex('webhook_jobs').transacting(trx as never).where('webhook_id', webhookId).where('state', 'pending').update({ state: 'failed', updated_at: now });
+    await knex('webhooks')
+      .transacting(trx as never)
+      .where('id', webhookId)
+      .whereNull('disabled_at')
+      .update({ disabled_at: now, disabled_reason: reason, updated_at: now });
+    await knex('webhook_jobs')
+      .transacting(trx as never)
+      .where('webhook_id', webhookId)
+      .where('state', 'pending')
+      .update({ state: 'failed', updated_at: now });
   }
 
   /** Deliveries and events (with their jobs) older than the retention period go. */
@@ -384,8 +481,11 @@ export class WebhookEngine {
     const cutoff = new Date(now.getTime() - this.retentionMs);
     const knex = this.em().getKnex();
     await knex('webhook_deliveries').where('created_at', '<', cutoff).delete();
-    await knex('webhook_events').where('created_at', '<', cutoff).whereNotExists(
-      knex('webhook_jobs').select(knex.raw('1')).whereRaw('webhook_jobs.event_id = webhook_events.id').whereIn('state', ['pending', 'delivering']),
-    ).delete();
+    await knex('webhook_events')
+      .where('created_at', '<', cutoff)
+      .whereNotExists(
+        knex('webhook_jobs').select(knex.raw('1')).whereRaw('webhook_jobs.event_id = webhook_events.id').whereIn('state', ['pending', 'delivering']),
+      )
+      .delete();
   }
 }

@@ -28,7 +28,12 @@ export interface AttemptOutcome {
   responseExcerpt: string | null;
 }
 
-export function postJson(destination: Destination, headers: Record<string, string>, body: string, limits: HttpLimits = DEFAULT_HTTP_LIMITS): Promise<AttemptOutcome> {
+export function postJson(
+  destination: Destination,
+  headers: Record<string, string>,
+  body: string,
+  limits: HttpLimits = DEFAULT_HTTP_LIMITS,
+): Promise<AttemptOutcome> {
   const started = performance.now();
   const { address, family } = destination.addresses[0];
   const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -68,7 +73,10 @@ export function postJson(destination: Destination, headers: Record<string, strin
       const done = () => {
         const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS);
         const status = response.statusCode ?? null;
-        const note = status !== null && status >= 300 && status < 400 ? `Redirects are not followed (Location: ${String(response.headers.location ?? '').slice(0, 200)}).` : null;
+        const note =
+          status !== null && status >= 300 && status < 400
+            ? `Redirects are not followed (Location: ${String(response.headers.location ?? '').slice(0, 200)}).`
+            : null;
         finish({ statusCode: status, error: note, responseExcerpt: text || null });
       };
       response.on('data', (chunk: Buffer) => {

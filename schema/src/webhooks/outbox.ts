@@ -32,12 +32,20 @@ export interface WebhookPayload {
 }
 
 export function ticketData(t: Ticket): Data {
-  const image = t.image
-    ? { id: t.image.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height }
-    : null;
+  const image = t.image ? { id: t.image.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height } : null;
   return {
-    id: t.id, title: t.title, type: t.type, priority: t.priority, status: t.status, assigneeId: t.assignee.id, requesterId: t.requester.id,
-    macroId: t.macro.id, description: t.description, image, createdAt: t.createdAt, updatedAt: t.updatedAt,
+    id: t.id,
+    title: t.title,
+    type: t.type,
+    priority: t.priority,
+    status: t.status,
+    assigneeId: t.assignee.id,
+    requesterId: t.requester.id,
+    macroId: t.macro.id,
+    description: t.description,
+    image,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
   };
 }
 
@@ -62,8 +70,19 @@ export function previousValues(before: Data, after: Data): Data {
   return previous;
 }
 
-function draft(entity: 'TICKET' | 'CUSTOMER' | 'MACRO' | 'MESSAGE', kind: Kind, audience: WebhookEventDraft['audience'], data: Data, before?: Data): WebhookEventDraft {
-  return { type: `${entity}_${kind}` as WebhookEventTypeName, audience, data, ...(kind === 'UPDATED' && before ? { previous: previousValues(before, data) } : {}) };
+function draft(
+  entity: 'TICKET' | 'CUSTOMER' | 'MACRO' | 'MESSAGE',
+  kind: Kind,
+  audience: WebhookEventDraft['audience'],
+  data: Data,
+  before?: Data,
+): WebhookEventDraft {
+  return {
+    type: `${entity}_${kind}` as WebhookEventTypeName,
+    audience,
+    data,
+    ...(kind === 'UPDATED' && before ? { previous: previousValues(before, data) } : {}),
+  };
 }
 
 /**
@@ -100,7 +119,14 @@ export function payloadOf(event: WebhookEventDraft, at: Date): string {
 async function insertEvents(em: Em, events: WebhookEventDraft[]): Promise<void> {
   if (!events.length) return;
   const now = new Date();
-  const rows = events.map((e) => ({ message_id: newMessageId(), type: e.type, audience: audienceColumn(e.audience), payload: payloadOf(e, now), fanned_out: false, created_at: now }));
+  const rows = events.map((e) => ({
+    message_id: newMessageId(),
+    type: e.type,
+    audience: audienceColumn(e.audience),
+    payload: payloadOf(e, now),
+    fanned_out: false,
+    created_at: now,
+  }));
   const trx = em.getTransactionContext();
   const insert = em.getKnex().insert(rows).into('webhook_events');
   await (trx ? insert.transacting(trx) : insert);

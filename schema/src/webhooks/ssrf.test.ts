@@ -22,7 +22,9 @@ describe('webhook destinations', () => {
     const dest = await check('https://public.example/hook');
     expect(dest.hostname).toBe('public.example');
     expect(dest.addresses[0].address).toBe('93.184.216.34');
-    await expect(check('https://rebind.example/hook')).rejects.toThrow(/^127\.0\.0\.1 is a loopback address \(this machine\) \(rebind\.example resolves to it\)/);
+    await expect(check('https://rebind.example/hook')).rejects.toThrow(
+      /^127\.0\.0\.1 is a loopback address \(this machine\) \(rebind\.example resolves to it\)/,
+    );
     await expect(check('https://mapped.example/')).rejects.toThrow(/^10\.0\.0\.1 is a private-network address/);
   });
 

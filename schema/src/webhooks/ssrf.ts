@@ -25,7 +25,10 @@ export interface AllowList {
   source: string;
 }
 
-export interface ResolvedAddress { address: string; family: 4 | 6 }
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
 
 export interface Destination {
   url: URL;
@@ -115,7 +118,8 @@ function addressProblem(raw: string, hostname: string, nameAllowed: boolean, all
 
 /** Parses a webhook URL; its shape only (no DNS). */
 export function parseWebhookUrl(raw: unknown): URL {
-  if (typeof raw !== 'string' || raw.trim() === '' || raw.length > WEBHOOK_LIMITS.urlLength || raw.includes('\u0000')) throw new WebhookTargetError(WEBHOOK_MESSAGES.url);
+  if (typeof raw !== 'string' || raw.trim() === '' || raw.length > WEBHOOK_LIMITS.urlLength || raw.includes('\u0000'))
+    throw new WebhookTargetError(WEBHOOK_MESSAGES.url);
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -154,7 +158,9 @@ export async function checkDestination(raw: unknown, allow: AllowList, resolve: 
     if (problem) throw new WebhookTargetError(problem);
   }
   if (url.protocol === 'http:') {
-    const everyAddressListed = addresses.every((a) => inRanges(classify(ipaddr.parse(a.address)).address, allow.ranges) || inRanges(ipaddr.parse(a.address), allow.ranges));
+    const everyAddressListed = addresses.every(
+      (a) => inRanges(classify(ipaddr.parse(a.address)).address, allow.ranges) || inRanges(ipaddr.parse(a.address), allow.ranges),
+    );
     if (!nameAllowed && !everyAddressListed) {
       throw new WebhookTargetError('URL must use https://; plain http:// is only allowed for hosts an administrator lists in FULCRUM_WEBHOOK_ALLOW_HOSTS.');
     }

@@ -46,7 +46,9 @@ export default function ApiTokensPage() {
       </header>
       {created ? <NewTokenSecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} /> : <CreateApiTokenForm onCreated={setCreated} />}
       {data.apiTokens.length === 0 ? (
-        <div className="card empty-state"><p>No tokens yet.</p></div>
+        <div className="card empty-state">
+          <p>No tokens yet.</p>
+        </div>
       ) : (
         <div className="card table-card">
           <table className="data-table token-table">
@@ -59,11 +61,15 @@ export default function ApiTokensPage() {
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {data.apiTokens.map((token) => <ApiTokenRow key={token.id} token={token} onRevoke={setRevoking} />)}
+              {data.apiTokens.map((token) => (
+                <ApiTokenRow key={token.id} token={token} onRevoke={setRevoking} />
+              ))}
             </tbody>
           </table>
         </div>

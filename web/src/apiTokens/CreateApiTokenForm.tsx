@@ -53,14 +53,18 @@ export function CreateApiTokenForm({ onCreated }: { onCreated: (created: { name:
       <fieldset className="field token-scopes" aria-describedby={form.errors.scopes ? 'token-scope-errors' : undefined}>
         <legend>Access</legend>
         <label>
-          <input type="radio" name="access" value="READ" checked={access === 'READ'} onChange={() => setAccess('READ')} /> Read (READ): queries and subscriptions
+          <input type="radio" name="access" value="READ" checked={access === 'READ'} onChange={() => setAccess('READ')} /> Read (READ): queries and
+          subscriptions
         </label>
         <label>
-          <input type="radio" name="access" value="WRITE" checked={access === 'WRITE'} onChange={() => setAccess('WRITE')} /> Read and write (WRITE): also mutations
+          <input type="radio" name="access" value="WRITE" checked={access === 'WRITE'} onChange={() => setAccess('WRITE')} /> Read and write (WRITE): also
+          mutations
         </label>
         {form.errors.scopes && (
           <ul className="field-errors" id="token-scope-errors">
-            {form.errors.scopes.map((m) => <li key={m}>{m}</li>)}
+            {form.errors.scopes.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
           </ul>
         )}
       </fieldset>

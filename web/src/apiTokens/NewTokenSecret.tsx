@@ -20,17 +20,25 @@ export function NewTokenSecret({ name, secret, onDone }: { name: string; secret:
   return (
     <section className="card token-secret" aria-labelledby="token-secret-heading">
       <h2 id="token-secret-heading">Token “{name}” created</h2>
-      <p>Copy the token now and keep it somewhere safe: it is not shown again. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+      <p>
+        Copy the token now and keep it somewhere safe: it is not shown again. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
+      </p>
       <div className="token-secret-row">
-        <label className="visually-hidden" htmlFor="new-token-secret">New token</label>
+        <label className="visually-hidden" htmlFor="new-token-secret">
+          New token
+        </label>
         <input id="new-token-secret" ref={input} className="token-secret-value" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" className="button button-primary" onClick={copy}>Copy</button>
+        <button type="button" className="button button-primary" onClick={copy}>
+          Copy
+        </button>
       </div>
       <p className="token-copy-status" role="status" aria-live="polite">
         {copied === 'copied' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Could not copy: the token is selected, press Ctrl+C (or ⌘C).' : ''}
       </p>
       <div className="form-actions">
-        <button type="button" className="button button-secondary" onClick={onDone}>I have copied it</button>
+        <button type="button" className="button button-secondary" onClick={onDone}>
+          I have copied it
+        </button>
       </div>
     </section>
   );

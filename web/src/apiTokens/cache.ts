@@ -7,7 +7,7 @@ export function addApiTokenToList(cache: ApolloCache, id: number): void {
       apiTokens(existing, { toReference }) {
         const list = existing as readonly Reference[];
         const ref = toReference({ __typename: 'ApiToken', id })!;
-        return (list.some((item) => item.__ref === ref.__ref) ? list : [ref, ...list]);
+        return list.some((item) => item.__ref === ref.__ref) ? list : [ref, ...list];
       },
     },
   });

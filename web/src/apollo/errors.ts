@@ -25,7 +25,7 @@ function fromGraphQLErrors(errors: readonly GraphQLErrorLike[]): OperationFailur
   const first = errors[0];
   const rawCode = first?.extensions?.code;
   const code = typeof rawCode === 'string' ? rawCode : 'INTERNAL';
-  const message = code === 'INTERNAL' || code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.serverError : first?.message ?? MESSAGES.serverError;
+  const message = code === 'INTERNAL' || code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.serverError : (first?.message ?? MESSAGES.serverError);
   return { code, message, fields };
 }
 

@@ -53,7 +53,9 @@ const inList = (values: readonly string[] | null | undefined, value: string) => 
 
 /** The list's filter apart from status and search. */
 function matchesRest(facets: TicketFacets, filter: ListArgs['filter']): boolean {
-  return inList(filter?.priority, facets.priority) && inList(filter?.type, facets.type) && (filter?.requesterId == null || filter.requesterId === facets.requesterId);
+  return (
+    inList(filter?.priority, facets.priority) && inList(filter?.type, facets.type) && (filter?.requesterId == null || filter.requesterId === facets.requesterId)
+  );
 }
 
 const PRIORITY_RANK: Record<string, number> = { Low: 0, Medium: 1, High: 2, Urgent: 3 };
@@ -107,7 +109,12 @@ type ReadField = <T>(field: string, from: Reference) => T | undefined;
 function searchMatches(readField: ReadField, ref: Reference, id: number, search: string): boolean {
   if (searchTicketId(search) === id) return true;
   const requester = readField<Reference>('requester', ref);
-  const text = [readField<string>('title', ref), readField<string>('description', ref), requester && readField<string>('name', requester), requester && readField<string>('email', requester)]
+  const text = [
+    readField<string>('title', ref),
+    readField<string>('description', ref),
+    requester && readField<string>('name', requester),
+    requester && readField<string>('email', requester),
+  ]
     .filter(Boolean)
     .join(' ');
   const words = searchWords(text);
@@ -186,7 +193,7 @@ export function removeTicketFromList(cache: ApolloCache, id: number, { evict, pr
           tickets(existing) {
             const connection = existing as ConnectionValue;
             const nodes = connection.nodes.filter((node) => node.__ref !== ref);
-            return nodes.length === connection.nodes.length ? existing : ({ ...connection, nodes });
+            return nodes.length === connection.nodes.length ? existing : { ...connection, nodes };
           },
         },
       });
@@ -341,7 +348,14 @@ function prependToConnection(
 ): void {
   cache.modify({
     fields: {
-      [field](existing: unknown, { toReference, storeFieldName, readField }: { toReference: (value: typeof entity) => Reference | undefined; storeFieldName: string; readField: ReadField }) {
+      [field](
+        existing: unknown,
+        {
+          toReference,
+          storeFieldName,
+          readField,
+        }: { toReference: (value: typeof entity) => Reference | undefined; storeFieldName: string; readField: ReadField },
+      ) {
         const connection = existing as ConnectionValue;
         const ref = toReference(entity)!;
         const search = searchOf(storeFieldName);

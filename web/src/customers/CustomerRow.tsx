@@ -26,17 +26,43 @@ export function CustomerRow(props: CustomerRowProps) {
   const notYours = mine ? undefined : 'Only the owning agent can change this customer';
   return (
     <tr>
-      <td><span className="cell-label">Id #</span>{customer.id}</td>
-      <td><span className="cell-label">Assignee #</span>{customer.ownerId}</td>
-      <td><span className="cell-label">Name</span>{customer.name}</td>
-      <td><span className="cell-label">Email</span>{customer.email}</td>
+      <td>
+        <span className="cell-label">Id #</span>
+        {customer.id}
+      </td>
+      <td>
+        <span className="cell-label">Assignee #</span>
+        {customer.ownerId}
+      </td>
+      <td>
+        <span className="cell-label">Name</span>
+        {customer.name}
+      </td>
+      <td>
+        <span className="cell-label">Email</span>
+        {customer.email}
+      </td>
       <td>
         <span className="cell-label">Options</span>
         <span className="row-actions">
-          <button type="button" className="button button-small button-secondary" onClick={() => props.onEdit(values)} aria-label={`Edit ${customer.name}`} disabled={!mine} title={notYours}>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => props.onEdit(values)}
+            aria-label={`Edit ${customer.name}`}
+            disabled={!mine}
+            title={notYours}
+          >
             Edit
           </button>
-          <button type="button" className="button button-small button-danger-ghost" onClick={() => props.onDelete(values)} aria-label={`Delete ${customer.name}`} disabled={!mine} title={notYours}>
+          <button
+            type="button"
+            className="button button-small button-danger-ghost"
+            onClick={() => props.onDelete(values)}
+            aria-label={`Delete ${customer.name}`}
+            disabled={!mine}
+            title={notYours}
+          >
             Delete
           </button>
         </span>

@@ -13,8 +13,7 @@ export function Brand() {
     <Link className="brand" to={me ? '/view/tickets/all' : '/'}>
       <LogoMark />
       <span className="brand-text">
-        <span className="brand-name">fulcrum</span>{' '}
-        <span className="brand-subtitle">workspace</span>
+        <span className="brand-name">fulcrum</span> <span className="brand-subtitle">workspace</span>
       </span>
     </Link>
   );

@@ -24,7 +24,9 @@ export default function ErrorPage() {
           ) : (
             <p>{error instanceof Error ? error.message : 'Something went wrong. Please try again'}</p>
           )}
-          <a className="button button-primary" href="/">Back to the start</a>
+          <a className="button button-primary" href="/">
+            Back to the start
+          </a>
         </section>
       </main>
     </div>

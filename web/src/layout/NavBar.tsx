@@ -10,10 +10,16 @@ export function NavBar() {
   if (!me) return null;
   return (
     <nav className="navbar" aria-label="Main">
-      <NavLink to="/view/tickets/all" end>Dashboard</NavLink>
+      <NavLink to="/view/tickets/all" end>
+        Dashboard
+      </NavLink>
       <NavLink to="/create/ticket">Create Ticket</NavLink>
-      <button type="button" onClick={() => openModal('createCustomer')}>Create Customer</button>
-      <button type="button" onClick={() => openModal('createMacro')}>Create Macro</button>
+      <button type="button" onClick={() => openModal('createCustomer')}>
+        Create Customer
+      </button>
+      <button type="button" onClick={() => openModal('createMacro')}>
+        Create Macro
+      </button>
       <NavLink to="/view/customers">Customers</NavLink>
       <NavLink to="/view/macros">Macros</NavLink>
       <button type="button" onClick={() => openModal('messageCenter')}>

@@ -70,19 +70,33 @@ export function ProfileMenu() {
                 <p className="menu-detail">{me.email}</p>
               </div>
               <nav className="menu-links" aria-label="Workspace">
-                <Link to="/create/ticket" onClick={() => setOpen(false)}>Create Ticket</Link>
-                <Link to="/customer/create" onClick={() => setOpen(false)}>Create Customer</Link>
-                <Link to="/macro/create" onClick={() => setOpen(false)}>Create Macro</Link>
-                <Link to="/view/customers" onClick={() => setOpen(false)}>Customers</Link>
-                <Link to="/view/macros" onClick={() => setOpen(false)}>Macros</Link>
+                <Link to="/create/ticket" onClick={() => setOpen(false)}>
+                  Create Ticket
+                </Link>
+                <Link to="/customer/create" onClick={() => setOpen(false)}>
+                  Create Customer
+                </Link>
+                <Link to="/macro/create" onClick={() => setOpen(false)}>
+                  Create Macro
+                </Link>
+                <Link to="/view/customers" onClick={() => setOpen(false)}>
+                  Customers
+                </Link>
+                <Link to="/view/macros" onClick={() => setOpen(false)}>
+                  Macros
+                </Link>
                 <Link to="/message/center" onClick={() => setOpen(false)}>
                   Message Center
                   <UnreadBadge />
                 </Link>
               </nav>
               <nav className="menu-links menu-account" aria-label="Account">
-                <Link to="/settings/api-tokens" onClick={() => setOpen(false)}>API Tokens</Link>
-                <Link to="/settings/webhooks" onClick={() => setOpen(false)}>Webhooks</Link>
+                <Link to="/settings/api-tokens" onClick={() => setOpen(false)}>
+                  API Tokens
+                </Link>
+                <Link to="/settings/webhooks" onClick={() => setOpen(false)}>
+                  Webhooks
+                </Link>
               </nav>
               <button type="button" className="button button-secondary menu-logout" onClick={choose(() => void logout())}>
                 Log Out

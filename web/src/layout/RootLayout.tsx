@@ -18,7 +18,9 @@ export default function RootLayout() {
     if (error) {
       return (
         <div className="page page-narrow">
-          <p className="form-error" role="alert">Something went wrong. Please try again</p>
+          <p className="form-error" role="alert">
+            Something went wrong. Please try again
+          </p>
         </div>
       );
     }

@@ -17,8 +17,12 @@ export default function SignedInLayout() {
       <h1>Sign in to continue</h1>
       <p>This part of the workspace is for signed-in agents.</p>
       <div className="form-actions">
-        <button type="button" className="button button-primary" onClick={() => openModal('login')}>Log In</button>
-        <button type="button" className="button button-secondary" onClick={() => void demoLogin()}>Demo Login</button>
+        <button type="button" className="button button-primary" onClick={() => openModal('login')}>
+          Log In
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => void demoLogin()}>
+          Demo Login
+        </button>
       </div>
     </section>
   );

@@ -25,7 +25,9 @@ export function MacroCard(props: MacroCardProps) {
         <span>Id #{macro.id}</span>
         <span>{macro.ownerId === null || macro.ownerId === undefined ? 'Built-in' : `User #${macro.ownerId}`}</span>
       </div>
-      <h2 id={`macro-${macro.id}`} className="macro-name">{macro.name}</h2>
+      <h2 id={`macro-${macro.id}`} className="macro-name">
+        {macro.name}
+      </h2>
       <p className="macro-description">{macro.description}</p>
       <div className="row-actions">
         <button type="button" className="button button-small button-secondary" onClick={() => props.onEdit(values)} aria-label={`Edit ${macro.name}`}>

@@ -52,12 +52,7 @@ export default function MacrosPage() {
 
   return (
     <section className="page">
-      <RecordListHeader
-        eyebrow="Canned replies"
-        title={`(${totalCount}) Macros`}
-        createLabel="Create Macro"
-        onCreate={() => openModal('createMacro')}
-      />
+      <RecordListHeader eyebrow="Canned replies" title={`(${totalCount}) Macros`} createLabel="Create Macro" onCreate={() => openModal('createMacro')} />
       <div className="macro-grid">
         {nodes.map((macro) => (
           <MacroCard key={macro.id} macro={macro} onEdit={dialog.edit} onDelete={dialog.remove} />

@@ -235,7 +235,9 @@ export function ConversationView({ partner }: { partner: { id: number; username:
         {typing ? `${partner.username} is typing…` : ''}
       </p>
       <form className="composer" onSubmit={send} noValidate>
-        <label htmlFor={composeId} className="visually-hidden">Message to {partner.username}</label>
+        <label htmlFor={composeId} className="visually-hidden">
+          Message to {partner.username}
+        </label>
         <textarea
           id={composeId}
           rows={2}

@@ -64,7 +64,9 @@ export function MessageCard(props: MessageCardProps) {
       </div>
       {props.mode === 'editing' ? (
         <form className="message-edit" onSubmit={save} noValidate>
-          <label className="visually-hidden" htmlFor={`edit-message-${message.id}`}>Edit message</label>
+          <label className="visually-hidden" htmlFor={`edit-message-${message.id}`}>
+            Edit message
+          </label>
           <textarea
             id={`edit-message-${message.id}`}
             value={draft}

@@ -31,20 +31,11 @@ export function LoginForm({ to, withDemoFill = false, onDone }: LoginFormProps) 
   return (
     <form className="form" onSubmit={submit} noValidate>
       <Field label="Email" errors={form.errors.email}>
-        {(props) => (
-          <input {...props} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        )}
+        {(props) => <input {...props} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
       </Field>
       <Field label="Password" errors={form.errors.password}>
         {(props) => (
-          <input
-            {...props}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <input {...props} type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
         )}
       </Field>
       <FormError message={form.formError} />

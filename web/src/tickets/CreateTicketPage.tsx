@@ -54,13 +54,7 @@ export default function CreateTicketPage() {
 
   return (
     <FormPage title="Create Ticket" subtitle="Log a customer's request and attach a screenshot." wide>
-      <TicketForm
-        macros={data.macros.nodes}
-        assignee={me}
-        submitLabel="Create Ticket"
-        onSubmit={submit}
-        onCancel={() => navigate('/view/tickets/all')}
-      />
+      <TicketForm macros={data.macros.nodes} assignee={me} submitLabel="Create Ticket" onSubmit={submit} onCancel={() => navigate('/view/tickets/all')} />
     </FormPage>
   );
 }

@@ -106,12 +106,16 @@ export default function DashboardPage() {
           <h1>Dashboard</h1>
           <h2 className="page-count">{heading}</h2>
         </div>
-        <Link className="button button-primary" to="/create/ticket">Create Ticket</Link>
+        <Link className="button button-primary" to="/create/ticket">
+          Create Ticket
+        </Link>
       </header>
 
       <div className="card dashboard-filters" role="search" aria-label="Search and filter tickets">
         <div className="search-row">
-          <label className="visually-hidden" htmlFor="ticket-search">Search tickets</label>
+          <label className="visually-hidden" htmlFor="ticket-search">
+            Search tickets
+          </label>
           <input
             id="ticket-search"
             ref={searchBox}
@@ -137,12 +141,18 @@ export default function DashboardPage() {
             <span>Sort</span>
             <select value={state.order ?? (searching ? 'RELEVANCE' : 'NEWEST')} onChange={(event) => update({ order: event.target.value as never })}>
               {ORDERS.filter(([value]) => value !== 'RELEVANCE' || searching).map(([value, label]) => (
-                <option key={value} value={value}>{label}</option>
+                <option key={value} value={value}>
+                  {label}
+                </option>
               ))}
             </select>
           </label>
         </div>
-        {tooLong && <p id="ticket-search-error" className="field-error">{MESSAGES.searchLength}</p>}
+        {tooLong && (
+          <p id="ticket-search-error" className="field-error">
+            {MESSAGES.searchLength}
+          </p>
+        )}
         <div className="chip-groups">
           <ChipGroup label="Status">
             {STATUSES.map((status) => (
@@ -166,12 +176,16 @@ export default function DashboardPage() {
             ))}
           </ChipGroup>
           {!unfiltered && (
-            <button type="button" className="button button-link" onClick={() => clearFilters()}>Clear filters</button>
+            <button type="button" className="button button-link" onClick={() => clearFilters()}>
+              Clear filters
+            </button>
           )}
         </div>
       </div>
 
-      <p className="visually-hidden" role="status">{loading ? 'Loading tickets' : `${totalCount} ${totalCount === 1 ? 'ticket' : 'tickets'}`}</p>
+      <p className="visually-hidden" role="status">
+        {loading ? 'Loading tickets' : `${totalCount} ${totalCount === 1 ? 'ticket' : 'tickets'}`}
+      </p>
 
       {nodes.length === 0 ? (
         <div className="card empty-state">
@@ -180,7 +194,9 @@ export default function DashboardPage() {
           ) : (
             <>
               <p>No tickets match {searching ? <>&ldquo;{state.search}&rdquo; with </> : null}these filters.</p>
-              <button type="button" className="button button-secondary" onClick={() => clearFilters()}>Clear filters</button>
+              <button type="button" className="button button-secondary" onClick={() => clearFilters()}>
+                Clear filters
+              </button>
             </>
           )}
         </div>
@@ -225,7 +241,9 @@ export default function DashboardPage() {
 function ChipGroup({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="chip-group" role="group" aria-label={label}>
-      <span className="chip-group-label" aria-hidden="true">{label}</span>
+      <span className="chip-group-label" aria-hidden="true">
+        {label}
+      </span>
       {children}
     </div>
   );

@@ -110,7 +110,8 @@ export function RequesterPicker(props: RequesterPickerProps) {
     if (error) status = 'Could not search the customers. Type again to retry.';
     else if (pending || !page) status = 'Searching...';
     else if (page.totalCount === 0) status = typed ? `No customer matches "${typed}".` : 'No customers yet: create one first.';
-    else status = `${page.totalCount > items.length ? `First ${items.length} of ${page.totalCount}` : `${page.totalCount}`} ${page.totalCount === 1 ? 'customer' : 'customers'}${typed ? ` matching "${typed}"` : ''}; type to narrow.`;
+    else
+      status = `${page.totalCount > items.length ? `First ${items.length} of ${page.totalCount}` : `${page.totalCount}`} ${page.totalCount === 1 ? 'customer' : 'customers'}${typed ? ` matching "${typed}"` : ''}; type to narrow.`;
   }
 
   return (

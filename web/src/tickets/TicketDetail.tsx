@@ -42,12 +42,36 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
       <div className="ticket-detail-main">
         <h2 className="ticket-title">{ticket.title}</h2>
         <dl className="detail-list">
-          <div><dt>Assignee</dt><dd>{ticket.assignee.username}</dd></div>
-          <div><dt>Requester</dt><dd>{ticket.requester.name} <span className="muted">({ticket.requester.email})</span></dd></div>
-          <div><dt>Type</dt><dd><TypeBadge type={ticket.type} /></dd></div>
-          <div><dt>Priority</dt><dd><PriorityBadge priority={ticket.priority} /></dd></div>
-          <div><dt>Apply Macro</dt><dd>{ticket.macro.name}</dd></div>
-          <div><dt>Updated</dt><dd>{new Date(ticket.updatedAt).toLocaleString()}</dd></div>
+          <div>
+            <dt>Assignee</dt>
+            <dd>{ticket.assignee.username}</dd>
+          </div>
+          <div>
+            <dt>Requester</dt>
+            <dd>
+              {ticket.requester.name} <span className="muted">({ticket.requester.email})</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Type</dt>
+            <dd>
+              <TypeBadge type={ticket.type} />
+            </dd>
+          </div>
+          <div>
+            <dt>Priority</dt>
+            <dd>
+              <PriorityBadge priority={ticket.priority} />
+            </dd>
+          </div>
+          <div>
+            <dt>Apply Macro</dt>
+            <dd>{ticket.macro.name}</dd>
+          </div>
+          <div>
+            <dt>Updated</dt>
+            <dd>{new Date(ticket.updatedAt).toLocaleString()}</dd>
+          </div>
         </dl>
         <h3>Description</h3>
         <p className="ticket-description">{ticket.description}</p>
@@ -62,7 +86,9 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
         {ticket.image ? (
           <img src={ticket.image.url} alt={`Ticket ${ticket.id} attachment`} width={ticket.image.width} height={ticket.image.height} />
         ) : (
-          <div className="image-placeholder"><ImagePlaceholderIcon width={48} height={48} /></div>
+          <div className="image-placeholder">
+            <ImagePlaceholderIcon width={48} height={48} />
+          </div>
         )}
       </figure>
     </div>

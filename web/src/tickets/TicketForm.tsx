@@ -90,10 +90,7 @@ export function TicketForm(props: TicketFormProps) {
   const form = useFormState();
 
   // "No Macro" (macro 1) is always the first option.
-  const macroOptions = useMemo(
-    () => [...macros].sort((a, b) => (a.id === NO_MACRO_ID ? -1 : b.id === NO_MACRO_ID ? 1 : 0)),
-    [macros],
-  );
+  const macroOptions = useMemo(() => [...macros].sort((a, b) => (a.id === NO_MACRO_ID ? -1 : b.id === NO_MACRO_ID ? 1 : 0)), [macros]);
 
   const preview = useMemo(() => (image ? URL.createObjectURL(image) : null), [image]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
@@ -134,7 +131,9 @@ export function TicketForm(props: TicketFormProps) {
           {(p) => (
             <select {...p} name="type" value={type} onChange={(e) => setType(e.target.value as TicketType)}>
               {TICKET_TYPES.map((option) => (
-                <option key={option} value={option}>{option}</option>
+                <option key={option} value={option}>
+                  {option}
+                </option>
               ))}
             </select>
           )}
@@ -143,7 +142,9 @@ export function TicketForm(props: TicketFormProps) {
           {(p) => (
             <select {...p} name="priority" value={priority} onChange={(e) => setPriority(e.target.value as TicketPriority)}>
               {TICKET_PRIORITIES.map((option) => (
-                <option key={option} value={option}>{option}</option>
+                <option key={option} value={option}>
+                  {option}
+                </option>
               ))}
             </select>
           )}
@@ -152,7 +153,9 @@ export function TicketForm(props: TicketFormProps) {
           {(p) => (
             <select {...p} name="macro" value={macroId} onChange={(e) => setMacroId(e.target.value)}>
               {macroOptions.map((macro) => (
-                <option key={macro.id} value={macro.id}>{macro.name}</option>
+                <option key={macro.id} value={macro.id}>
+                  {macro.name}
+                </option>
               ))}
             </select>
           )}
@@ -164,14 +167,8 @@ export function TicketForm(props: TicketFormProps) {
       <Field label="Description" errors={form.errors.description}>
         {(p) => <textarea {...p} name="description" rows={6} value={description} onChange={(e) => setDescription(e.target.value)} />}
       </Field>
-      <Field
-        label="Image"
-        errors={form.errors.image}
-        hint={creating ? 'PNG, JPEG, GIF or WebP, up to 5 MB.' : 'Leave empty to keep the current image.'}
-      >
-        {(p) => (
-          <input {...p} type="file" name="image" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />
-        )}
+      <Field label="Image" errors={form.errors.image} hint={creating ? 'PNG, JPEG, GIF or WebP, up to 5 MB.' : 'Leave empty to keep the current image.'}>
+        {(p) => <input {...p} type="file" name="image" accept="image/*" onChange={(e) => setImage(e.target.files?.[0] ?? null)} />}
       </Field>
       {shownImage && (
         <figure className="image-preview">

@@ -30,17 +30,39 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
   const href = `/view/ticket/${ticket.id}`;
   return (
     <tr className="ticket-row" onClick={() => navigate(href)}>
-      <td><span className="cell-label">Id</span><Link to={href} className="ticket-id">#{ticket.id}</Link></td>
-      <td><span className="cell-label">Subject</span><Link to={href} className="ticket-subject">{ticket.title}</Link> <StatusBadge status={ticket.status} /></td>
-      <td><span className="cell-label">Requester</span>{ticket.requester.name}</td>
-      <td><span className="cell-label">Type</span><TypeBadge type={ticket.type} /></td>
-      <td><span className="cell-label">Priority</span><PriorityBadge priority={ticket.priority} /></td>
+      <td>
+        <span className="cell-label">Id</span>
+        <Link to={href} className="ticket-id">
+          #{ticket.id}
+        </Link>
+      </td>
+      <td>
+        <span className="cell-label">Subject</span>
+        <Link to={href} className="ticket-subject">
+          {ticket.title}
+        </Link>{' '}
+        <StatusBadge status={ticket.status} />
+      </td>
+      <td>
+        <span className="cell-label">Requester</span>
+        {ticket.requester.name}
+      </td>
+      <td>
+        <span className="cell-label">Type</span>
+        <TypeBadge type={ticket.type} />
+      </td>
+      <td>
+        <span className="cell-label">Priority</span>
+        <PriorityBadge priority={ticket.priority} />
+      </td>
       <td>
         <span className="cell-label">Image</span>
         {ticket.image ? (
           <img className="ticket-thumb" src={ticket.image.url} alt={`Ticket ${ticket.id} attachment`} loading="lazy" />
         ) : (
-          <span className="ticket-thumb ticket-thumb-empty"><ImagePlaceholderIcon /></span>
+          <span className="ticket-thumb ticket-thumb-empty">
+            <ImagePlaceholderIcon />
+          </span>
         )}
       </td>
     </tr>

@@ -60,7 +60,11 @@ export function TicketStatusControl(props: { ticket: FragmentType<typeof TicketS
           </button>
         ))}
       </div>
-      {failed && <p className="field-error" role="alert">The status could not be changed. Check your connection and try again.</p>}
+      {failed && (
+        <p className="field-error" role="alert">
+          The status could not be changed. Check your connection and try again.
+        </p>
+      )}
     </div>
   );
 }

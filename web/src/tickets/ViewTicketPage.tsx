@@ -47,8 +47,12 @@ function ViewTicketScreen({ id }: { id: number }) {
           <h1>Ticket Details</h1>
         </div>
         <div className="header-actions">
-          <Link className="button button-secondary" to={`/edit/ticket/${id}`}>Edit</Link>
-          <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>Delete</button>
+          <Link className="button button-secondary" to={`/edit/ticket/${id}`}>
+            Edit
+          </Link>
+          <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+            Delete
+          </button>
         </div>
       </header>
       <TicketStatusControl ticket={data.ticket} />

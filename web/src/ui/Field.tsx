@@ -15,7 +15,9 @@ export function Field({ label, errors, hint, children }: FieldProps) {
   const hasErrors = !!errors && errors.length > 0;
   return (
     <div className={`field${hasErrors ? ' field-invalid' : ''}`}>
-      <label htmlFor={id} id={`${id}-label`}>{label}</label>
+      <label htmlFor={id} id={`${id}-label`}>
+        {label}
+      </label>
       {children({ id, 'aria-invalid': hasErrors, 'aria-describedby': hasErrors ? errorId : undefined })}
       {hint && <p className="field-hint">{hint}</p>}
       {hasErrors && (

@@ -4,7 +4,13 @@ import type { ReactNode } from 'react';
  * The button row every form ends with: optional extra buttons, an optional Cancel, and the submit button, which
  * reads "Loading..." after a valid submit (SPEC section 4) and looks disabled while `disabled`.
  */
-export function FormActions({ label, loading, disabled = false, onCancel, children }: {
+export function FormActions({
+  label,
+  loading,
+  disabled = false,
+  onCancel,
+  children,
+}: {
   label: string;
   loading: boolean;
   disabled?: boolean;

@@ -4,7 +4,13 @@ import type { ReactNode } from 'react';
  * A form screen as a card: its heading, a one-line subtitle, then the form (log in, sign up, create customer or
  * macro, create or edit ticket). Narrow unless `wide`.
  */
-export function FormPage({ title, subtitle, wide = false, className, children }: {
+export function FormPage({
+  title,
+  subtitle,
+  wide = false,
+  className,
+  children,
+}: {
   title: ReactNode;
   subtitle: string;
   wide?: boolean;

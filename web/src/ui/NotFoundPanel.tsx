@@ -6,7 +6,9 @@ export function NotFoundPanel({ what }: { what: string }) {
     <section className="page page-narrow card" role="alert">
       <h1>Not found</h1>
       <p>This {what} does not exist, or it is not yours.</p>
-      <Link className="button button-primary" to="/view/tickets/all">Back to the dashboard</Link>
+      <Link className="button button-primary" to="/view/tickets/all">
+        Back to the dashboard
+      </Link>
     </section>
   );
 }

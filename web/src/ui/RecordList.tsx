@@ -1,12 +1,7 @@
 import { useState, type ReactNode } from 'react';
 
 /** The head of a list screen (customers, macros): eyebrow, "(n) Things", and the button that opens the create modal. */
-export function RecordListHeader({ eyebrow, title, createLabel, onCreate }: {
-  eyebrow: string;
-  title: ReactNode;
-  createLabel: string;
-  onCreate: () => void;
-}) {
+export function RecordListHeader({ eyebrow, title, createLabel, onCreate }: { eyebrow: string; title: ReactNode; createLabel: string; onCreate: () => void }) {
   return (
     <header className="page-header page-header-row">
       <div>

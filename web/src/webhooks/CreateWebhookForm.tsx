@@ -51,8 +51,22 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
   return (
     <form className="form card token-form" onSubmit={submit} noValidate aria-labelledby="new-webhook-heading">
       <h2 id="new-webhook-heading">New endpoint</h2>
-      <Field label="Endpoint URL" errors={form.errors.url} hint="An https:// address on the internet. LAN and http:// endpoints need your administrator to allowlist them.">
-        {(props) => <input {...props} name="url" type="url" inputMode="url" placeholder="https://hooks.example.com/fulcrum" value={url} onChange={(e) => setUrl(e.target.value)} />}
+      <Field
+        label="Endpoint URL"
+        errors={form.errors.url}
+        hint="An https:// address on the internet. LAN and http:// endpoints need your administrator to allowlist them."
+      >
+        {(props) => (
+          <input
+            {...props}
+            name="url"
+            type="url"
+            inputMode="url"
+            placeholder="https://hooks.example.com/fulcrum"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        )}
       </Field>
       <fieldset className="field webhook-events" aria-describedby={form.errors.events ? 'webhook-event-errors' : undefined}>
         <legend>Events</legend>
@@ -60,10 +74,13 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
         <div className="webhook-event-groups">
           {EVENT_GROUPS.map((group) => (
             <div key={group.record} role="group" aria-label={group.label} className="webhook-event-group">
-              <span className="webhook-event-group-label" aria-hidden="true">{group.label}</span>
+              <span className="webhook-event-group-label" aria-hidden="true">
+                {group.label}
+              </span>
               {group.events.map((e) => (
                 <label key={e}>
-                  <input type="checkbox" name="events" value={e} checked={events.includes(e)} onChange={(change) => toggle(e, change.target.checked)} /> {eventLabel(e)}
+                  <input type="checkbox" name="events" value={e} checked={events.includes(e)} onChange={(change) => toggle(e, change.target.checked)} />{' '}
+                  {eventLabel(e)}
                 </label>
               ))}
             </div>
@@ -71,7 +88,9 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
         </div>
         {form.errors.events && (
           <ul className="field-errors" id="webhook-event-errors">
-            {form.errors.events.map((m) => <li key={m}>{m}</li>)}
+            {form.errors.events.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
           </ul>
         )}
       </fieldset>

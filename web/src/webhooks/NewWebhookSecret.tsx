@@ -24,15 +24,21 @@ export function NewWebhookSecret({ title, secret, onDone }: { title: string; sec
         <code> webhook-signature</code> header with it (any Standard Webhooks library does).
       </p>
       <div className="token-secret-row">
-        <label className="visually-hidden" htmlFor="new-webhook-secret">Signing secret</label>
+        <label className="visually-hidden" htmlFor="new-webhook-secret">
+          Signing secret
+        </label>
         <input id="new-webhook-secret" ref={input} className="token-secret-value" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" className="button button-primary" onClick={copy}>Copy</button>
+        <button type="button" className="button button-primary" onClick={copy}>
+          Copy
+        </button>
       </div>
       <p className="token-copy-status" role="status" aria-live="polite">
         {copied === 'copied' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Could not copy: the secret is selected, press Ctrl+C (or ⌘C).' : ''}
       </p>
       <div className="form-actions">
-        <button type="button" className="button button-secondary" onClick={onDone}>I have copied it</button>
+        <button type="button" className="button button-secondary" onClick={onDone}>
+          I have copied it
+        </button>
       </div>
     </section>
   );

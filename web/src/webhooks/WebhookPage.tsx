@@ -90,7 +90,9 @@ const DELETE_WEBHOOK = graphql(`
 `);
 
 const outcome = (d: { succeeded: boolean; statusCode?: number | null; error?: string | null }) =>
-  d.succeeded ? `Delivered: the endpoint answered ${d.statusCode}.` : `Failed: ${d.statusCode != null ? `the endpoint answered ${d.statusCode}` : d.error ?? 'no answer'}.`;
+  d.succeeded
+    ? `Delivered: the endpoint answered ${d.statusCode}.`
+    : `Failed: ${d.statusCode != null ? `the endpoint answered ${d.statusCode}` : (d.error ?? 'no answer')}.`;
 
 function WebhookScreen({ id }: { id: number }) {
   const navigate = useNavigate();
@@ -99,10 +101,12 @@ function WebhookScreen({ id }: { id: number }) {
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
-  const addToLog = { update: (cache: Parameters<typeof prependDelivery>[0], result: { data?: { [k: string]: { id: number } } | null }) => {
-    const delivery = result.data && Object.values(result.data)[0];
-    if (delivery) prependDelivery(cache, id, delivery.id);
-  } };
+  const addToLog = {
+    update: (cache: Parameters<typeof prependDelivery>[0], result: { data?: { [k: string]: { id: number } } | null }) => {
+      const delivery = result.data && Object.values(result.data)[0];
+      if (delivery) prependDelivery(cache, id, delivery.id);
+    },
+  };
   const [sendTest] = useMutation(SEND_TEST, addToLog);
   const [redeliver] = useMutation(REDELIVER, addToLog);
   const [rotate] = useMutation(ROTATE);
@@ -132,7 +136,9 @@ function WebhookScreen({ id }: { id: number }) {
   return (
     <section className="page">
       <header className="page-header">
-        <p className="eyebrow"><Link to="/settings/webhooks">Webhooks</Link></p>
+        <p className="eyebrow">
+          <Link to="/settings/webhooks">Webhooks</Link>
+        </p>
         <h1 className="webhook-title">{webhook.url}</h1>
         <p className="page-subtitle">{webhook.events.map(eventLabel).join(', ')}</p>
       </header>
@@ -147,21 +153,39 @@ function WebhookScreen({ id }: { id: number }) {
       {secret && <NewWebhookSecret title="New signing secret" secret={secret} onDone={() => setSecret(null)} />}
 
       <div className="card webhook-actions">
-        <button type="button" className="button button-primary" disabled={busy || !webhook.enabled} onClick={() => act('Sending a test event', async () => outcome((await sendTest({ variables: { id } })).data!.sendTestWebhook))}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy || !webhook.enabled}
+          onClick={() => act('Sending a test event', async () => outcome((await sendTest({ variables: { id } })).data!.sendTestWebhook))}
+        >
           Send test
         </button>
-        <button type="button" className="button button-secondary" disabled={busy} onClick={() => act(webhook.enabled ? 'Disabling' : 'Enabling', async () => {
-          const result = await setEnabled({ variables: { id, enabled: !webhook.enabled } });
-          return result.data!.updateWebhook.enabled ? 'Enabled: new events will be delivered.' : 'Disabled: nothing will be delivered until you enable it.';
-        })}>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy}
+          onClick={() =>
+            act(webhook.enabled ? 'Disabling' : 'Enabling', async () => {
+              const result = await setEnabled({ variables: { id, enabled: !webhook.enabled } });
+              return result.data!.updateWebhook.enabled ? 'Enabled: new events will be delivered.' : 'Disabled: nothing will be delivered until you enable it.';
+            })
+          }
+        >
           {webhook.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" className="button button-secondary" disabled={busy} onClick={() => setConfirm('rotate')}>Rotate secret</button>
-        <button type="button" className="button button-danger-ghost" disabled={busy} onClick={() => setConfirm('delete')}>Delete</button>
+        <button type="button" className="button button-secondary" disabled={busy} onClick={() => setConfirm('rotate')}>
+          Rotate secret
+        </button>
+        <button type="button" className="button button-danger-ghost" disabled={busy} onClick={() => setConfirm('delete')}>
+          Delete
+        </button>
         {webhook.previousSecretExpiresAt && (
           <p className="field-hint">The previous secret also signs until {new Date(webhook.previousSecretExpiresAt).toLocaleString()}.</p>
         )}
-        <p className="webhook-announcement" role="status" aria-live="polite">{announcement}</p>
+        <p className="webhook-announcement" role="status" aria-live="polite">
+          {announcement}
+        </p>
       </div>
 
       <div className="card table-card">
@@ -175,15 +199,26 @@ function WebhookScreen({ id }: { id: number }) {
               <th scope="col">Result</th>
               <th scope="col">Duration</th>
               <th scope="col">Response</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {webhook.deliveries.nodes.length === 0 ? (
-              <tr><td colSpan={7}>No deliveries yet. Send a test to check the endpoint.</td></tr>
+              <tr>
+                <td colSpan={7}>No deliveries yet. Send a test to check the endpoint.</td>
+              </tr>
             ) : (
               webhook.deliveries.nodes.map((d) => (
-                <DeliveryRow key={d.id} delivery={d} busy={busy || !webhook.enabled} onRedeliver={(deliveryId) => act('Redelivering', async () => outcome((await redeliver({ variables: { id: deliveryId } })).data!.redeliverWebhookDelivery))} />
+                <DeliveryRow
+                  key={d.id}
+                  delivery={d}
+                  busy={busy || !webhook.enabled}
+                  onRedeliver={(deliveryId) =>
+                    act('Redelivering', async () => outcome((await redeliver({ variables: { id: deliveryId } })).data!.redeliverWebhookDelivery))
+                  }
+                />
               ))
             )}
           </tbody>

@@ -25,7 +25,9 @@ export default function WebhooksPage() {
       <header className="page-header">
         <p className="eyebrow">Integrations</p>
         <h1>Webhooks</h1>
-        <p className="page-subtitle">Fulcrum POSTs a signed JSON event to your endpoint when something you can see changes, and retries for about a day if it fails.</p>
+        <p className="page-subtitle">
+          Fulcrum POSTs a signed JSON event to your endpoint when something you can see changes, and retries for about a day if it fails.
+        </p>
       </header>
       {created ? (
         <NewWebhookSecret title={`Endpoint ${created.url} added`} secret={created.secret} onDone={() => setCreated(null)} />
@@ -33,7 +35,9 @@ export default function WebhooksPage() {
         <CreateWebhookForm onCreated={setCreated} />
       )}
       {data.webhooks.length === 0 ? (
-        <div className="card empty-state"><p>No endpoints yet.</p></div>
+        <div className="card empty-state">
+          <p>No endpoints yet.</p>
+        </div>
       ) : (
         <div className="card table-card">
           <table className="data-table token-table">
@@ -43,11 +47,15 @@ export default function WebhooksPage() {
                 <th scope="col">URL</th>
                 <th scope="col">Events</th>
                 <th scope="col">State</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {data.webhooks.map((webhook) => <WebhookRow key={webhook.id} webhook={webhook} />)}
+              {data.webhooks.map((webhook) => (
+                <WebhookRow key={webhook.id} webhook={webhook} />
+              ))}
             </tbody>
           </table>
         </div>
