@@ -20,10 +20,11 @@ const ENTITY_NAMES = [...readFileSync(new URL('./schema/src/entities/index.ts', 
 const REST_ROUTES = 'gateway/src/rest/**';
 const RESOLVERS = 'schema/src/graphql/**';
 const GRAPHQL_CODE = ['schema/src/graphql/**', 'gateway/src/**/graphql/**', 'gateway/src/graphql*.ts'];
-// The two schema modules web/ may import: the validation rules (messages and checks shared by forms and services)
-// and the demo accounts (the Demo Login button's credentials; plain data shared with the seed, importing nothing, so
-// the web bundle gets no server code through it).
-const SHARED_WITH_WEB = ['schema/src/validation/**', 'schema/src/seed/demoAccounts.ts'];
+// What web/ may import from schema/: the validation rules (messages and checks shared by forms and services), the
+// demo accounts (the Demo Login button's credentials; plain data shared with the seed, importing nothing, so the web
+// bundle gets no server code through it), and the emitted schema.graphql (the GraphQL contract as text, which the
+// explorer bundles to document the API where the gateway answers no introspection).
+const SHARED_WITH_WEB = ['schema/src/validation/**', 'schema/src/seed/demoAccounts.ts', 'schema/schema.graphql'];
 
 export default tseslint.config(
   {
@@ -50,7 +51,8 @@ export default tseslint.config(
     // Tests and their kit read what the product sends back (REST and GraphQL JSON, websocket frames, page state)
     // as `any` on purpose and check its shape with expect(): the assertion is the type check there, so the rules
     // that forbid using `any` would only push casts into every line. Everything else applies to tests as well.
-    files: ['**/*.test.ts', 'e2e/**/*.ts', 'gateway/src/testing/**', 'gateway/test/**'],
+    // The bench is a test of the same kind: it checks each answer it times (bench/context.ts check()).
+    files: ['**/*.test.ts', 'e2e/**/*.ts', 'gateway/src/testing/**', 'gateway/test/**', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

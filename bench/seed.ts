@@ -162,7 +162,7 @@ export function shuffle<T>(array: T[] | Int32Array, random: () => number): void 
     const j = Math.floor(random() * (i + 1));
     const t = array[i];
     array[i] = array[j];
-    array[j] = t as never;
+    array[j] = t;
   }
 }
 

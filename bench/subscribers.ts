@@ -36,7 +36,7 @@ function subscribe(userId: number, cookie: string): Promise<WebSocket> {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
     ws.on('message', (raw) => {
       const at = performance.now();
-      const msg = JSON.parse(String(raw)) as {
+      const msg = JSON.parse((raw as Buffer).toString()) as {
         type: string;
         id?: string;
         payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } };
@@ -60,7 +60,7 @@ function subscribe(userId: number, cookie: string): Promise<WebSocket> {
       }
     });
     ws.on('error', reject);
-    ws.on('close', (code, reason) => reject(new Error(`subscriber ${userId} closed: ${code} ${reason}`)));
+    ws.on('close', (code, reason) => reject(new Error(`subscriber ${userId} closed: ${code} ${reason.toString()}`)));
   });
 }
 

@@ -40,7 +40,9 @@ async function timeToFirstAnswer(command: string, args: string[], env: Record<st
     // The whole process group we started (npm, its shell, tsx, node).
     try {
       process.kill(-proc.pid!, 'SIGTERM');
-    } catch {}
+    } catch {
+      // already gone
+    }
     await new Promise((r) => (exited ? r(null) : proc.once('exit', r)));
   }
 }

@@ -36,9 +36,7 @@ export async function writes(ws: Workspace): Promise<void> {
     if (!b.data?.createTicket?.id) throw new Error('createTicket: no id');
   });
   const withoutImage = { query: 'mutation($input: TicketInput!) { createTicket(input: $input) { id } }', variables: { input: ticketInput } };
-  const refused = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: gqlHeaders(marnie), body: JSON.stringify(withoutImage) }).then(
-    (r) => r.json() as Promise<any>,
-  );
+  const refused = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: gqlHeaders(marnie), body: JSON.stringify(withoutImage) }).then((r) => r.json());
   const imageRequired = JSON.stringify(refused.errors ?? '').includes('Image is Required');
   const [r, base] = await paired(ws, `3a. GraphQL createTicket (1x1 PNG), ${WRITE_CONNECTIONS} connections`, { ...gqlSpec, connections: WRITE_CONNECTIONS });
   rows.push({

@@ -11,5 +11,5 @@ export { createLoaders, type GraphQLContext } from './graphql/context.js';
 export { seedDemo, DEMO_ACCOUNTS } from './seed/demoSeed.js';
 export { demoTicketImage } from './seed/demoImages.js';
 export * as rules from './validation/rules.js';
-export { WebhookEngine, DEFAULT_RETRY_DELAYS_MS, type WebhookEngineOptions } from './webhooks/engine.js';
+export { WebhookEngine } from './webhooks/engine.js';
 export { parseAllowList } from './webhooks/ssrf.js';

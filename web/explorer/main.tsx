@@ -38,7 +38,7 @@ function useFetcher(token: string) {
     const fetch = createGraphiQLFetcher({
       url: '/graphql',
       headers: { 'apollo-require-preflight': 'true', ...bearer },
-      wsClient: wsClient as never,
+      wsClient: wsClient,
     });
     return { fetch, wsClient };
   }, [token]);

@@ -57,5 +57,5 @@ try {
   print({ error: error instanceof Error ? error.message : String(error), code: (error as { code?: string }).code });
   process.exitCode = 1;
 } finally {
-  fulcrum.close();
+  void fulcrum.close();
 }

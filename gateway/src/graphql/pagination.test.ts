@@ -24,7 +24,7 @@ interface List {
 
 async function ids(sql: string, bindings: unknown[] = []): Promise<number[]> {
   const em = forkEm(gw.orm);
-  const rows = (await em.getConnection().execute(sql, bindings)) as { id: number | string }[];
+  const rows: { id: number | string }[] = await em.getConnection().execute(sql, bindings);
   return rows.map((row) => Number(row.id));
 }
 

@@ -30,13 +30,14 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   });
   /** Field errors under the body's own names (`apply_macro`, as sent), like every other REST field. */
   const restNames = <T>(run: Promise<T>) =>
-    run.catch((error: unknown) => Promise.reject(error instanceof AppError ? error.withFieldNames({ applyMacro: 'apply_macro' }) : error));
+    run.catch((error: unknown) => {
+      throw error instanceof AppError ? error.withFieldNames({ applyMacro: 'apply_macro' }) : error;
+    });
   type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
-  const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) =>
-    api
-      .route(path)
-      [method](...(handlers as RequestHandler[]))
-      .all(methodNotAllowed);
+  const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) => {
+    const routed = api.route(path);
+    return routed[method](...(handlers as RequestHandler[])).all(methodNotAllowed);
+  };
   /** The legacy client deletes with GET: refused cross-site, answered with the contract's message. */
   const deleteRoute = (path: string, remove: (ctx: ServiceContext, id: string) => Promise<unknown>, message: string) =>
     route(path, 'get', requireSameOrigin, async (req, res) => {

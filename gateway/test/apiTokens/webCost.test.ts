@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  Kind,
   getNamedType,
   getVariableValues,
   getNullableType,
@@ -47,14 +48,14 @@ function sample(schema: GraphQLSchema, type: GraphQLInputType, name: string): un
 describe('the web app within the cost model', () => {
   it('every document the web app sends costs at most the per-operation limit, at the largest pages', async () => {
     const schema = await buildFulcrumSchema();
-    const documents = Object.entries(generated).filter(([name, value]) => name.endsWith('Document') && (value as DocumentNode)?.kind === 'Document') as [
+    const documents = Object.entries(generated).filter(([name, value]) => name.endsWith('Document') && (value as DocumentNode)?.kind === Kind.DOCUMENT) as [
       string,
       DocumentNode,
     ][];
     expect(documents.length).toBeGreaterThan(20);
     const costs: [string, number][] = [];
     for (const [name, document] of documents) {
-      const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
+      const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
       const variables = Object.fromEntries(
         (operation.variableDefinitions ?? []).map((v) => [
           v.variable.name.value,

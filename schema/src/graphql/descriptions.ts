@@ -1,4 +1,4 @@
-import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLInputField, type GraphQLSchema } from 'graphql';
 
 /**
  * Descriptions for the schema elements whose decorators carry none, keyed by schema coordinate (`Type`,
@@ -138,7 +138,10 @@ export function schemaElements(schema: GraphQLSchema): Map<string, Describable> 
     if (type.name.startsWith('__')) continue;
     elements.set(type.name, type);
     if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
-      for (const field of Object.values(type.getFields())) {
+      const fields: (GraphQLField<unknown, unknown> | GraphQLInputField)[] = isInputObjectType(type)
+        ? Object.values(type.getFields())
+        : Object.values(type.getFields());
+      for (const field of fields) {
         elements.set(`${type.name}.${field.name}`, field);
         if ('args' in field) for (const arg of field.args) elements.set(`${type.name}.${field.name}(${arg.name}:)`, arg);
       }

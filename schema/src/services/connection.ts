@@ -104,7 +104,7 @@ export async function keysetPage<Row, T extends { id: number }>(ctx: ServiceCont
   if (afterId !== null) page.andWhere(list.idColumn, list.order === 'desc' ? '<' : '>', afterId);
   const count = list.query().clearSelect().count({ n: '*' });
   const connection = ctx.em.getConnection();
-  const rows = (await connection.execute(page as never)) as Row[];
-  const [total] = (await connection.execute(count as never)) as { n: number | string }[];
+  const rows: Row[] = await connection.execute(page as never);
+  const [total]: { n: number | string }[] = await connection.execute(count as never);
   return toPage(list.kind, rows.map(list.toRecord), first, Number(total?.n ?? 0));
 }

@@ -61,7 +61,9 @@ export async function listCustomersPage(ctx: ServiceContext, args: PageArgs & { 
         const qb = knex.from('customers').select('id', 'name', 'email', 'owner_id', 'created_at');
         if (search) {
           const pattern = likeContaining(search);
-          qb.where((w) => w.whereRaw("lower(name) like lower(?) escape '\\'", [pattern]).orWhereRaw("lower(email) like lower(?) escape '\\'", [pattern]));
+          qb.where((w) => {
+            w.whereRaw("lower(name) like lower(?) escape '\\'", [pattern]).orWhereRaw("lower(email) like lower(?) escape '\\'", [pattern]);
+          });
         }
         return qb;
       },

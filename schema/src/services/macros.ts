@@ -39,7 +39,9 @@ export async function listMacrosPage(ctx: ServiceContext, args: PageArgs = {}): 
         knex
           .from('macros')
           .select('id', 'name', 'description', 'owner_id', 'created_at')
-          .where((w) => w.where('id', NO_MACRO_ID).orWhere('owner_id', viewerId)),
+          .where((w) => {
+            w.where('id', NO_MACRO_ID).orWhere('owner_id', viewerId);
+          }),
       toRecord: (r) => ({
         id: Number(r.id),
         name: r.name,

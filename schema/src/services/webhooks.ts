@@ -2,6 +2,7 @@
  * Webhook endpoints (docs/webhooks.md): an agent registers, edits, tests, rotates and deletes their own; nobody
  * sees another agent's. Delivery itself is the engine's (webhooks/engine.ts); this module is the agent's side.
  */
+import type { Knex } from '@mikro-orm/knex';
 import { AppError } from '../errors.js';
 import { User, Webhook } from '../entities/index.js';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, WEBHOOK_MESSAGES, type FieldErrors, type WebhookEventTypeName } from '../validation/rules.js';
@@ -275,7 +276,7 @@ export async function redeliverWebhookDelivery(ctx: ServiceContext, rawDeliveryI
   if (!delivery) throw AppError.notFound('Delivery');
   const webhook = await findOwn(ctx, delivery.webhookId);
   if (webhook.disabledAt) throw enableFirst();
-  const [row] = (await ctx.em.getKnex()('webhook_deliveries').where('id', delivery.id).select('job_id')) as { job_id: number }[];
+  const [row]: { job_id: number }[] = await ctx.em.getKnex()('webhook_deliveries').where('id', delivery.id).select('job_id');
   const jobId = Number(row.job_id);
   const knex = ctx.em.getKnex();
   // One more attempt than made so far, unless the schedule still has some left.
@@ -296,19 +297,19 @@ export async function sendTestWebhook(ctx: ServiceContext, rawId: unknown): Prom
   const now = new Date();
   const jobId = await ctx.em.transactional(async (em) => {
     const knex = em.getKnex();
-    const trx = em.getTransactionContext();
+    const trx = em.getTransactionContext<Knex.Transaction>()!;
     const payload = JSON.stringify({
       type: TEST_EVENT_TYPE,
       timestamp: now.toISOString(),
       data: { webhookId: webhook.id, message: 'A test delivery from Fulcrum: the endpoint is reachable and can verify signatures.' },
     });
-    const [event] = (await knex('webhook_events')
+    const [event]: ({ id: number } | number)[] = await knex('webhook_events')
       .transacting(trx)
       .insert({ message_id: newMessageId(), type: TEST_EVENT_TYPE, audience: String(viewerId), payload, fanned_out: true, created_at: now })
-      .returning('id')) as ({ id: number } | number)[];
+      .returning('id');
     const eventId = Number(typeof event === 'object' ? event.id : event);
     // Reserved (next attempt after the lease) so no worker picks it up before attemptNow claims it.
-    const [job] = (await knex('webhook_jobs')
+    const [job]: ({ id: number } | number)[] = await knex('webhook_jobs')
       .transacting(trx)
       .insert({
         webhook_id: webhook.id,
@@ -321,7 +322,7 @@ export async function sendTestWebhook(ctx: ServiceContext, rawId: unknown): Prom
         created_at: now,
         updated_at: now,
       })
-      .returning('id')) as ({ id: number } | number)[];
+      .returning('id');
     return Number(typeof job === 'object' ? job.id : job);
   });
   const [logId] = await engine.attemptNow([jobId]);

@@ -15,6 +15,7 @@
  *   410 Gone or after a day of consecutive failures.
  * - Deliveries and events older than 14 days are pruned every hour.
  */
+import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Em, Orm } from '../database.js';
 import { toDate } from '../services/records.js';
@@ -188,9 +189,7 @@ export class WebhookEngine {
 
   /** How long to sleep when idle: until the next scheduled retry, at most pollMs. */
   private async idleWait(): Promise<number> {
-    const [row] = (await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' })) as {
-      next: unknown;
-    }[];
+    const [row]: { next: unknown }[] = await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' });
     if (row?.next == null) return this.pollMs;
     return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
   }
@@ -221,7 +220,7 @@ export class WebhookEngine {
     if (!(await this.em().getKnex()('webhook_events').select('id').where('fanned_out', false).first())) return 0;
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
-      const trx = em.getTransactionContext();
+      const trx = em.getTransactionContext<Knex.Transaction>()!;
       let query = knex('webhook_events').transacting(trx).select('id', 'type', 'audience', 'created_at').where('fanned_out', false).orderBy('id').limit(limit);
       if (this.postgres) query = query.forUpdate().skipLocked();
       const events = (await query) as { id: number; type: string; audience: string; created_at: unknown }[];
@@ -281,7 +280,7 @@ export class WebhookEngine {
       return [];
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
-      const trx = em.getTransactionContext();
+      const trx = em.getTransactionContext<Knex.Transaction>()!;
       const now = new Date();
       let query = knex('webhook_jobs').transacting(trx).select('id');
       // By id (a redelivery or a test send): anything not leased to an attempt in progress.
@@ -295,7 +294,7 @@ export class WebhookEngine {
         .transacting(trx)
         .whereIn('id', ids)
         .update({ state: 'delivering', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd, lease_until: leaseEnd, updated_at: now });
-      const rows = (await knex('webhook_jobs as j')
+      const rows: Record<string, unknown>[] = await knex('webhook_jobs as j')
         .transacting(trx)
         .join('webhooks as w', 'w.id', 'j.webhook_id')
         .join('webhook_events as e', 'e.id', 'j.event_id')
@@ -313,11 +312,11 @@ export class WebhookEngine {
           'e.message_id',
           'e.type',
           'e.payload',
-        )) as Record<string, unknown>[];
+        );
       return rows.map((r) => {
         const secrets = [String(r.secret)];
         if (r.previous_secret && r.previous_secret_expires_at && toDate(r.previous_secret_expires_at).getTime() > now.getTime())
-          secrets.push(String(r.previous_secret));
+          secrets.push(r.previous_secret as string);
         return {
           id: Number(r.id),
           webhookId: Number(r.webhook_id),
@@ -399,7 +398,7 @@ export class WebhookEngine {
     if (!results.length) return [];
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
-      const trx = em.getTransactionContext();
+      const trx = em.getTransactionContext<Knex.Transaction>()!;
       const ids: number[] = [];
       for (const { job, outcome, at } of results) {
         const row = {
@@ -415,7 +414,7 @@ export class WebhookEngine {
           response_excerpt: outcome.responseExcerpt,
           created_at: at,
         };
-        const inserted = (await knex('webhook_deliveries').transacting(trx).insert(row).returning('id')) as ({ id: number } | number)[];
+        const inserted: ({ id: number } | number)[] = await knex('webhook_deliveries').transacting(trx).insert(row).returning('id');
         ids.push(Number(typeof inserted[0] === 'object' ? inserted[0].id : inserted[0]));
       }
       const now = new Date();
@@ -438,11 +437,9 @@ export class WebhookEngine {
           await this.disable(knex, trx, job.webhookId, now, `The endpoint answered 410 Gone at ${at.toISOString()}: it asked to receive nothing more.`);
           continue;
         }
-        const [state] = (await hook.clone().select('consecutive_failures', 'failing_since', 'disabled_at')) as {
-          consecutive_failures: number;
-          failing_since: unknown;
-          disabled_at: unknown;
-        }[];
+        const [state]: { consecutive_failures: number; failing_since: unknown; disabled_at: unknown }[] = await hook
+          .clone()
+          .select('consecutive_failures', 'failing_since', 'disabled_at');
         if (
           state &&
           state.disabled_at == null &&

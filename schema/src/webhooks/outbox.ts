@@ -4,6 +4,7 @@
  * acknowledging a write still has the event on disk, and a rolled-back write leaves none. The delivery worker
  * (worker.ts) fans events out to the endpoints whose owner may read the record and delivers them.
  */
+import type { Knex } from '@mikro-orm/knex';
 import { randomBytes } from 'node:crypto';
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
 import type { Em } from '../database.js';
@@ -78,7 +79,7 @@ function draft(
   before?: Data,
 ): WebhookEventDraft {
   return {
-    type: `${entity}_${kind}` as WebhookEventTypeName,
+    type: `${entity}_${kind}`,
     audience,
     data,
     ...(kind === 'UPDATED' && before ? { previous: previousValues(before, data) } : {}),
@@ -127,7 +128,7 @@ async function insertEvents(em: Em, events: WebhookEventDraft[]): Promise<void> 
     fanned_out: false,
     created_at: now,
   }));
-  const trx = em.getTransactionContext();
+  const trx = em.getTransactionContext<Knex.Transaction>();
   const insert = em.getKnex().insert(rows).into('webhook_events');
   await (trx ? insert.transacting(trx) : insert);
 }

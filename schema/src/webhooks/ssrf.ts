@@ -71,7 +71,7 @@ export function parseAllowList(setting: string | undefined): AllowList {
 function inRanges(address: Address, ranges: AllowList['ranges']): boolean {
   return ranges.some(([base, bits]) => {
     if (base.kind() !== address.kind()) return false;
-    return (address as ipaddr.IPv4).match(base as ipaddr.IPv4, bits);
+    return (address as ipaddr.IPv4).match(base, bits);
   });
 }
 

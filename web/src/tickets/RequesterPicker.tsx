@@ -62,7 +62,7 @@ function useDebounced<T>(value: T, ms: number): T {
  * "Requester is required." until a customer is chosen from the list.
  */
 export function RequesterPicker(props: RequesterPickerProps) {
-  const initial = useFragment(RequesterPicker_customer, props.value) as Requester | null;
+  const initial: Requester | null = useFragment(RequesterPicker_customer, props.value);
   const [selected, setSelected] = useState<Requester | null>(initial);
   const [input, setInput] = useState(label(initial));
   const [opened, setOpened] = useState(false);

@@ -246,7 +246,7 @@ function WebhookScreen({ id }: { id: number }) {
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
             await remove({ variables: { id } });
-            navigate('/settings/webhooks');
+            void navigate('/settings/webhooks');
           }}
         />
       )}

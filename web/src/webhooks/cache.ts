@@ -7,7 +7,7 @@ export function addWebhookToList(cache: ApolloCache, id: number): void {
       webhooks(existing, { toReference }) {
         const list = existing as readonly Reference[];
         const ref = toReference({ __typename: 'Webhook', id })!;
-        return (list.some((item) => item.__ref === ref.__ref) ? list : [...list, ref]) as typeof existing;
+        return list.some((item) => item.__ref === ref.__ref) ? list : [...list, ref];
       },
     },
   });
@@ -19,7 +19,7 @@ export function removeWebhook(cache: ApolloCache, id: number): void {
   cache.modify<{ webhooks: readonly Reference[] }>({
     fields: {
       webhooks(existing) {
-        return (existing as readonly Reference[]).filter((item) => item.__ref !== ref) as typeof existing;
+        return (existing as readonly Reference[]).filter((item) => item.__ref !== ref);
       },
     },
   });
@@ -36,7 +36,7 @@ export function prependDelivery(cache: ApolloCache, webhookId: number, deliveryI
         const page = existing as unknown as { nodes: readonly Reference[] } | undefined;
         if (!page?.nodes) return existing;
         const ref = toReference({ __typename: 'WebhookDelivery', id: deliveryId })!;
-        return (page.nodes.some((n) => n.__ref === ref.__ref) ? page : { ...page, nodes: [ref, ...page.nodes] }) as unknown as typeof existing;
+        return page.nodes.some((n) => n.__ref === ref.__ref) ? page : { ...page, nodes: [ref, ...page.nodes] };
       },
     },
   });

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookEventTypeName } from '@fulcrum/schema/validation';
+import { WEBHOOK_EVENT_TYPES } from '@fulcrum/schema/validation';
 
 /** The event types grouped by record, with readable labels, for the checkboxes and the list. */
 export const EVENT_GROUPS = ['TICKET', 'CUSTOMER', 'MACRO', 'MESSAGE'].map((record) => ({
@@ -11,5 +11,3 @@ export function eventLabel(event: string): string {
   const [record, change] = event.split('_');
   return `${record.charAt(0)}${record.slice(1).toLowerCase()} ${change?.toLowerCase() ?? ''}`.trim();
 }
-
-export type { WebhookEventTypeName };
