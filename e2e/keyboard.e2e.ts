@@ -83,10 +83,14 @@ describe('keyboard only at 1440 px', () => {
     await shown(page.getByRole('heading', { name: 'Create Ticket' }));
     await tabTo(page, page.getByLabel('Title'));
     await page.keyboard.type(title);
-    const requester = page.getByLabel('Requester');
+    // The requester is a combobox that searches customers on the server: open it, wait for the options, pick one.
+    const requester = page.getByRole('combobox', { name: 'Requester' });
     await tabTo(page, requester);
     await page.keyboard.press('ArrowDown');
-    expect(await requester.inputValue()).not.toBe('');
+    await page.getByRole('listbox', { name: 'Requester' }).getByRole('option').first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => requester.inputValue()).not.toBe('');
     await tabTo(page, page.getByLabel('Description'));
     await page.keyboard.type('Filed without touching the mouse.');
     await tabTo(page, page.getByLabel('Image'));

@@ -92,8 +92,8 @@ describe('webhooks page', () => {
     await shown(page.getByRole('row', { name: new RegExp(receiverUrl.replace(/[/.]/g, '\\$&')) }));
 
     const title = unique('Hooked').slice(0, 40);
-    const { customers } = await gql<{ customers: { id: number }[] }>(page, '{ customers { id } }');
-    const res = await page.request.post('/api/tickets/create', { data: { title, requester: customers[0].id, description: 'Sent to a webhook.' } });
+    const { customers } = await gql<{ customers: { nodes: { id: number }[] } }>(page, '{ customers(first: 1) { nodes { id } } }');
+    const res = await page.request.post('/api/tickets/create', { data: { title, requester: customers.nodes[0].id, description: 'Sent to a webhook.' } });
     expect(res.status()).toBe(201);
     await until(() => received.some((r) => r.body.includes(title)));
     const got = received.find((r) => r.body.includes(title))!;
