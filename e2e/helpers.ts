@@ -120,8 +120,16 @@ export async function pickRequester(page: Page, search = ''): Promise<string> {
       .first()
       .waitFor();
   await option.waitFor();
+  // The list shows the previous answer while the debounced search runs (aria-busy): choosing then would race the
+  // answer that replaces the items (and resets the highlight), so wait until the list has settled.
+  await page.locator('.combobox-menu[aria-busy="false"]').waitFor({ state: 'attached' });
   const name = await option.locator('.combobox-option-name').innerText();
   await box.press('ArrowDown');
   await box.press('Enter');
+  // The choice is applied once the input shows "Name (email)" (React applies it after the key press).
+  await page.waitForFunction(({ id, prefix }) => (document.getElementById(id) as HTMLInputElement | null)?.value.startsWith(prefix) ?? false, {
+    id: (await box.getAttribute('id'))!,
+    prefix: `${name} (`,
+  });
   return name;
 }
