@@ -4,7 +4,8 @@ import { graphql } from '../gql';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { ApiTokenRow } from './ApiTokenRow';
 import { CreateApiTokenForm } from './CreateApiTokenForm';
-import { NewTokenSecret } from './NewTokenSecret';
+import { SecretOnce } from '../ui/SecretOnce';
+import { DataTable } from '../ui/DataTable';
 import { removeApiTokenFromList } from './cache';
 
 const API_TOKENS_PAGE = graphql(`
@@ -44,36 +45,23 @@ export default function ApiTokensPage() {
         <h1>API Tokens</h1>
         <p className="page-subtitle">Tokens let scripts and other systems use the GraphQL API as you. Treat them like passwords.</p>
       </header>
-      {created ? <NewTokenSecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} /> : <CreateApiTokenForm onCreated={setCreated} />}
-      {data.apiTokens.length === 0 ? (
-        <div className="card empty-state">
-          <p>No tokens yet.</p>
-        </div>
+      {created ? (
+        <SecretOnce heading={`Token “${created.name}” created`} label="New token" noun="token" secret={created.secret} onDone={() => setCreated(null)}>
+          Copy the token now and keep it somewhere safe: it is not shown again. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
+        </SecretOnce>
       ) : (
-        <div className="card table-card">
-          <table className="data-table token-table">
-            <caption className="visually-hidden">Your API tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Ends in</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.apiTokens.map((token) => (
-                <ApiTokenRow key={token.id} token={token} onRevoke={setRevoking} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CreateApiTokenForm onCreated={setCreated} />
       )}
+      <DataTable
+        className="token-table"
+        caption="Your API tokens"
+        columns={['Name', 'Scopes', 'Ends in', 'Created', 'Expires', 'Last used']}
+        empty={data.apiTokens.length === 0 ? 'No tokens yet.' : undefined}
+      >
+        {data.apiTokens.map((token) => (
+          <ApiTokenRow key={token.id} token={token} onRevoke={setRevoking} />
+        ))}
+      </DataTable>
       {revoking && (
         <ConfirmModal
           title="Revoke Token"

@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { describeError, isGone } from '../apollo/errors';
 import { graphql } from '../gql';
 import { ConfirmModal } from '../ui/ConfirmModal';
+import { DataTable } from '../ui/DataTable';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
 import { prependDelivery, removeWebhook } from './cache';
 import { DeliveryRow } from './DeliveryRow';
@@ -188,42 +189,29 @@ function WebhookScreen({ id }: { id: number }) {
         </p>
       </div>
 
-      <div className="card table-card">
-        <table className="data-table webhook-log">
-          <caption>Deliveries (newest first; kept 14 days{webhook.deliveries.pageInfo.hasNextPage ? '; the latest 50 shown' : ''})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Response</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {webhook.deliveries.nodes.length === 0 ? (
-              <tr>
-                <td colSpan={7}>No deliveries yet. Send a test to check the endpoint.</td>
-              </tr>
-            ) : (
-              webhook.deliveries.nodes.map((d) => (
-                <DeliveryRow
-                  key={d.id}
-                  delivery={d}
-                  busy={busy || !webhook.enabled}
-                  onRedeliver={(deliveryId) =>
-                    act('Redelivering', async () => outcome((await redeliver({ variables: { id: deliveryId } })).data!.redeliverWebhookDelivery))
-                  }
-                />
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="webhook-log"
+        captionShown
+        caption={`Deliveries (newest first; kept 14 days${webhook.deliveries.pageInfo.hasNextPage ? '; the latest 50 shown' : ''})`}
+        columns={['Time', 'Event', 'Attempt', 'Result', 'Duration', 'Response']}
+      >
+        {webhook.deliveries.nodes.length === 0 ? (
+          <tr>
+            <td colSpan={7}>No deliveries yet. Send a test to check the endpoint.</td>
+          </tr>
+        ) : (
+          webhook.deliveries.nodes.map((d) => (
+            <DeliveryRow
+              key={d.id}
+              delivery={d}
+              busy={busy || !webhook.enabled}
+              onRedeliver={(deliveryId) =>
+                act('Redelivering', async () => outcome((await redeliver({ variables: { id: deliveryId } })).data!.redeliverWebhookDelivery))
+              }
+            />
+          ))
+        )}
+      </DataTable>
 
       {confirm === 'rotate' && (
         <ConfirmModal

@@ -3,6 +3,7 @@ import { useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
 import { CreateWebhookForm } from './CreateWebhookForm';
 import { NewWebhookSecret } from './NewWebhookSecret';
+import { DataTable } from '../ui/DataTable';
 import { WebhookRow } from './WebhookRow';
 
 const WEBHOOKS_PAGE = graphql(`
@@ -34,32 +35,16 @@ export default function WebhooksPage() {
       ) : (
         <CreateWebhookForm onCreated={setCreated} />
       )}
-      {data.webhooks.length === 0 ? (
-        <div className="card empty-state">
-          <p>No endpoints yet.</p>
-        </div>
-      ) : (
-        <div className="card table-card">
-          <table className="data-table token-table">
-            <caption className="visually-hidden">Your webhook endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.webhooks.map((webhook) => (
-                <WebhookRow key={webhook.id} webhook={webhook} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        className="token-table"
+        caption="Your webhook endpoints"
+        columns={['URL', 'Events', 'State']}
+        empty={data.webhooks.length === 0 ? 'No endpoints yet.' : undefined}
+      >
+        {data.webhooks.map((webhook) => (
+          <WebhookRow key={webhook.id} webhook={webhook} />
+        ))}
+      </DataTable>
     </section>
   );
 }
