@@ -107,6 +107,39 @@ describe('macros page', () => {
     expect(seen).toEqual([50, 55]);
     await shown(page.getByText('No Macro'));
   });
+
+  it('offers every macro in the ticket forms, beyond the first page of 100', async () => {
+    const page = await freshAgent();
+    for (let i = 0; i < 120; i += 40)
+      await Promise.all(
+        Array.from({ length: 40 }, (_, j) =>
+          gql(page, 'mutation($i: MacroInput!) { createMacro(input: $i) { id } }', { i: { name: `Many ${i + j}`, description: 'canned' } }),
+        ),
+      );
+    const oldest = await gql<{ macros: { nodes: { id: number }[] } }>(page, '{ macros(first: 100) { nodes { id } } }');
+    await page.goto('/create/ticket');
+    const select = page.getByLabel('Apply Macro');
+    await shown(select);
+    const options = select.locator('option');
+    expect(await options.count()).toBe(121); // 120 macros and "No Macro" (macro 1)
+    expect(await options.first().innerText()).toBe('No Macro');
+    expect(await options.allInnerTexts()).toContain('Many 0'); // the oldest, on the second page
+
+    // The edit form too: a ticket whose macro is on the second page shows it selected.
+    const manyZero = (await options.filter({ hasText: /^Many 0$/ }).getAttribute('value'))!;
+    expect(oldest.macros.nodes.map((m) => String(m.id))).not.toContain(manyZero);
+    const { createCustomer } = await gql<{ createCustomer: { id: number } }>(page, 'mutation($i: CustomerInput!) { createCustomer(input: $i) { id } }', {
+      i: { name: `Requester ${stamp}`, email: `requester.many.${stamp}@example.com` },
+    });
+    const ticket = await page.request.post('/api/tickets/create', {
+      data: { title: 'Macro on page two', description: 'Uses a macro from the second page.', requester: createCustomer.id, apply_macro: Number(manyZero) },
+    });
+    expect(ticket.status(), await ticket.text()).toBeLessThan(300);
+    const { id } = (await ticket.json()) as { id: number };
+    await page.goto(`/edit/ticket/${id}`);
+    await shown(page.getByLabel('Apply Macro'));
+    expect(await page.getByLabel('Apply Macro').inputValue()).toBe(manyZero);
+  });
 });
 
 describe('requester picker', () => {

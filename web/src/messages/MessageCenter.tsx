@@ -2,6 +2,7 @@ import { useQuery, useReactiveVar } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
 import { useLoginAs } from '../session/auth';
 import { describeError } from '../apollo/errors';
+import { useAllPages } from '../apollo/useAllPages';
 import { Modal } from '../ui/Modal';
 import { demoAccountFor } from '../session/demoAccounts';
 import { graphql } from '../gql';
@@ -11,17 +12,21 @@ import { useSignedInUser } from '../session/session';
 import { ConversationView } from './ConversationView';
 
 /**
- * The picker's data: every agent (with who is online) and the read state of the agent's newest 100 conversations.
+ * The picker's data: every agent (with who is online; a workspace of more than 100 agents loads the rest in pages) and the read state of the agent's newest 100 conversations.
  * A conversation's messages are loaded by ConversationView, a page at a time; nothing loads all messages.
  */
 export const MESSAGE_CENTER = graphql(`
-  query MessageCenter {
-    users(first: 100) {
+  query MessageCenter($after: String) {
+    users(first: 100, after: $after) {
       nodes {
         id
         username
         email
         online
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
     conversations(first: 100) {
@@ -37,7 +42,8 @@ export const MESSAGE_CENTER = graphql(`
 /** The conversation picker, the selected conversation, the composer and the demo helper. Page and modal share it. */
 export function MessageCenter() {
   const me = useSignedInUser();
-  const { data } = useQuery(MESSAGE_CENTER);
+  const { data, fetchMore } = useQuery(MESSAGE_CENTER);
+  useAllPages(data?.users, fetchMore);
   const [partnerId, setPartnerId] = useState<number | null>(null);
   const [helperError, setHelperError] = useState<string | null>(null);
   const loginAs = useLoginAs();

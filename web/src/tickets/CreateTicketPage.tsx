@@ -1,17 +1,22 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate } from 'react-router-dom';
 import { addTicketToList } from '../apollo/lists';
+import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
 import { useSignedInUser } from '../session/session';
 import { FormPage } from '../ui/FormPage';
 
 const CREATE_TICKET_PAGE = graphql(`
-  query CreateTicketPage {
-    macros(first: 100) {
+  query CreateTicketPage($after: String) {
+    macros(first: 100, after: $after) {
       nodes {
         id
         ...TicketForm_macro
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
@@ -32,7 +37,8 @@ const CREATE_TICKET = graphql(`
 export default function CreateTicketPage() {
   const me = useSignedInUser();
   const navigate = useNavigate();
-  const { data } = useQuery(CREATE_TICKET_PAGE);
+  const { data, fetchMore } = useQuery(CREATE_TICKET_PAGE);
+  const allMacros = useAllPages(data?.macros, fetchMore);
   const [createTicket] = useMutation(CREATE_TICKET, {
     update(cache, { data: result }) {
       // The dashboard's list (if loaded) gains the new ticket on top; its count goes up by one.
@@ -40,7 +46,7 @@ export default function CreateTicketPage() {
     },
   });
 
-  if (!data) return null;
+  if (!data || !allMacros) return null;
 
   async function submit(input: TicketValues, image: File | null) {
     try {

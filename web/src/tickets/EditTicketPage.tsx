@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { isGone } from '../apollo/errors';
+import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
 import { useSignedInUser } from '../session/session';
@@ -8,15 +9,19 @@ import { NotFoundPanel } from '../ui/NotFoundPanel';
 import { FormPage } from '../ui/FormPage';
 
 const EDIT_TICKET_PAGE = graphql(`
-  query EditTicketPage($id: Int!) {
+  query EditTicketPage($id: Int!, $after: String) {
     ticket(id: $id) {
       id
       ...TicketForm_ticket
     }
-    macros(first: 100) {
+    macros(first: 100, after: $after) {
       nodes {
         id
         ...TicketForm_macro
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
@@ -37,11 +42,12 @@ const UPDATE_TICKET = graphql(`
 function EditTicketScreen({ id }: { id: number }) {
   const me = useSignedInUser();
   const navigate = useNavigate();
-  const { data, error } = useQuery(EDIT_TICKET_PAGE, { variables: { id } });
+  const { data, error, fetchMore } = useQuery(EDIT_TICKET_PAGE, { variables: { id } });
+  const allMacros = useAllPages(data?.macros, fetchMore);
   const [updateTicket] = useMutation(UPDATE_TICKET);
 
   if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
-  if (!data) return null;
+  if (!data || !allMacros) return null;
 
   async function submit(input: TicketValues, image: File | null) {
     try {
