@@ -95,7 +95,7 @@ export function queryCost(
   operationName?: string | null,
 ): number {
   let costs = queryCosts.get(document);
-  if (!costs) queryCosts.set(document, (costs = new Map()));
+  if (!costs) queryCosts.set(document, (costs = new Map<string, number>()));
   const key = `${operationName ?? ''}\n${JSON.stringify(variables ?? {})}`;
   let cost = costs.get(key);
   if (cost === undefined) {
