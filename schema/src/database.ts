@@ -225,7 +225,7 @@ export function forkEm(orm: Orm): Em {
  * sees the transaction's writes.
  */
 interface HotReader {
-  all<T>(name: string, sql: string, params: readonly unknown[]): Promise<T[]>;
+  all<T>(name: string, sql: string, params: readonly unknown[], raw: boolean): Promise<T[]>;
   close(): void;
 }
 
@@ -245,11 +245,12 @@ function sqliteHotReader(file: string): HotReader {
   db.pragma('busy_timeout = 5000');
   const statements = new Map<string, import('better-sqlite3').Statement>();
   return {
-    async all<T>(name: string, sql: string, params: readonly unknown[]) {
-      let statement = statements.get(name);
-      if (statement) statements.delete(name);
-      else statement = db.prepare(sql);
-      statements.set(name, statement); // most recently used last
+    async all<T>(name: string, sql: string, params: readonly unknown[], raw: boolean) {
+      const key = raw ? `${name}:raw` : name;
+      let statement = statements.get(key);
+      if (statement) statements.delete(key);
+      else statement = raw ? db.prepare(sql).raw(true) : db.prepare(sql);
+      statements.set(key, statement); // most recently used last
       if (statements.size > MAX_PREPARED) statements.delete(statements.keys().next().value as string);
       return statement.all(...params) as T[];
     },
@@ -259,12 +260,14 @@ function sqliteHotReader(file: string): HotReader {
 
 function postgresHotReader(em: Em): HotReader {
   const client = em.getConnection().getKnex().client as {
-    acquireConnection(): Promise<PgConnection & { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }>;
+    acquireConnection(): Promise<
+      PgConnection & { query(q: { name?: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }> }
+    >;
     releaseConnection(c: unknown): Promise<void>;
   };
   const texts = new Map<string, string>();
   return {
-    async all<T>(name: string, sql: string, params: readonly unknown[]) {
+    async all<T>(name: string, sql: string, params: readonly unknown[], raw: boolean) {
       let text = texts.get(name);
       const named = text !== undefined || texts.size < MAX_PREPARED;
       if (text === undefined) {
@@ -274,7 +277,7 @@ function postgresHotReader(em: Em): HotReader {
       }
       const connection = await client.acquireConnection();
       try {
-        const query = named ? { name: `fulcrum_${name}`, text, values: [...params] } : { text, values: [...params] };
+        const query = { ...(named ? { name: `fulcrum_${name}` } : {}), text, values: [...params], ...(raw ? { rowMode: 'array' as const } : {}) };
         return (await connection.query(query)).rows as T[];
       } finally {
         await client.releaseConnection(connection);
@@ -285,7 +288,22 @@ function postgresHotReader(em: Em): HotReader {
 }
 
 /** Runs a hot read (see above): rows as the driver returns them. */
-export async function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
+export function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
+  return read<T>(em, name, sql, params, false);
+}
+
+/**
+ * A hot read whose rows are arrays of the selected values, in select-list order: no object with a key per column
+ * is built for each row (better-sqlite3's raw mode, pg's rowMode 'array'), which for a wide page is a large part
+ * of the read's cost. Every column of `sql` must have its own name (alias): inside a transaction the ORM's
+ * connection returns objects, which are turned into arrays by their keys' order.
+ */
+export async function hotReadArrays(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<unknown[][]> {
+  if (em.getTransactionContext()) return (await read<Record<string, unknown>>(em, name, sql, params, false)).map((row) => Object.values(row));
+  return read<unknown[]>(em, name, sql, params, true);
+}
+
+async function read<T>(em: Em, name: string, sql: string, params: readonly unknown[], raw: boolean): Promise<T[]> {
   const transaction: unknown = em.getTransactionContext();
   if (transaction) return em.getConnection().execute<T[]>(sql, [...params], 'all', transaction);
   // Counted like every other statement: the statement-count test and the bench listen for knex's 'query' event.
@@ -297,7 +315,7 @@ export async function hotRead<T>(em: Em, name: string, sql: string, params: read
     reader = driver instanceof PostgreSqlDriver ? postgresHotReader(em) : sqliteHotReader(String(em.config.get('dbName')));
     hotReaders.set(driver, reader);
   }
-  return reader.all<T>(name, sql, params);
+  return reader.all<T>(name, sql, params, raw);
 }
 
 /** Closes what hotRead opened for this ORM (the SQLite read connection); the gateway calls it before orm.close(). */

@@ -78,6 +78,34 @@ export function operationCost(
   }
 }
 
+const queryCosts = new WeakMap<DocumentNode, Map<string, number>>();
+/** Distinct operation name + variables remembered per document; past it the document's entries start over. */
+const MAX_COSTS_PER_DOCUMENT = 100;
+
+/**
+ * operationCost of a query, remembered per parsed document (Apollo's document store hands back the same
+ * DocumentNode for the same query text) and per operation name and variables, which are all the cost depends on:
+ * the dashboard's repeated query is priced once, not walked again on every request. Mutations are not
+ * remembered (their variables are new each time).
+ */
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string | null,
+): number {
+  let costs = queryCosts.get(document);
+  if (!costs) queryCosts.set(document, (costs = new Map<string, number>()));
+  const key = `${operationName ?? ''}\n${JSON.stringify(variables ?? {})}`;
+  let cost = costs.get(key);
+  if (cost === undefined) {
+    cost = operationCost(schema, document, variables, operationName); // a PageSizeError is thrown, never remembered
+    if (costs.size >= MAX_COSTS_PER_DOCUMENT) costs.clear();
+    costs.set(key, cost);
+  }
+  return cost;
+}
+
 export function costLimitError(cost: number): GraphQLError {
   return new GraphQLError(
     `This operation costs ${cost} points; one operation may cost at most ${MAX_OPERATION_COST}. Ask for fewer objects (a smaller \`first\`) or split it.`,

@@ -1,7 +1,8 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apollo/server';
+import { OperationTypeNode } from 'graphql';
 import { apiTokens, isAppError, type GraphQLContext } from '@fulcrum/schema';
 import type { BudgetState, TokenBudget } from '../apiTokens/budget.js';
-import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost } from './cost.js';
+import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost, queryCost } from './cost.js';
 
 /** IETF draft-ietf-httpapi-ratelimit-headers names, on every bearer response. */
 export function rateLimitHeaders(state: BudgetState): Record<string, string> {
@@ -38,7 +39,7 @@ export function costPlugin(budget: TokenBudget): ApolloServerPlugin<GraphQLConte
             throw error;
           }
           try {
-            cost = operationCost(schema, document, request.variables, operationName);
+            cost = (operation.operation === OperationTypeNode.QUERY ? queryCost : operationCost)(schema, document, request.variables, operationName);
           } catch (error) {
             if (error instanceof PageSizeError) return refusal(400, error.message, error.extensions);
             throw error;

@@ -80,6 +80,45 @@ describe('dashboard query SQL statements', () => {
     expect(next.page.totalCount).toBe(small.page.totalCount);
   });
 
+  it('reads in the page statement exactly the relations the query selects, through aliases, fragments and directives', async () => {
+    const query = `query($first: Int!, $withMacro: Boolean!) {
+      tickets(first: $first) { list: nodes { ...Row macro @include(if: $withMacro) { name } } }
+    }
+    fragment Row on Ticket { id requesterId macroId who: requester { id } ... on Ticket { assignee { username } } }`;
+    for (const withMacro of [true, false]) {
+      await demo.gql(query, { first: 50, withMacro });
+      statements.length = 0;
+      const res = await demo.gql(query, { first: 50, withMacro });
+      expect(res.errors).toBeUndefined();
+      const page = statements.filter((sql) => /from counts k/.test(sql));
+      // One statement for the page and every relation it shows: a relation not joined would be loaded apart.
+      expect(statements.length, statements.join('\n')).toBe((await countDashboard(5)).count);
+      expect(page).toHaveLength(1);
+      expect(/join macros/.test(page[0])).toBe(withMacro);
+      const rows = res.data!.tickets.list as {
+        requesterId: number;
+        macroId: number;
+        who: { id: number };
+        assignee: { username: string };
+        macro?: { name: string };
+      }[];
+      expect(rows).toHaveLength(50);
+      for (const row of rows) {
+        expect(row.who.id).toBe(row.requesterId);
+        expect(row.assignee.username).toBe('Demo');
+        expect('macro' in row).toBe(withMacro);
+        if (withMacro) expect(row.macro!.name).toBeTruthy();
+      }
+    }
+    // Without any relation selected, none is joined, and the rows are the same tickets.
+    statements.length = 0;
+    const bare = await demo.gql('{ tickets(first: 50) { nodes { id title } } }');
+    expect(bare.errors).toBeUndefined();
+    const page = statements.find((sql) => /from counts k/.test(sql))!;
+    expect(page).not.toMatch(/join (customers|macros|users)/);
+    expect(bare.data!.tickets.nodes.map((n: { id: number }) => n.id)).toEqual((await countDashboard(50)).page.nodes.map((n: { id: number }) => n.id));
+  });
+
   it('stays the same for the filtered, ordered and searched list (issue 14)', async () => {
     const plain = await countDashboard(5);
     const lists = [

@@ -17,7 +17,10 @@ registerEnumType(ApiScope, {
   },
 });
 
-@ObjectType({ description: 'A personal access token of the signed-in agent. The secret itself is shown once, by createApiToken, and never stored.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A personal access token of the signed-in agent. The secret itself is shown once, by createApiToken, and never stored.',
+})
 export class ApiToken {
   @Field(() => Int, { description: 'Identifies the token, e.g. to revoke it.' }) id!: number;
   @Field(() => String, { description: 'The name the agent gave the token, to recognise where it is used.' }) name!: string;
@@ -29,7 +32,7 @@ export class ApiToken {
   @Field(() => GraphQLDateTime, { nullable: true, description: 'When the token was revoked; null while it is active.' }) revokedAt!: Date | null;
 }
 
-@ObjectType({ description: 'A new token and its secret. Copy the secret now: it is not shown again.' })
+@ObjectType({ simpleResolvers: true, description: 'A new token and its secret. Copy the secret now: it is not shown again.' })
 export class ApiTokenCreated {
   @Field(() => String, { description: 'The secret, `fulcrum_pat_` followed by 38 characters. Send it as `Authorization: Bearer <secret>`.' }) secret!: string;
   @Field(() => ApiToken, { description: 'The token as apiTokens lists it.' }) token!: ApiToken;

@@ -31,7 +31,7 @@ export class CustomerPageArgs extends PageArgs {
   search!: string | null;
 }
 
-@ObjectType({ description: 'Where a page ends, and whether another follows. Pass `endCursor` as `after` to read the next page.' })
+@ObjectType({ simpleResolvers: true, description: 'Where a page ends, and whether another follows. Pass `endCursor` as `after` to read the next page.' })
 export class PageInfo {
   @Field(() => String, { nullable: true, description: "The last record's cursor, for the next page's `after`; null when the page is empty." })
   endCursor!: string | null;
@@ -42,7 +42,7 @@ export class PageInfo {
 
 /** The fields every connection has; each list names its own type (`TicketConnection`, ...). */
 function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: string) {
-  @ObjectType()
+  @ObjectType({ simpleResolvers: true })
   abstract class Connection {
     @Field(() => Int, { description: `How many ${plural} the whole list holds (after any filter), not just this page.` })
     totalCount!: number;
@@ -56,7 +56,7 @@ function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: stri
   return Connection;
 }
 
-@ObjectType({ description: "One page of the signed-in agent's tickets, in the requested order." })
+@ObjectType({ simpleResolvers: true, description: "One page of the signed-in agent's tickets, in the requested order." })
 export class TicketConnection extends connectionOf(Ticket, 'tickets') {
   @Field(() => TicketStatusCounts, {
     description:
@@ -65,13 +65,13 @@ export class TicketConnection extends connectionOf(Ticket, 'tickets') {
   statusCounts!: TicketStatusCounts;
 }
 
-@ObjectType({ description: 'One page of the shared customer directory, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'One page of the shared customer directory, newest first.' })
 export class CustomerConnection extends connectionOf(Customer, 'customers') {}
 
-@ObjectType({ description: 'One page of the macros the signed-in agent may use (their own and macro 1), newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'One page of the macros the signed-in agent may use (their own and macro 1), newest first.' })
 export class MacroConnection extends connectionOf(Macro, 'macros') {}
 
-@ObjectType({ description: 'One page of the agents, oldest account first.' })
+@ObjectType({ simpleResolvers: true, description: 'One page of the agents, oldest account first.' })
 export class UserConnection extends connectionOf(User, 'agents') {}
 
 /** A service page as a connection object. */

@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { createRequire } from 'node:module';
+import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
@@ -71,6 +73,29 @@ export class UserResolver {
   }
 }
 
+// graphql-js's own field collection (fragments, @skip/@include with this request's variables), the very one its
+// executor runs: what it returns is exactly what will be resolved. Through require, as Node loads graphql (its
+// CommonJS build): the same copy the schema's types belong to, also under Vite's alias in the tests.
+const { collectSubfields } = createRequire(import.meta.url)('graphql/execution/collectFields') as typeof import('graphql/execution/collectFields');
+
+/** The fields of `type` selected under `fieldNodes`, by field name (aliases and fragments resolved). */
+function selectedFields(info: GraphQLResolveInfo, fieldNodes: readonly FieldNode[], typeName: string): Map<string, FieldNode[]> {
+  const byName = new Map<string, FieldNode[]>();
+  const type = info.schema.getType(typeName);
+  if (!isObjectType(type) || !fieldNodes.length) return byName;
+  for (const nodes of collectSubfields(info.schema, info.fragments, info.variableValues, type, fieldNodes).values())
+    byName.set(nodes[0].name.value, [...(byName.get(nodes[0].name.value) ?? []), ...nodes]);
+  return byName;
+}
+
+/** Which relations of its tickets a `tickets` query selects: the page's statement reads only those. */
+function selectedTicketRelations(info: GraphQLResolveInfo): tickets.PageRelations {
+  const connection = getNamedType(info.returnType);
+  const nodes = selectedFields(info, info.fieldNodes, connection.name).get('nodes') ?? [];
+  const ticket = selectedFields(info, nodes, 'Ticket');
+  return { requester: ticket.has('requester'), macro: ticket.has('macro'), assignee: ticket.has('assignee') };
+}
+
 @Resolver(() => Ticket)
 export class TicketResolver {
   @Query(() => TicketConnection, { description: "The signed-in agent's tickets, filtered, searched and ordered, one page at a time." })
@@ -83,9 +108,11 @@ export class TicketResolver {
     })
     orderBy: string | null,
     @Ctx() { service }: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    // The page's statement also read its requesters, macros and assignee (tickets.pageRelations, used below).
-    const result = await tickets.listTickets(service, { ...page, filter, orderBy });
+    // The page's statement also reads the requesters, macros and assignee the query selects (tickets.pageRelations,
+    // used below); a relation it does not select is not joined.
+    const result = await tickets.listTickets(service, { ...page, filter, orderBy, relations: selectedTicketRelations(info) });
     const counts = result.statusCounts;
     return { ...toConnection(result), statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED } };
   }

@@ -30,7 +30,7 @@ registerEnumType(WebhookEventType, {
   valuesConfig: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((t) => [t, { description: EVENT_DESCRIPTIONS[t] }])),
 });
 
-@ObjectType({ description: 'One HTTP attempt to deliver an event to an endpoint. Kept 14 days.' })
+@ObjectType({ simpleResolvers: true, description: 'One HTTP attempt to deliver an event to an endpoint. Kept 14 days.' })
 export class WebhookDelivery {
   @Field(() => Int, { description: 'Pass to redeliverWebhookDelivery to send this event again.' }) id!: number;
   @Field(() => String, { description: 'The event type: a WebhookEventType name, or WEBHOOK_TEST for sendTestWebhook.' }) event!: string;
@@ -49,13 +49,16 @@ export class WebhookDelivery {
   @Field(() => GraphQLDateTime, { description: 'When the attempt was made.' }) createdAt!: Date;
 }
 
-@ObjectType({ description: 'A page of delivery attempts, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of delivery attempts, newest first.' })
 export class WebhookDeliveryConnection {
   @Field(() => [WebhookDelivery], { description: 'The attempts of this page.' }) nodes!: WebhookDelivery[];
   @Field(() => PageInfo, { description: 'Pass endCursor as `after` for the next page.' }) pageInfo!: PageInfo;
 }
 
-@ObjectType({ description: 'An endpoint of yours that receives signed events (Standard Webhooks). Its secret is shown only when created or rotated.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An endpoint of yours that receives signed events (Standard Webhooks). Its secret is shown only when created or rotated.',
+})
 export class Webhook {
   @Field(() => Int, { description: 'The endpoint id.' }) id!: number;
   @Field(() => String, { description: 'Where events are POSTed: https://, or http:// for hosts the administrator allowlisted.' }) url!: string;
@@ -70,13 +73,13 @@ export class Webhook {
   @Field(() => GraphQLDateTime, { description: 'When it last changed.' }) updatedAt!: Date;
 }
 
-@ObjectType({ description: 'A new endpoint and its signing secret. The secret is shown here once: store it now.' })
+@ObjectType({ simpleResolvers: true, description: 'A new endpoint and its signing secret. The secret is shown here once: store it now.' })
 export class WebhookCreated {
   @Field(() => String, { description: '`whsec_<base64>`: verify the `webhook-signature` header with it.' }) secret!: string;
   @Field(() => Webhook, { description: 'The endpoint.' }) webhook!: WebhookRecord;
 }
 
-@ObjectType({ description: 'A rotated secret, shown once. The previous secret also signs until previousSecretExpiresAt (24 hours).' })
+@ObjectType({ simpleResolvers: true, description: 'A rotated secret, shown once. The previous secret also signs until previousSecretExpiresAt (24 hours).' })
 export class WebhookSecretRotated {
   @Field(() => String, { description: 'The new `whsec_<base64>` secret.' }) secret!: string;
   @Field(() => Webhook, { description: 'The endpoint.' }) webhook!: WebhookRecord;

@@ -20,7 +20,7 @@ import {
   type TicketStatus,
   type TicketType,
 } from '../validation/rules.js';
-import { dateBinding, emKind, hotRead, type DatabaseKind } from '../database.js';
+import { dateBinding, emKind, hotRead, hotReadArrays, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { pageSize } from './connection.js';
@@ -160,29 +160,16 @@ async function loadTickets(ctx: ServiceContext, name: string, where: string, par
 /**
  * The requester, macro and assignee read with a page's tickets, keyed by the very record objects listTickets
  * returned (a WeakMap: nothing outlives the request). The GraphQL field resolvers use them to answer
- * synchronously; graphql-js then completes each row without a promise per relation.
+ * synchronously; graphql-js then completes each row without a promise per relation. A relation the caller did
+ * not ask for (PageRelations) is absent: its resolver loads it instead.
  */
-export const pageRelations = new WeakMap<TicketRecord, { requester: CustomerRecord | null; macro: MacroRecord | null; assignee: UserRecord | null }>();
+export const pageRelations = new WeakMap<TicketRecord, { requester?: CustomerRecord | null; macro?: MacroRecord | null; assignee?: UserRecord | null }>();
 
-interface PageRow extends TicketRow {
-  sort_key: unknown;
-  open_count: number | string | null;
-  pending_count: number | string | null;
-  solved_count: number | string | null;
-  c_id: number | null;
-  c_name: string;
-  c_email: string;
-  c_owner_id: number;
-  c_created_at: unknown;
-  m_id: number | null;
-  m_name: string;
-  m_description: string;
-  m_owner_id: number | null;
-  m_created_at: unknown;
-  u_id: number | null;
-  u_username: string;
-  u_email: string;
-  u_created_at: unknown;
+/** Which relations of its tickets a page reads in its statement (default: all three). */
+export interface PageRelations {
+  requester?: boolean;
+  macro?: boolean;
+  assignee?: boolean;
 }
 
 /** A piece of SQL with its `?` bindings in order of appearance. */
@@ -280,6 +267,15 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
       if (cursor) bindings.push(dateBinding(kind, cursor.key), dateBinding(kind, cursor.key), cursor.id);
       bindings.push(limit);
     }
+  } else if (!c.statuses && !c.priorities && c.order !== 'PRIORITY') {
+    // Every status and priority, by id: one walk of (assignee_id, id) from the cursor is the page already (a
+    // union of the 12 status x priority ranges would read up to 12 pages and merge them).
+    const rest = residual(c, { priority: false, status: false });
+    const after = cursor ? (c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?') : '';
+    branches.push(
+      `select t.id as id, t.id as sk from tickets t where t.assignee_id = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+    );
+    bindings.push(c.viewerId, ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
   } else {
     const rest = residual(c, { priority: false, status: false });
     for (const status of statuses) {
@@ -374,7 +370,7 @@ function countsSql(c: Criteria): Sql {
  */
 export async function listTickets(
   ctx: ServiceContext,
-  page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null } = {},
+  page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null; relations?: PageRelations } = {},
 ): Promise<TicketPage> {
   const viewerId = requireViewer(ctx);
   const first = pageSize(page.first);
@@ -399,72 +395,179 @@ export async function listTickets(
   bindings.push(...counts.bindings);
   const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
   bindings.push(first + 1);
+  const want = { requester: page.relations?.requester ?? true, macro: page.relations?.macro ?? true, assignee: page.relations?.assignee ?? true };
+  // Column positions in the rows (arrays, see hotReadArrays): PAGE_COLUMNS, then each relation read.
+  const columns = [PAGE_COLUMNS.sql];
+  const joins: string[] = [];
+  let next = PAGE_COLUMNS.count;
+  const at = { customer: -1, macro: -1, user: -1 };
+  if (want.requester) {
+    columns.push('c.id as c_id, c.name as c_name, c.email as c_email, c.owner_id as c_owner_id, c.created_at as c_created_at');
+    joins.push('left join customers c on c.id = t.requester_id');
+    at.customer = next;
+    next += 5;
+  }
+  if (want.macro) {
+    columns.push('m.id as m_id, m.name as m_name, m.description as m_description, m.owner_id as m_owner_id, m.created_at as m_created_at');
+    joins.push('left join macros m on m.id = t.macro_id');
+    at.macro = next;
+    next += 5;
+  }
+  if (want.assignee) {
+    columns.push('u.id as u_id, u.username as u_username, u.email as u_email, u.created_at as u_created_at');
+    joins.push('left join users u on u.id = t.assignee_id');
+    at.user = next;
+  }
   const sql = `with ${ctes.join(', ')}
-    select p.sk as sort_key, t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
-      i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height,
-      c.id as c_id, c.name as c_name, c.email as c_email, c.owner_id as c_owner_id, c.created_at as c_created_at,
-      m.id as m_id, m.name as m_name, m.description as m_description, m.owner_id as m_owner_id, m.created_at as m_created_at,
-      u.id as u_id, u.username as u_username, u.email as u_email, u.created_at as u_created_at,
-      k.open_count, k.pending_count, k.solved_count
+    select ${columns.join(', ')}
     from counts k
     left join (select id, sk from page p order by ${order} limit ?) as p on 1 = 1
     left join tickets t on t.id = p.id
     left join ticket_images i on i.ticket_id = t.id
-    left join customers c on c.id = t.requester_id
-    left join macros m on m.id = t.macro_id
-    left join users u on u.id = t.assignee_id
+    ${joins.join(' ')}
     order by ${order}`;
-  // Named by its text: the filter's shape (which statuses, priorities, types, search or not, cursor or not) sets it.
-  const rows = await hotRead<PageRow>(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
-  const statusCounts = Object.fromEntries(
-    TICKET_STATUSES.map((s: TicketStatus) => [s, Number(rows[0]?.[`${s.toLowerCase()}_count` as 'open_count'] ?? 0)]),
-  ) as StatusCounts;
+  // Named by its text: the filter's shape (which statuses, priorities, types, search or not, cursor or not) and the
+  // relations read set it.
+  const rows = await hotReadArrays(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
+  const countsRow = rows[0];
+  const statusCounts = {
+    OPEN: Number(countsRow?.[COL.open] ?? 0),
+    PENDING: Number(countsRow?.[COL.pending] ?? 0),
+    SOLVED: Number(countsRow?.[COL.solved] ?? 0),
+  };
   let totalCount = 0;
   for (const s of c.statuses ?? TICKET_STATUSES) totalCount += statusCounts[s];
-  const found = rows.filter((row) => row.id != null);
+  const found = rows.filter((row) => row[COL.id] != null);
   const customers = new Map<number, CustomerRecord>();
   const macros = new Map<number, MacroRecord>();
   const users = new Map<number, UserRecord>();
+  const nodes: TicketRecord[] = [];
   for (const row of found.slice(0, first)) {
-    if (row.c_id != null)
-      customers.set(Number(row.c_id), {
-        id: Number(row.c_id),
-        name: row.c_name,
-        email: row.c_email,
-        ownerId: Number(row.c_owner_id),
-        createdAt: toDate(row.c_created_at),
-      });
-    if (row.m_id != null)
-      macros.set(Number(row.m_id), {
-        id: Number(row.m_id),
-        name: row.m_name,
-        description: row.m_description,
-        ownerId: row.m_owner_id == null ? null : Number(row.m_owner_id),
-        createdAt: toDate(row.m_created_at),
-      });
-    if (row.u_id != null)
-      users.set(Number(row.u_id), { id: Number(row.u_id), username: row.u_username, email: row.u_email, createdAt: toDate(row.u_created_at) });
-  }
-  const nodes = found.slice(0, first).map((row) => {
-    const record = rowToRecord(row);
+    const record = pageRowToRecord(row);
+    const relations: { requester?: CustomerRecord | null; macro?: MacroRecord | null; assignee?: UserRecord | null } = {};
+    // One record per related row, shared by the page's tickets (as the loaders would).
+    if (at.customer >= 0) relations.requester = relation(customers, row, at.customer, customerRecord);
+    if (at.macro >= 0) relations.macro = relation(macros, row, at.macro, macroRecord);
+    if (at.user >= 0) relations.assignee = relation(users, row, at.user, userRecord);
     // Each node's relations, for resolvers that can then answer without a promise (see pageRelations).
-    pageRelations.set(record, {
-      requester: customers.get(Number(row.c_id)) ?? null,
-      macro: macros.get(Number(row.m_id)) ?? null,
-      assignee: users.get(Number(row.u_id)) ?? null,
-    });
-    return record;
-  });
+    pageRelations.set(record, relations);
+    nodes.push(record);
+  }
   const last = found[Math.min(first, found.length) - 1];
-  const endKey = (row: PageRow) => (c.order === 'UPDATED' ? toDate(row.sort_key).getTime() : Number(row.sort_key));
+  const endKey = (row: unknown[]) => (c.order === 'UPDATED' ? toDate(row[COL.sortKey]).getTime() : Number(row[COL.sortKey]));
   return {
     nodes,
     totalCount,
     statusCounts,
     hasNextPage: found.length > first,
-    endCursor: last ? encodeCursor(Number(last.id), c.order, endKey(last)) : null,
+    endCursor: last ? encodeCursor(Number(last[COL.id]), c.order, endKey(last)) : null,
   };
 }
+
+/** The page's own columns, always read, in this order (COL names their positions). */
+const PAGE_COLUMN_NAMES = [
+  'p.sk as sort_key',
+  'k.open_count',
+  'k.pending_count',
+  'k.solved_count',
+  't.id',
+  't.title',
+  't.type',
+  't.priority',
+  't.status',
+  't.assignee_id',
+  't.requester_id',
+  't.macro_id',
+  't.description',
+  't.created_at',
+  't.updated_at',
+  'i.id as image_id',
+  'i.mime_type as image_mime_type',
+  'i.byte_size as image_byte_size',
+  'i.width as image_width',
+  'i.height as image_height',
+] as const;
+const PAGE_COLUMNS = { sql: PAGE_COLUMN_NAMES.join(', '), count: PAGE_COLUMN_NAMES.length };
+/** Positions of PAGE_COLUMN_NAMES in a row. */
+const COL = {
+  sortKey: 0,
+  open: 1,
+  pending: 2,
+  solved: 3,
+  id: 4,
+  title: 5,
+  type: 6,
+  priority: 7,
+  status: 8,
+  assignee: 9,
+  requester: 10,
+  macro: 11,
+  description: 12,
+  createdAt: 13,
+  updatedAt: 14,
+  imageId: 15,
+  imageMime: 16,
+  imageSize: 17,
+  imageWidth: 18,
+  imageHeight: 19,
+} as const;
+
+function pageRowToRecord(row: unknown[]): TicketRecord {
+  const imageId = row[COL.imageId];
+  return {
+    id: Number(row[COL.id]),
+    title: row[COL.title] as string,
+    type: row[COL.type] as TicketType,
+    priority: row[COL.priority] as TicketPriority,
+    status: row[COL.status] as TicketStatus,
+    assigneeId: Number(row[COL.assignee]),
+    requesterId: Number(row[COL.requester]),
+    macroId: Number(row[COL.macro]),
+    description: row[COL.description] as string,
+    image:
+      imageId == null
+        ? null
+        : {
+            id: Number(imageId),
+            ticketId: Number(row[COL.id]),
+            mimeType: row[COL.imageMime] as string,
+            byteSize: Number(row[COL.imageSize]),
+            width: Number(row[COL.imageWidth]),
+            height: Number(row[COL.imageHeight]),
+          },
+    createdAt: toDate(row[COL.createdAt]),
+    updatedAt: toDate(row[COL.updatedAt]),
+  };
+}
+
+/** The related record whose columns start at `from`, built once per id; null when the left join found none. */
+function relation<T>(seen: Map<number, T>, row: unknown[], from: number, build: (row: unknown[], from: number) => T): T | null {
+  if (row[from] == null) return null;
+  const id = Number(row[from]);
+  let record = seen.get(id);
+  if (!record) seen.set(id, (record = build(row, from)));
+  return record;
+}
+const customerRecord = (r: unknown[], i: number): CustomerRecord => ({
+  id: Number(r[i]),
+  name: r[i + 1] as string,
+  email: r[i + 2] as string,
+  ownerId: Number(r[i + 3]),
+  createdAt: toDate(r[i + 4]),
+});
+const macroRecord = (r: unknown[], i: number): MacroRecord => ({
+  id: Number(r[i]),
+  name: r[i + 1] as string,
+  description: r[i + 2] as string,
+  ownerId: r[i + 3] == null ? null : Number(r[i + 3]),
+  createdAt: toDate(r[i + 4]),
+});
+const userRecord = (r: unknown[], i: number): UserRecord => ({
+  id: Number(r[i]),
+  username: r[i + 1] as string,
+  email: r[i + 2] as string,
+  createdAt: toDate(r[i + 3]),
+});
 
 /** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
 export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[]> {
