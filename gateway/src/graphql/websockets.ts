@@ -146,7 +146,8 @@ function eventResults(
   };
   const run = (event: unknown) =>
     sameForEveryone && typeof event === 'object' && event !== null
-      ? executeOnce(args, event, contextValue)
+      ? // Each subscriber's own holder of the shared result, which onNext empties once it is sent.
+        executeOnce(args, event, contextValue).then((result) => ({ ...result }))
       : execute({ ...args, rootValue: event, contextValue: contextValue() });
   const results: AsyncGenerator<ExecutionResult, void, void> = {
     async next() {
@@ -260,7 +261,14 @@ export function createLiveServer(
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(format),
       // The same error shapes as HTTP: AppErrors with their code, anything unexpected logged and sent as INTERNAL.
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(format) } : undefined),
+      // graphql-ws keeps the last result of every subscription referenced until the next one: once its message is
+      // built, the result (our own holder) is emptied, so an idle subscription does not hold its last event.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        const message = result.errors ? { ...result, errors: result.errors.map(format) } : { ...result };
+        const released = result as { data?: unknown; errors?: unknown; extensions?: unknown };
+        released.data = released.errors = released.extensions = undefined;
+        return message;
+      },
       onConnect: async (ctx) => {
         const clientIp = ctx.extra.request.socket.remoteAddress ?? 'unknown';
         // A bearer token in connectionParams decides alone; otherwise the session cookie.
