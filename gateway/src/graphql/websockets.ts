@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
-import { LRUCache } from 'lru-cache';
+import QuickLRU from 'quick-lru';
 import { createLoaders, forkEm, type ApiCredential, type Em, type GraphQLContext, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { createTokenBudget, DEFAULT_TOKEN_BUDGET, type TokenBudget } from '../apiTokens/budget.js';
 import { createTokenSockets } from '../apiTokens/sockets.js';
@@ -76,8 +76,9 @@ export interface LiveServerOptions {
 
 export const SESSION_RECHECK_MS = 60_000;
 
-/** Parsed and validated subscription documents kept, by their text (bounded by the total length of the texts). */
-const DOCUMENT_CACHE_CHARS = 1_000_000;
+/** Parsed and validated subscription documents kept, by their text; longer texts are parsed every time. */
+const DOCUMENT_CACHE_ENTRIES = 200;
+const DOCUMENT_CACHE_MAX_CHARS = 16 * 1024;
 
 /** A document that parsed and passed validation, shared by every socket that sends the same text. */
 interface Prepared {
@@ -226,7 +227,9 @@ export function createLiveServer(
 
   // 1,000 tabs send the same few subscription documents: each text is parsed (with the token limit) and
   // validated once, and every socket that sends it shares the one document.
-  const documents = new LRUCache<string, Prepared>({ maxSize: DOCUMENT_CACHE_CHARS, sizeCalculation: (_value, query) => Math.max(1, query.length) });
+  // (quick-lru, not lru-cache: the root node_modules holds lru-cache 5 for babel, and the test bundles written
+  // under it would import that one.)
+  const documents = new QuickLRU<string, Prepared>({ maxSize: DOCUMENT_CACHE_ENTRIES });
   const prepare = (query: string): Prepared | readonly GraphQLError[] => {
     const cached = documents.get(query);
     if (cached) return cached;
@@ -245,7 +248,7 @@ export function createLiveServer(
     const isSameForEveryone = root.length === 1 && root[0].kind === Kind.FIELD && subscriptionFields[root[0].name.value]?.extensions?.sameForEveryone === true;
     if (isSameForEveryone) sameForEveryone.add(document);
     const prepared: Prepared = { query, document };
-    documents.set(query, prepared);
+    if (query.length <= DOCUMENT_CACHE_MAX_CHARS) documents.set(query, prepared);
     return prepared;
   };
 
