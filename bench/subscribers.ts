@@ -61,7 +61,7 @@ const STREAMS: Stream[] =
         web.LiveUnreadCountEventsDocument,
         web.LiveTypingEventsDocument,
       ].map((document, i) => {
-        const operation = document.definitions.find((definition) => definition.kind === 'OperationDefinition');
+        const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
         return { id: String(i + 1), query: print(withTypenames(document)), operationName: operation?.name?.value };
       })
     : [{ id: '1', query: MESSAGE_EVENTS }, ...(PRESENCE ? [{ id: '2', query: PRESENCE_SUBSCRIPTION }] : [])];

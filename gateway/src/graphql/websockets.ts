@@ -133,9 +133,9 @@ const sharedResults = new WeakMap<object, Map<DocumentNode, Map<string, Promise<
 
 function executeOnce(args: ExecutionArgs, event: object, contextValue: () => SocketContext): Promise<ExecutionResult> {
   let byDocument = sharedResults.get(event);
-  if (!byDocument) sharedResults.set(event, (byDocument = new Map()));
+  if (!byDocument) sharedResults.set(event, (byDocument = new Map<DocumentNode, Map<string, Promise<ExecutionResult>>>()));
   let byVariables = byDocument.get(args.document);
-  if (!byVariables) byDocument.set(args.document, (byVariables = new Map()));
+  if (!byVariables) byDocument.set(args.document, (byVariables = new Map<string, Promise<ExecutionResult>>()));
   const key = `${args.operationName ?? ''}:${JSON.stringify(args.variableValues ?? {})}`;
   let result = byVariables.get(key);
   if (!result) byVariables.set(key, (result = Promise.resolve(execute({ ...args, rootValue: event, contextValue: contextValue() }))));
