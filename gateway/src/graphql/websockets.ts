@@ -86,16 +86,17 @@ interface Prepared {
   document: DocumentNode;
 }
 
+type Caller = Pick<ServiceContext, 'viewerId' | 'token' | 'clientIp'>;
+
 /**
  * A subscription's context, or one event's: the caller and the dependencies, with the em.fork() and the
  * DataLoaders made only when a resolver first asks for them. A subscription's `subscribe` reads only the caller,
  * so an idle socket holds no entity manager; each delivered event gets a fresh one (and fresh loaders), so
  * nothing read for one event is served stale to the next.
+ *
+ * Classes rather than object literals with getters: thousands of idle subscriptions each hold one, and the
+ * getters then live once on the prototypes instead of as closures in every context.
  */
-type Caller = Pick<ServiceContext, 'viewerId' | 'token' | 'clientIp'>;
-
-// Classes rather than object literals with getters: thousands of idle subscriptions each hold one, and the
-// getters then live once on the prototypes instead of as closures in every context.
 class SocketService implements ServiceContext {
   #em: Em | undefined;
   readonly viewerId: number | null;
