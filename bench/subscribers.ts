@@ -1,13 +1,16 @@
 /**
  * Scenario 5 (scenarios/live.ts), the load side (its own process, on the load core): N graphql-ws subscribers,
- * each signed in as its own agent and subscribed to its own message topic; then one agent sends M messages to
+ * each signed in as its own agent and subscribed to its own message topic (and presence; BENCH_LIVE_STREAMS=web: the web
+ * app's seven subscriptions); then one agent sends M messages to
  * another over GraphQL, one at a time, and the latency from the start of each send to its receipt on the
  * receiver's socket is recorded. Prints one JSON line. Input: a JSON file given as argv[2].
  */
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
+import { Kind, print, visit, type DocumentNode, type FieldNode, type SelectionSetNode } from 'graphql';
 import { median, percentile, sleep } from '../gateway/src/testing/measure.js';
 import { MESSAGE_EVENTS, wsUrl } from '../gateway/src/testing/wsClient.js';
+import * as web from '../web/src/gql/graphql.js';
 import { rssMb } from './lib.js';
 
 interface Input {
@@ -24,6 +27,44 @@ const input = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Input;
 const PRESENCE_SUBSCRIPTION = 'subscription { presenceEvents { changes { userId online version } } }';
 /** Presence is tracked for every socket either way; BENCH_LIVE_PRESENCE=0 leaves the sockets unsubscribed from it. */
 const PRESENCE = process.env.BENCH_LIVE_PRESENCE !== '0';
+
+/** What Apollo Client's cache does to every document it sends: `__typename` in every selection below the root. */
+function withTypenames(document: DocumentNode): DocumentNode {
+  const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+  return visit(document, {
+    SelectionSet(node: SelectionSetNode, _key, parent) {
+      if (parent && 'kind' in parent && parent.kind === Kind.OPERATION_DEFINITION) return undefined;
+      if (node.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === '__typename')) return undefined;
+      return { ...node, selections: [...node.selections, typename] };
+    },
+  });
+}
+
+interface Stream {
+  id: string;
+  query: string;
+  operationName?: string;
+}
+/**
+ * BENCH_LIVE_STREAMS=web: every socket opens the seven subscriptions the web app opens (web/src/live/LiveUpdates.tsx),
+ * with the text Apollo Client sends (its documents with `__typename` added); id 1 is the message stream, id 2 presence.
+ * Otherwise the message stream and presence only, in their shortest form.
+ */
+const STREAMS: Stream[] =
+  process.env.BENCH_LIVE_STREAMS === 'web'
+    ? [
+        web.LiveMessageEventsDocument,
+        web.LivePresenceEventsDocument,
+        web.LiveTicketEventsDocument,
+        web.LiveCustomerEventsDocument,
+        web.LiveMacroEventsDocument,
+        web.LiveUnreadCountEventsDocument,
+        web.LiveTypingEventsDocument,
+      ].map((document, i) => {
+        const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+        return { id: String(i + 1), query: print(withTypenames(document)), operationName: operation?.name?.value };
+      })
+    : [{ id: '1', query: MESSAGE_EVENTS }, ...(PRESENCE ? [{ id: '2', query: PRESENCE_SUBSCRIPTION }] : [])];
 let presenceEvents = 0;
 
 const received = new Map<number, number>(); // userId -> events received
@@ -42,14 +83,13 @@ function subscribe(userId: number, cookie: string): Promise<WebSocket> {
         payload?: { data?: { messageEvents?: { receiverId: number; message?: { text: string } } } };
       };
       if (msg.type === 'connection_ack') {
-        ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: MESSAGE_EVENTS } }));
         // As the web app does: presence too (every socket hears every agent come online).
-        if (PRESENCE) ws.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: PRESENCE_SUBSCRIPTION } }));
+        for (const { id, query, operationName } of STREAMS) ws.send(JSON.stringify({ id, type: 'subscribe', payload: { query, operationName } }));
         clearTimeout(timer);
         resolve(ws);
       } else if (msg.type === 'next' && msg.id === '2') {
         presenceEvents += 1;
-      } else if (msg.type === 'next') {
+      } else if (msg.type === 'next' && msg.id === '1') {
         received.set(userId, (received.get(userId) ?? 0) + 1);
         const event = msg.payload?.data?.messageEvents;
         if (event && userId === input.receiverId && event.message) waiting.get(event.message.text)?.(at);
@@ -126,6 +166,7 @@ console.log(
     socketsWithEvents: socketsWithEvents.length,
     totalEvents,
     presenceEvents,
+    streams: STREAMS.length,
   }),
 );
 process.exit(0);

@@ -1,11 +1,14 @@
 /**
  * Scenario 5: live fan-out. bench/subscribers.ts (on the load core) opens one graphql-ws socket per agent and
  * times 100 messages from send to receipt; the gateway's memory is read with the sockets open.
+ * BENCH_LIVE_STREAMS=web: each socket opens the web app's seven subscriptions instead of messages and presence.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUBSCRIBERS, gateway, rows, stop, tmp, type Workspace } from '../context.js';
 import { lastJsonLine, log, progress, ROOT, runPinned } from '../lib.js';
+
+const WEB_STREAMS = process.env.BENCH_LIVE_STREAMS === 'web';
 
 interface LiveResult {
   subscribers: number;
@@ -19,6 +22,7 @@ interface LiveResult {
   socketsWithEvents: number;
   totalEvents: number;
   presenceEvents?: number;
+  streams: number;
 }
 
 export async function live(ws: Workspace): Promise<void> {
@@ -39,7 +43,7 @@ export async function live(ws: Workspace): Promise<void> {
     p99: result.p99,
     budget: 'p99 < 50 ms',
     met: result.p99 < 50,
-    note: `events reached ${result.socketsWithEvents} of ${result.subscribers} sockets (${result.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${result.mutationP50.toFixed(1)} ms; presence on: every socket tracked and subscribed to presenceEvents (${result.presenceEvents ?? 0} presence events delivered while connecting)`,
+    note: `events reached ${result.socketsWithEvents} of ${result.subscribers} sockets (${result.totalEvents} events: sender's and receiver's own topics only); sendMessage round trip p50 ${result.mutationP50.toFixed(1)} ms; presence on: every socket tracked and subscribed to presenceEvents (${result.presenceEvents ?? 0} presence events delivered while connecting)${WEB_STREAMS ? `; each socket opened the web app's ${result.streams} subscriptions` : ''}`,
   });
   rows.push({
     scenario: `5b. Live: gateway RSS with ${result.subscribers} sockets open`,

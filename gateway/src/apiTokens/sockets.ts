@@ -4,12 +4,12 @@
  * (apiTokenRevoked travels over the event bus) within a second; a periodic sweep closes those whose token
  * expired. Each subscription is priced like an HTTP operation and taken from the token's budget when it starts.
  */
-import type { WebSocket } from 'ws';
-import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { apiTokens, isAppError, type ApiCredential, type ServiceDeps } from '@fulcrum/schema';
 import { parseAuthorization } from './bearer.js';
 import type { TokenBudget } from './budget.js';
 import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost } from '../graphql/cost.js';
+import type { SocketGroup } from '../graphql/socketGroups.js';
 
 /** Close code for a socket whose token is revoked or expired (like 4401 for an ended session). */
 export const TOKEN_CLOSE_CODE = 4401;
@@ -19,25 +19,20 @@ export type SocketAuthentication = { kind: 'none' } | { kind: 'token'; credentia
 export interface TokenSockets {
   /** What connectionParams.authorization says: no token, a valid one, or a refusal (close the socket). */
   authenticate(connectionParams: Record<string, unknown> | undefined, clientIp: string): Promise<SocketAuthentication>;
-  add(tokenId: number, socket: WebSocket): void;
-  remove(tokenId: number, socket: WebSocket): void;
   /** Errors for a subscription that may not start (page size, cost; a token's budget), or undefined. */
   admit(
     schema: GraphQLSchema,
     credential: ApiCredential | undefined,
-    query: string,
+    document: DocumentNode,
     variables: Record<string, unknown> | undefined,
     operationName: string | null | undefined,
   ): Promise<GraphQLError[] | undefined>;
   dispose(): Promise<void>;
 }
 
-export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, recheckMs: number): TokenSockets {
-  const byToken = new Map<number, Set<WebSocket>>();
-  const closeToken = (tokenId: number) => {
-    for (const socket of byToken.get(tokenId) ?? []) socket.close(TOKEN_CLOSE_CODE, 'Unauthorized');
-    byToken.delete(tokenId);
-  };
+/** `byToken`: the gateway's bearer sockets by token id (graphql/socketGroups.ts); websockets.ts adds and removes them. */
+export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, recheckMs: number, byToken: SocketGroup<number>): TokenSockets {
+  const closeToken = (tokenId: number) => byToken.close(tokenId, TOKEN_CLOSE_CODE, 'Unauthorized');
   const revoked = deps.bus.subscribe('apiTokenRevoked');
   void (async () => {
     for await (const { tokenId } of revoked) closeToken(tokenId);
@@ -65,23 +60,13 @@ export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, reche
         throw error;
       }
     },
-    add(tokenId, socket) {
-      const sockets = byToken.get(tokenId) ?? new Set();
-      sockets.add(socket);
-      byToken.set(tokenId, sockets);
-    },
-    remove(tokenId, socket) {
-      const sockets = byToken.get(tokenId);
-      sockets?.delete(socket);
-      if (sockets && sockets.size === 0) byToken.delete(tokenId);
-    },
-    async admit(schema, credential, query, variables, operationName) {
+    async admit(schema, credential, document, variables, operationName) {
       let cost: number;
       try {
-        cost = operationCost(schema, parse(query), variables, operationName);
+        cost = operationCost(schema, document, variables, operationName);
       } catch (error) {
         if (error instanceof PageSizeError) return [error];
-        return undefined; // a syntax error: graphql-ws reports it
+        throw error;
       }
       if (cost > MAX_OPERATION_COST) return [costLimitError(cost)];
       if (!credential) return undefined;

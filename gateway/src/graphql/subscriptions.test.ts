@@ -75,6 +75,26 @@ describe('list events', () => {
   });
 });
 
+describe('each event is executed afresh', () => {
+  it('a record edited between two events is delivered as it is now (no loader kept for the socket)', async () => {
+    const events = collect(socketFor(demo), 'subscription { ticketEvents { kind id ticket { id status requester { id name } } } }');
+    await settle();
+    const customer = (await demo.gql('mutation { createCustomer(input: { name: "Before Rename", email: "fresh@example.com" }) { id } }')).data!.createCustomer;
+    const ticket = (await demo.post('/api/tickets/create', { title: 'Fresh', requester: customer.id, description: 'Read afresh' })).body;
+    await events.waitFor(1);
+    expect(events.events[0].ticketEvents.ticket.requester).toEqual({ id: customer.id, name: 'Before Rename' });
+    await demo.gql(`mutation { updateCustomer(id: ${customer.id}, input: { name: "After Rename", email: "fresh@example.com" }) { id } }`);
+    await demo.gql(`mutation { setTicketStatus(id: ${ticket.id}, status: PENDING) { id } }`);
+    await events.waitFor(2);
+    expect(events.events[1].ticketEvents).toMatchObject({
+      kind: 'UPDATED',
+      ticket: { status: 'PENDING', requester: { id: customer.id, name: 'After Rename' } },
+    });
+    await demo.gql(`mutation { deleteTicket(id: ${ticket.id}) }`);
+    await events.waitFor(3);
+  });
+});
+
 describe('connection', () => {
   it('refuses a socket without a session (4403)', async () => {
     const anonymous = wsClient(gw.url, '');

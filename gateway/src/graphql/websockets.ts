@@ -1,14 +1,30 @@
 import type { Server } from 'node:http';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, OperationTypeNode, parse, validate, specifiedRules, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from 'graphql';
-import { forkEm, type ApiCredential, type ServiceDeps } from '@fulcrum/schema';
+import {
+  createSourceEventStream,
+  execute,
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  parse,
+  validate,
+  specifiedRules,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import QuickLRU from 'quick-lru';
+import { createLoaders, forkEm, type ApiCredential, type Em, type GraphQLContext, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { createTokenBudget, DEFAULT_TOKEN_BUDGET, type TokenBudget } from '../apiTokens/budget.js';
 import { createTokenSockets } from '../apiTokens/sockets.js';
-import { graphqlContextFor } from '../http/serviceContext.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 import { createFormatError } from './errors.js';
+import { createSocketGroups } from './socketGroups.js';
 import { logError, type ErrorLog } from '../logging.js';
 import { originMatchesHost } from '../security/sameOrigin.js';
 
@@ -16,11 +32,12 @@ import { originMatchesHost } from '../security/sameOrigin.js';
 export const WS_MAX_PAYLOAD = 64 * 1024;
 export const WS_INIT_TIMEOUT_MS = 5_000;
 
-/** A socket's caller: a session (sid) or an API token (apiTokens/sockets.ts). */
+/** A socket's caller: a session (sid) or an API token (apiTokens/sockets.ts), and its address (for rate limits). */
 interface SocketUser {
   sid?: string;
   userId: number;
   token?: ApiCredential;
+  clientIp: string;
 }
 
 export interface LiveServer {
@@ -59,12 +76,128 @@ export interface LiveServerOptions {
 
 export const SESSION_RECHECK_MS = 60_000;
 
+/** Parsed and validated subscription documents kept, by their text; longer texts are parsed every time. */
+const DOCUMENT_CACHE_ENTRIES = 200;
+const DOCUMENT_CACHE_MAX_CHARS = 16 * 1024;
+
+/** A document that parsed and passed validation, shared by every socket that sends the same text. */
+interface Prepared {
+  query: string;
+  document: DocumentNode;
+}
+
+type Caller = Pick<ServiceContext, 'viewerId' | 'token' | 'clientIp'>;
+
+/**
+ * A subscription's context, or one event's: the caller and the dependencies, with the em.fork() and the
+ * DataLoaders made only when a resolver first asks for them. A subscription's `subscribe` reads only the caller,
+ * so an idle socket holds no entity manager; each delivered event gets a fresh one (and fresh loaders), so
+ * nothing read for one event is served stale to the next.
+ *
+ * Classes rather than object literals with getters: thousands of idle subscriptions each hold one, and the
+ * getters then live once on the prototypes instead of as closures in every context.
+ */
+class SocketService implements ServiceContext {
+  #em: Em | undefined;
+  readonly viewerId: number | null;
+  readonly token: ApiCredential | undefined;
+  readonly clientIp: string;
+  constructor(
+    readonly deps: ServiceDeps,
+    caller: Caller,
+  ) {
+    this.viewerId = caller.viewerId;
+    this.token = caller.token;
+    this.clientIp = caller.clientIp;
+  }
+  get em(): Em {
+    return (this.#em ??= forkEm(this.deps.orm));
+  }
+}
+
+class SocketContext implements GraphQLContext {
+  readonly service: SocketService;
+  #loaders: GraphQLContext['loaders'] | undefined;
+  constructor(deps: ServiceDeps, caller: Caller) {
+    this.service = new SocketService(deps, caller);
+  }
+  get loaders(): GraphQLContext['loaders'] {
+    return (this.#loaders ??= createLoaders(this.service));
+  }
+}
+
+/**
+ * The results of `sameForEveryone` subscriptions, per event (the bus hands every subscriber the same event
+ * object) and per document and variables: executed for the first subscriber, sent as they are to the others.
+ */
+const sharedResults = new WeakMap<object, Map<DocumentNode, Map<string, Promise<ExecutionResult>>>>();
+
+function executeOnce(args: ExecutionArgs, event: object, contextValue: () => SocketContext): Promise<ExecutionResult> {
+  let byDocument = sharedResults.get(event);
+  if (!byDocument) sharedResults.set(event, (byDocument = new Map<DocumentNode, Map<string, Promise<ExecutionResult>>>()));
+  let byVariables = byDocument.get(args.document);
+  if (!byVariables) byDocument.set(args.document, (byVariables = new Map<string, Promise<ExecutionResult>>()));
+  const key = `${args.operationName ?? ''}:${JSON.stringify(args.variableValues ?? {})}`;
+  let result = byVariables.get(key);
+  if (!result) byVariables.set(key, (result = Promise.resolve(execute({ ...args, rootValue: event, contextValue: contextValue() }))));
+  return result;
+}
+
+/**
+ * graphql-js's subscribe(), except that each event is executed with a fresh context (graphql-js reuses the
+ * subscription's for its whole life), and a `sameForEveryone` field once per event for all its subscribers.
+ * A class rather than an async generator or closures: one object per subscription, no suspended frame.
+ */
+class EventResults implements AsyncGenerator<ExecutionResult, void, void> {
+  readonly #events: AsyncIterator<unknown>;
+  constructor(
+    stream: AsyncIterable<unknown>,
+    readonly args: ExecutionArgs,
+    readonly sameForEveryone: boolean,
+    readonly deps: ServiceDeps,
+    readonly caller: Caller,
+  ) {
+    this.#events = stream[Symbol.asyncIterator]();
+  }
+
+  async next(): Promise<IteratorResult<ExecutionResult, void>> {
+    const step = await this.#events.next();
+    if (step.done) return { done: true, value: undefined };
+    try {
+      return { done: false, value: await this.#execute(step.value) };
+    } catch (error) {
+      await this.return();
+      throw error;
+    }
+  }
+
+  async return(): Promise<IteratorResult<ExecutionResult, void>> {
+    await this.#events.return?.();
+    return { done: true, value: undefined };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<ExecutionResult, void>> {
+    await this.return();
+    throw error;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  #execute(event: unknown): Promise<ExecutionResult> | ExecutionResult {
+    const contextValue = () => new SocketContext(this.deps, this.caller);
+    if (!this.sameForEveryone || typeof event !== 'object' || event === null) return execute({ ...this.args, rootValue: event, contextValue: contextValue() });
+    // Each subscriber's own holder of the shared result, which onNext empties once it is sent.
+    return executeOnce(this.args, event, contextValue).then((result) => ({ ...result }));
+  }
+}
+
 /**
  * graphql-ws on /graphql, beside Apollo on the same port. A socket is authenticated from the session cookie at
- * connection (no session: closed with 4403); every operation gets its own em.fork(); logout closes the
+ * connection (no session: closed with 4403); every delivered event gets its own em.fork(); logout closes the
  * session's sockets on every gateway (sessionEnded travels over the event bus).
  */
-
 export function createLiveServer(
   httpServer: Server,
   schema: GraphQLSchema,
@@ -81,81 +214,119 @@ export function createLiveServer(
     verifyClient: ({ origin, req }: { origin: string; req: { headers: Record<string, string | string[] | undefined> } }) =>
       originMatchesHost(origin, req.headers.host as string | undefined),
   });
-  const bySession = new Map<string, Set<WebSocket>>();
-  const tokens = createTokenSockets(deps, options.budget ?? createTokenBudget(DEFAULT_TOKEN_BUDGET), sessionRecheckMs);
+  const { bySession, byToken } = createSocketGroups();
+  const tokens = createTokenSockets(deps, options.budget ?? createTokenBudget(DEFAULT_TOKEN_BUDGET), sessionRecheckMs, byToken);
   const rules = [...specifiedRules, SubscriptionsOnly, ...extraRules];
   const formatError = createFormatError(options.log ?? logError);
   const format = (error: GraphQLError): GraphQLFormattedError => {
     const formatted = formatError(error.toJSON(), error);
     return options.blockFieldSuggestions ? { ...formatted, message: stripSuggestions(formatted.message) } : formatted;
   };
+  const subscriptionFields = schema.getSubscriptionType()?.getFields() ?? {};
+  // Documents whose root field has the `sameForEveryone` extension (schema/src/graphql/conversations.ts).
+  const sameForEveryone = new WeakSet<DocumentNode>();
+
+  // 1,000 tabs send the same few subscription documents: each text is parsed (with the token limit) and
+  // validated once, and every socket that sends it shares the one document.
+  // (quick-lru, not lru-cache: the root node_modules holds lru-cache 5 for babel, and the test bundles written
+  // under it would import that one.)
+  const documents = new QuickLRU<string, Prepared>({ maxSize: DOCUMENT_CACHE_ENTRIES });
+  const prepare = (query: string): Prepared | readonly GraphQLError[] => {
+    const cached = documents.get(query);
+    if (cached) return cached;
+    let document: DocumentNode;
+    try {
+      document = parse(query, PARSE_OPTIONS);
+    } catch (error) {
+      return [error instanceof GraphQLError ? error : new GraphQLError('Syntax Error')];
+    }
+    const errors = validate(schema, document, rules);
+    if (errors.length > 0) return errors;
+    // One operation per document is the usual case; a root field named directly (not through a fragment) is
+    // the only one whose extension is read here. Anything else is executed per subscriber.
+    const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+    const root = operations.length === 1 ? operations[0].selectionSet.selections : [];
+    const isSameForEveryone = root.length === 1 && root[0].kind === Kind.FIELD && subscriptionFields[root[0].name.value]?.extensions?.sameForEveryone === true;
+    if (isSameForEveryone) sameForEveryone.add(document);
+    const prepared: Prepared = { query, document };
+    if (query.length <= DOCUMENT_CACHE_MAX_CHARS) documents.set(query, prepared);
+    return prepared;
+  };
 
   const server = useServer<Record<string, unknown>, { user?: SocketUser }>(
     {
       schema,
       connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
-      validate: (s, document) => validate(s, document, rules),
-      // The token limit first (graphql-ws's own parse has none): a refused document is an error message, not a 4500 close.
       onSubscribe: async (ctx, _id, payload) => {
-        try {
-          parse(payload.query, PARSE_OPTIONS);
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax Error')];
-        }
+        const prepared = prepare(payload.query);
+        if (!('document' in prepared)) return [...prepared];
+        // The socket's message keeps the text for the subscription's life: keep the shared copy instead.
+        (payload as { query: string }).query = prepared.query;
+        const variables = payload.variables ?? undefined;
         // The published cost model and page size, and a token's budget (the same as over HTTP).
-        return tokens.admit(schema, ctx.extra.user?.token, payload.query, payload.variables ?? undefined, payload.operationName);
+        const refused = await tokens.admit(schema, ctx.extra.user?.token, prepared.document, variables, payload.operationName);
+        if (refused) return refused;
+        const user = ctx.extra.user;
+        return {
+          schema,
+          document: prepared.document,
+          variableValues: variables,
+          operationName: payload.operationName,
+          contextValue: new SocketContext(deps, { viewerId: user?.userId ?? null, token: user?.token, clientIp: user?.clientIp ?? 'unknown' }),
+        };
+      },
+      subscribe: async (args) => {
+        const stream = await createSourceEventStream(args);
+        if (!(Symbol.asyncIterator in stream)) return stream;
+        // The subscription's context served its `subscribe`; each event gets its own, for the same caller.
+        const { viewerId, token, clientIp } = (args.contextValue as SocketContext).service;
+        const caller: Caller = { viewerId, token, clientIp };
+        const perEvent = { ...args, contextValue: undefined };
+        return new EventResults(stream, perEvent, sameForEveryone.has(args.document), deps, caller);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(format),
       // The same error shapes as HTTP: AppErrors with their code, anything unexpected logged and sent as INTERNAL.
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(format) } : undefined),
+      // graphql-ws keeps the last result of every subscription referenced until the next one: once its message is
+      // built, the result (our own holder) is emptied, so an idle subscription does not hold its last event.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        const message = result.errors ? { ...result, errors: result.errors.map(format) } : { ...result };
+        const released = result as { data?: unknown; errors?: unknown; extensions?: unknown };
+        released.data = released.errors = released.extensions = undefined;
+        return message;
+      },
       onConnect: async (ctx) => {
+        const clientIp = ctx.extra.request.socket.remoteAddress ?? 'unknown';
         // A bearer token in connectionParams decides alone; otherwise the session cookie.
-        const bearer = await tokens.authenticate(ctx.connectionParams, ctx.extra.request.socket.remoteAddress ?? 'unknown');
+        const bearer = await tokens.authenticate(ctx.connectionParams, clientIp);
         if (bearer.kind === 'refused') return false;
         if (bearer.kind === 'token') {
-          ctx.extra.user = { userId: bearer.credential.userId, token: bearer.credential };
-          tokens.add(bearer.credential.tokenId, ctx.extra.socket);
+          ctx.extra.user = { userId: bearer.credential.userId, token: bearer.credential, clientIp };
+          byToken.add(bearer.credential.tokenId, ctx.extra.socket);
           return true;
         }
         const user = await sessions.fromCookieHeader(ctx.extra.request.headers.cookie);
         if (!user) return false;
         // Closed while the session was looked up: onClose has run already, so nothing may be registered now.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
-        ctx.extra.user = user;
+        ctx.extra.user = { sid: user.sid, userId: user.userId, clientIp };
         // Presence: an agent is online while any socket of theirs is open, on any gateway.
         deps.presence.connect(user.userId);
-        const sockets = bySession.get(user.sid) ?? new Set();
-        sockets.add(ctx.extra.socket);
-        bySession.set(user.sid, sockets);
+        bySession.add(user.sid, ctx.extra.socket);
         return true;
       },
       onClose: (ctx) => {
         const user = ctx.extra.user;
         if (!user) return;
         // Token sockets are integrations, not an agent at a screen: they are not presence.
-        if (user.token) return tokens.remove(user.token.tokenId, ctx.extra.socket);
+        if (user.token) return byToken.remove(user.token.tokenId, ctx.extra.socket);
         deps.presence.disconnect(user.userId);
-        if (!user.sid) return;
-        const sockets = bySession.get(user.sid);
-        sockets?.delete(ctx.extra.socket);
-        if (sockets && sockets.size === 0) bySession.delete(user.sid);
+        if (user.sid) bySession.remove(user.sid, ctx.extra.socket);
       },
-      context: (ctx) =>
-        graphqlContextFor({
-          em: forkEm(deps.orm),
-          viewerId: ctx.extra.user?.userId ?? null,
-          deps,
-          token: ctx.extra.user?.token,
-          clientIp: ctx.extra.request.socket.remoteAddress ?? 'unknown',
-        }),
     },
     wss,
   );
 
-  const closeSession = (sid: string) => {
-    for (const socket of bySession.get(sid) ?? []) socket.close(4401, 'Session ended');
-    bySession.delete(sid);
-  };
+  const closeSession = (sid: string) => bySession.close(sid, 4401, 'Session ended');
   const ended = deps.bus.subscribe('sessionEnded');
   void (async () => {
     for await (const { sid } of ended) closeSession(sid);
@@ -163,7 +334,7 @@ export function createLiveServer(
   // A socket is authenticated once, at connection. This sweep closes the sockets of sessions that ended without
   // an event reaching this gateway: idle or absolute expiry, or a logout published while Redis was unreachable.
   const sweep = setInterval(() => {
-    const sids = [...bySession.keys()];
+    const sids = bySession.keys();
     if (sids.length === 0) return;
     sessions.stillSignedIn(sids).then(
       (live) => sids.filter((sid) => !live.has(sid)).forEach(closeSession),

@@ -2,7 +2,22 @@
  * The message center's GraphQL (issue 13): conversations with server-side read state, one conversation's messages
  * as a cursor connection, presence and typing. Thin: every rule is in services/conversations.ts and messages.ts.
  */
-import { Arg, Args, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, registerEnumType, Resolver, Root, Subscription } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  Extensions,
+  Field,
+  FieldResolver,
+  Int,
+  Mutation,
+  ObjectType,
+  Query,
+  registerEnumType,
+  Resolver,
+  Root,
+  Subscription,
+} from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { conversations, messages } from '../services/index.js';
@@ -167,6 +182,9 @@ export class MessageCenterLiveResolver {
     return { reason: change.reason as UnreadChangeReason, unreadMessageCount, conversation: conversation as unknown as Conversation };
   }
 
+  // Every signed-in subscriber may see the same presence (checked per subscriber in `subscribe`), and an event's
+  // result reads nothing of the viewer: the websocket layer executes it once per event and sends that to all.
+  @Extensions({ sameForEveryone: true })
   @Subscription(() => PresenceEvent, {
     description: 'Agents coming online and going offline (anyone signed in may see who is online).',
     subscribe: ({ context }) => {
