@@ -100,12 +100,14 @@ export async function postgresRows(sqlite: Workspace, scenarios: ((ws: Workspace
     const ws: Workspace = { dir, gw, demo, marnie, customerIds, agents: [], agentCookies: new Map(), baselineUrl: sqlite.baselineUrl };
     for (const scenario of scenarios) {
       const from = rows.length;
+      const notesFrom = notes.length;
       try {
         await scenario(ws);
       } catch (error) {
         rows.push({ scenario: `${scenario.name}: failed`, value: (error as Error).message.split('\n')[0].slice(0, 300), budget: '—', met: false });
       }
       for (const row of rows.slice(from)) relabel(row);
+      for (let i = notesFrom; i < notes.length; i++) notes[i] = `${SUFFIX.trim()}: ${notes[i]}`;
     }
   } finally {
     if (gw) await stop(gw);
