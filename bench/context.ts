@@ -101,7 +101,12 @@ export async function check(spec: LoadSpec, validate: (body: any) => void): Prom
 
 /** Non-2xx answers, socket errors and timeouts (10 s) of a run, as text; '' when there were none. */
 export function failures(r: LoadResult): string {
-  const parts = [r.non2xx && `${r.non2xx} non-2xx`, r.errors && `${r.errors} errors`, r.timeouts && `${r.timeouts} timeouts`].filter(Boolean);
+  const parts = [
+    r.non2xx && `${r.non2xx} non-2xx`,
+    r.mismatches && `${r.mismatches} GraphQL errors`,
+    r.errors && `${r.errors} errors`,
+    r.timeouts && `${r.timeouts} timeouts`,
+  ].filter(Boolean);
   return parts.length ? `FAILED REQUESTS: ${parts.join(', ')} of ${r.requests + r.timeouts}` : '';
 }
 export const withFailures = (r: LoadResult, note?: string) => [note, failures(r)].filter(Boolean).join('; ') || undefined;

@@ -2,13 +2,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT, startProcess, type StartedProcess } from '../gateway/src/testing/processes.js';
 
 export const ROOT = REPO_ROOT;
-const require = createRequire(import.meta.url);
-const AUTOCANNON = require.resolve('autocannon/autocannon.js');
 
 /** `taskset` pins the server to one core and the load to the other, where it exists and there are two cores. */
 export const HAS_TASKSET = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
@@ -71,7 +68,8 @@ export function runPinned(args: string[], what: string): Promise<string> {
 export const lastJsonLine = <T>(out: string): T => JSON.parse(out.trim().split('\n').pop()!) as T;
 
 function gatewayEnv(dataDir: string, secret: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', ...extra };
+  // SQLite in DATA_DIR unless the PostgreSQL + Redis pass sets these (never inherited from the caller's shell).
+  return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', DATABASE_URL: '', REDIS_URL: '', ...extra };
 }
 
 export function startGateway(
@@ -95,6 +93,8 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** GraphQL answers with `errors` (bench/load.mjs), counted even when the status was 2xx. */
+  mismatches?: number;
 }
 
 export interface LoadSpec {
@@ -106,26 +106,37 @@ export interface LoadSpec {
   seconds?: number;
 }
 
-/** One autocannon run in its own process, pinned to the load core. */
+/**
+ * One autocannon run in its own process (bench/load.mjs), pinned to the load core. GraphQL answers (a POST to a
+ * `/graphql` URL) are checked one by one: a 2xx carrying `errors` is a failed request (`mismatches`).
+ */
 export async function autocannon(spec: LoadSpec): Promise<LoadResult> {
-  const args = [AUTOCANNON, '-j', '-n', '-c', String(spec.connections ?? 50), '-d', String(spec.seconds ?? 10), '-m', spec.method ?? 'GET'];
-  for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}=${v}`);
-  let bodyFile: string | undefined;
-  if (spec.body !== undefined) {
-    bodyFile = join(mkdtempSync(join(tmpdir(), 'fulcrum-bench-body-')), 'body');
-    writeFileSync(bodyFile, spec.body);
-    args.push('-i', bodyFile);
-  }
-  args.push(spec.url);
-  const result = await runPinned(args, 'autocannon');
-  if (bodyFile) rmSync(dirname(bodyFile), { recursive: true, force: true });
-  const json = JSON.parse(result) as {
+  const dir = mkdtempSync(join(tmpdir(), 'fulcrum-bench-load-'));
+  const bodyFile = spec.body === undefined ? undefined : join(dir, 'body');
+  if (bodyFile) writeFileSync(bodyFile, spec.body!);
+  const specFile = join(dir, 'spec.json');
+  writeFileSync(
+    specFile,
+    JSON.stringify({
+      url: spec.url,
+      method: spec.method ?? 'GET',
+      headers: spec.headers ?? {},
+      bodyFile,
+      connections: spec.connections ?? 50,
+      seconds: spec.seconds ?? 10,
+      graphql: (spec.method ?? 'GET') === 'POST' && new URL(spec.url).pathname.endsWith('/graphql'),
+    }),
+  );
+  const result = await runPinned([join(ROOT, 'bench/load.mjs'), specFile], 'autocannon');
+  rmSync(dir, { recursive: true, force: true });
+  const json = lastJsonLine<{
     requests: { p50: number; total: number };
     latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;
     timeouts: number;
-  };
+    mismatches: number;
+  }>(result);
   return {
     rps: json.requests.p50,
     p50: json.latency.p50,
@@ -134,6 +145,7 @@ export async function autocannon(spec: LoadSpec): Promise<LoadResult> {
     non2xx: json.non2xx,
     errors: json.errors,
     timeouts: json.timeouts,
+    mismatches: json.mismatches,
   };
 }
 

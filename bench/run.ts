@@ -9,6 +9,7 @@
  *   BENCH_ONLY=1,2,4     run only these scenarios (the table then says which were skipped)
  *   BENCH_MESSAGES=1000000            scenario 8's messages (the message center at scale)
  *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
+ *   BENCH_PG=1 / 0       rows 1, 2 and 3 again on PostgreSQL + Redis (default: when 127.0.0.1:5432 and 6379 answer)
  *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load
  *   BENCH_VERBOSE=1      show the gateway's output
  *
@@ -47,6 +48,7 @@ import { addAgents, addTickets, count, forgeSessions, openDb } from './seed.js';
 import { bearerDashboard, costLadder, dashboard, profileDashboard } from './scenarios/dashboard.js';
 import { live } from './scenarios/live.js';
 import { messageCenter } from './scenarios/messageCenter.js';
+import { postgresPassWanted, postgresRows } from './scenarios/postgres.js';
 import { restList } from './scenarios/restList.js';
 import { scale } from './scenarios/scale.js';
 import { start } from './scenarios/start.js';
@@ -123,6 +125,9 @@ async function main() {
   // 6 before the writes, so the dashboard shows the same 50 tickets.
   if (runs(6)) await guard('6', () => web(ws));
   if (runs(3)) await guard('3', () => writes(ws));
+  // The same rows on PostgreSQL + Redis, while the baseline still runs (their ratios pair with it like the SQLite rows').
+  const onPostgres = [runs(1) && restList, runs(2) && dashboard, runs(3) && writes].filter((s) => s !== false);
+  if (onPostgres.length && (await postgresPassWanted())) await guard('PostgreSQL + Redis', () => postgresRows(ws, onPostgres));
   await stop(baselineChild);
   if (runs(5)) await guard('5', () => live(ws));
   await stop(ws.gw);

@@ -12,6 +12,9 @@ const gateway = await startGateway({
   port: Number(process.env.PORT ?? 0),
   host: '127.0.0.1',
   dataDir: process.env.DATA_DIR,
+  // The PostgreSQL + Redis pass (bench/scenarios/postgres.ts): the scale-out configuration, as `npm start` reads it.
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  redisUrl: process.env.REDIS_URL || undefined,
   demo: process.env.FULCRUM_DEMO !== '0',
   sessionSecret: process.env.SESSION_SECRET,
   introspection: false,

@@ -1,10 +1,10 @@
 /**
- * Scenario 8 (with the message center's 8a to 8d: BENCH_ONLY=8 runs both), webhooks (issue 12):
+ * Scenario 9, webhooks (issue 12; BENCH_ONLY=9):
  *
- * - 8a. Delivery lag at 100 events/s: a REST ticket create every 10 ms for BENCH_SECONDS (open loop: a write does
+ * - 9a. Delivery lag at 100 events/s: a REST ticket create every 10 ms for BENCH_SECONDS (open loop: a write does
  *   not wait for the one before), a receiver on 127.0.0.1 (allowlisted) in this process; the lag of each event is
  *   "receiver got it" minus "write acknowledged", on this process's clock.
- * - 8b. The write path's cost: REST ticket creates at the bench's write concurrency with no webhook, then with one
+ * - 9b. The write path's cost: REST ticket creates at the bench's write concurrency with no webhook, then with one
  *   endpoint subscribed to TICKET_CREATED (delivering as the writes run), then with none again; the ratio is the
  *   second run's throughput to the mean of the two others (the goal: within 15 %, a ratio of at least 0.85).
  */
@@ -55,7 +55,7 @@ async function measureWebhooks(options: { dataDir: string; seconds: number; conn
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-  progress('8. webhooks: starting a gateway with 127.0.0.1 allowlisted');
+  progress('9. webhooks: starting a gateway with 127.0.0.1 allowlisted');
   const gw = await gateway(options.dataDir, { env: { FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   try {
     const cookie = await login(gw.url, 0);
@@ -87,16 +87,16 @@ async function measureWebhooks(options: { dataDir: string; seconds: number; conn
       ).createWebhook.webhook.id as number;
     const unregister = (id: number) => gql(gw.url, cookie, 'mutation($id: Int!) { deleteWebhook(id: $id) }', { id });
 
-    // 8b first (the lag run's endpoint would otherwise be registered): none, one, none.
-    const none1 = await load(`8b. REST create, no webhook, ${options.connections} connections`, spec);
+    // 9b first (the lag run's endpoint would otherwise be registered): none, one, none.
+    const none1 = await load(`9b. REST create, no webhook, ${options.connections} connections`, spec);
     let hook = await register();
     const before = received;
-    const one = await load(`8b. REST create, one webhook, ${options.connections} connections`, spec);
+    const one = await load(`9b. REST create, one webhook, ${options.connections} connections`, spec);
     const deliveredDuringLoad = received - before;
     await unregister(hook);
-    const none2 = await load(`8b. REST create, no webhook again, ${options.connections} connections`, spec);
+    const none2 = await load(`9b. REST create, no webhook again, ${options.connections} connections`, spec);
 
-    // 8a: 100 events/s, open loop.
+    // 9a: 100 events/s, open loop.
     hook = await register();
     arrivals.clear();
     const writes: Promise<{ id: number; ackedAt: number } | null>[] = [];
@@ -107,7 +107,7 @@ async function measureWebhooks(options: { dataDir: string; seconds: number; conn
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
       writes.push(create());
-      if (i % 100 === 0) progress(`8a. webhook lag at 100 events/s: ${i} of ${total} writes`);
+      if (i % 100 === 0) progress(`9a. webhook lag at 100 events/s: ${i} of ${total} writes`);
     }
     const acked = (await Promise.all(writes)).filter((w): w is { id: number; ackedAt: number } => w !== null);
     const rate = acked.length / ((performance.now() - started) / 1000);
@@ -130,7 +130,7 @@ async function measureWebhooks(options: { dataDir: string; seconds: number; conn
 export async function webhooks(): Promise<void> {
   const w = await measureWebhooks({ dataDir: join(tmp, 'webhooks'), seconds: SECONDS, connections: WRITE_CONNECTIONS });
   rows.push({
-    scenario: `8a. Webhooks: delivery lag, write acknowledged → receiver got it, REST ticket creates at ${w.lag.ratePerSecond.toFixed(0)} events/s, receiver on 127.0.0.1`,
+    scenario: `9a. Webhooks: delivery lag, write acknowledged → receiver got it, REST ticket creates at ${w.lag.ratePerSecond.toFixed(0)} events/s, receiver on 127.0.0.1`,
     p50: w.lag.p50,
     p99: w.lag.p99,
     budget: 'report',
@@ -140,7 +140,7 @@ export async function webhooks(): Promise<void> {
   const noneRps = (w.none[0].rps + w.none[1].rps) / 2;
   const costRatio = w.one.rps / noneRps;
   rows.push({
-    scenario: `8b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`,
+    scenario: `9b. Webhooks: write path with one endpoint registered vs none, REST ticket create, ${WRITE_CONNECTIONS} connections`,
     rps: w.one.rps,
     p50: w.one.p50,
     p99: w.one.p99,

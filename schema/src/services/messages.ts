@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { Message, User } from '../entities/index.js';
 import { hasErrors, MESSAGES, validateMessage } from '../validation/rules.js';
+import { hotRead } from '../database.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toDate, type MessageRecord } from './records.js';
 import type { ChangeKind } from '../realtime/events.js';
@@ -100,15 +101,19 @@ export async function listConversationMessages(
 export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, text: unknown): Promise<MessageRecord> {
   const viewerId = requireViewer(ctx);
   const receiverId = parseId(rawReceiverId);
-  const receiver = receiverId ? await ctx.em.findOne(User, receiverId) : null;
+  // One indexed read through a prepared statement (hotRead). Not em.findOne: a User entity in the unit of work was
+  // written back by the flush below (an `update users set created_at` per message) and cost a hydration.
+  const receiver = receiverId
+    ? (await hotRead<{ id: number }>(ctx.em, 'user_exists', 'select id from users where id = ? limit 1', [receiverId]))[0]
+    : undefined;
   if (!receiver) throw AppError.notFound('Receiver');
-  if (receiver.id === viewerId) throw AppError.validation({ receiver: ['You cannot send a message to yourself.'] });
+  if (receiverId === viewerId) throw AppError.validation({ receiver: ['You cannot send a message to yourself.'] });
   const valid = validText(text);
   // The message and both conversation rows (entities/Conversation) commit together.
   const record = await ctx.em.transactional(async (em) => {
     const message = em.create(Message, {
       sender: em.getReference(User, viewerId),
-      receiver: em.getReference(User, receiver.id),
+      receiver: em.getReference(User, receiverId!),
       text: valid,
       createdAt: new Date(),
       updatedAt: new Date(),

@@ -592,6 +592,15 @@ async function findOwnTicketEntity(ctx: ServiceContext, rawId: unknown): Promise
   return ticket;
 }
 
+/**
+ * Whether the requester exists: one indexed read through a statement prepared once (hotRead), not an ORM count,
+ * which builds, inlines and prepares its SQL on every write (8% of a ticket create's CPU in the profile). The
+ * foreign key still refuses a requester deleted between this check and the insert.
+ */
+async function customerExists(ctx: ServiceContext, id: number): Promise<boolean> {
+  return (await hotRead(ctx.em, 'customer_exists', 'select 1 as found from customers where id = ? limit 1', [id])).length > 0;
+}
+
 interface ValidTicket {
   title: string;
   type: TicketType;
@@ -620,7 +629,7 @@ async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Pro
   let requesterId: number | null = null;
   if (!fields.requester) {
     requesterId = parseId(input.requester);
-    if (!requesterId || (await ctx.em.count(Customer, { id: requesterId })) === 0) fields.requester = [MESSAGES.ticketRequesterUnknown];
+    if (!requesterId || !(await customerExists(ctx, requesterId))) fields.requester = [MESSAGES.ticketRequesterUnknown];
   }
   const macroId = await resolveUsableMacroId(ctx, input.applyMacro);
   if (!macroId) fields.applyMacro = [MESSAGES.ticketMacro];
@@ -688,9 +697,33 @@ function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
   return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
 }
 
-async function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', id: number, previous?: TicketFacets): Promise<TicketRecord> {
-  const record = await getTicket(ctx, id);
-  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id, record, ...(previous ? { previous } : {}) });
+/**
+ * The record of a ticket entity just flushed: every column is what the unit of work wrote (ids assigned, the
+ * onCreate/onUpdate dates set), so the write needs no read-back. The image is the metadata only, never the bytes.
+ */
+function toTicketRecord(t: Ticket): TicketRecord {
+  const image = t.image
+    ? { id: t.image.id, ticketId: t.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height }
+    : null;
+  return {
+    id: t.id,
+    title: t.title,
+    type: t.type,
+    priority: t.priority,
+    status: t.status,
+    assigneeId: t.assignee.id,
+    requesterId: t.requester.id,
+    macroId: t.macro.id,
+    description: t.description,
+    image,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', ticket: Ticket, previous?: TicketFacets): TicketRecord {
+  const record = toTicketRecord(ticket);
+  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
   return record;
 }
 
@@ -721,7 +754,7 @@ export async function createTicket(
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));
-  return publishTicket(ctx, 'CREATED', ticket.id);
+  return publishTicket(ctx, 'CREATED', ticket);
 }
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
@@ -734,7 +767,7 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
-  return publishTicket(ctx, 'UPDATED', ticket.id, previous);
+  return publishTicket(ctx, 'UPDATED', ticket, previous);
 }
 
 /** The one-click status change of the ticket page (also live in the agent's other tabs). */
@@ -748,7 +781,7 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
     ticket.updatedAt = new Date();
     await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
   }
-  return publishTicket(ctx, 'UPDATED', ticket.id, previous);
+  return publishTicket(ctx, 'UPDATED', ticket, previous);
 }
 
 /** Adds or replaces the ticket's one image (REST add-image and edit-image). */
@@ -761,7 +794,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
   await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
-  const record = await publishTicket(ctx, 'UPDATED', ticket.id, facetsOf(ticket));
+  const record = publishTicket(ctx, 'UPDATED', ticket, facetsOf(ticket));
   return record.image!;
 }
 

@@ -189,6 +189,21 @@ export function onOutboxWrite(em: Em, wake: () => void): () => void {
   return () => set.delete(wake);
 }
 
+/**
+ * How long a commit's wake-up waits for the commits after it. Each pass of the delivery worker costs about ten
+ * statements (probe, fan-out transaction, claim probe, idle check) whatever the number of new events, and woken once
+ * per commit it ran a pass per write: more statements than the write itself. Batched, a pass per window handles
+ * every event committed meanwhile, and a delivery waits at most this much longer (the promise is "within a second").
+ */
+const WAKE_BATCH_MS = 10;
+const wakeScheduled = new WeakSet<object>();
+
 function wakeWorkers(em: Em): void {
-  for (const wake of workers.get(em.config) ?? []) wake();
+  const key = em.config;
+  if (wakeScheduled.has(key)) return;
+  wakeScheduled.add(key);
+  setTimeout(() => {
+    wakeScheduled.delete(key);
+    for (const wake of workers.get(key) ?? []) wake();
+  }, WAKE_BATCH_MS);
 }
