@@ -20,7 +20,7 @@ const ticket: fc.Arbitrary<TicketRecord> = fc.record({
   image: fc.option(fc.record({ id, ticketId: id, mimeType: fc.constant('image/png'), byteSize: id, width: id, height: id }), { nil: null }),
   createdAt: fc.date({ noInvalidDate: true }),
   updatedAt: fc.date({ noInvalidDate: true }),
-}) as fc.Arbitrary<TicketRecord>;
+});
 
 describe('stringifyTicketList', () => {
   it('is byte for byte JSON.stringify of the REST shapes', () => {

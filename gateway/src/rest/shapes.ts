@@ -57,4 +57,4 @@ export const stringifyTicketList = fastJson({
       tickets_images: { type: 'array', items: { type: 'object', properties: { id: integer, ticket_id: integer, image: string } } },
     },
   },
-}) as (tickets: ReturnType<typeof restTicket>[]) => string;
+});
