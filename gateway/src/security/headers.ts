@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import { LRUCache } from 'lru-cache';
+import QuickLRU from 'quick-lru';
 
 /** The helmet configuration: security headers on every response, with a CSP that fits the single-page app. */
 export function helmetFor(secure: boolean) {
@@ -46,7 +46,7 @@ type HeaderSteps = { set: [string, string][]; remove: string[] };
  */
 export function securityHeaders(secure: boolean): RequestHandler {
   const middleware = helmetFor(secure);
-  const byHost = new LRUCache<string, HeaderSteps>({ max: 256 });
+  const byHost = new QuickLRU<string, HeaderSteps>({ maxSize: 256 });
   const record = (req: IncomingMessage): HeaderSteps | null => {
     const steps: HeaderSteps = { set: [], remove: [] };
     const recorder = {

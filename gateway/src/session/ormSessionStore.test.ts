@@ -54,6 +54,7 @@ describe('OrmSessionStore', () => {
   it('answers a cached session without the database, and never past its expiry', async () => {
     const store = new OrmSessionStore(orm, 60_000);
     await call<void>((cb) => store.set('c', data(300), cb));
+    expect(await call<session.SessionData | null>((cb) => store.get('c', cb))).toMatchObject({ userId: 1 }); // read: now cached
     // The row is gone behind the store's back (no event): the cache still answers, within its TTL...
     await forkEm(orm).nativeDelete(Session, { sid: 'c' });
     expect(await call<session.SessionData | null>((cb) => store.get('c', cb))).toMatchObject({ userId: 1 });

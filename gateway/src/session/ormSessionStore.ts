@@ -1,5 +1,5 @@
 import session from 'express-session';
-import { LRUCache } from 'lru-cache';
+import QuickLRU from 'quick-lru';
 import { hotRead, Session, toDate, type EventBus, type Orm } from '@fulcrum/schema';
 
 /** A session as stored: its JSON (parsed again for every request: express-session mutates what it gets) and expiry. */
@@ -31,7 +31,7 @@ const END_DELIVERY_TIMEOUT_MS = 1000;
  * MikroORM 6, and a second database client (e.g. connect-sqlite3 on the slower sqlite3 driver) beside
  * the ORM would split the data. Each write uses its own em.fork().
  *
- * Reads are answered from a small in-process cache (lru-cache, bounded, `ttlMs`) so that a signed-in request costs
+ * Reads are answered from a small in-process cache (quick-lru, bounded, `ttlMs`) so that a signed-in request costs
  * no database read at all most of the time. Correctness never rests on the TTL alone: a session's data never
  * changes after sign-in (signing in again makes a new session id), so the only thing a cache can miss is a session
  * that ended. destroy() (logout, the previous session at sign-in, the absolute timeout) removes it here at once,
@@ -41,7 +41,7 @@ const END_DELIVERY_TIMEOUT_MS = 1000;
  * The idle expiry is checked on every hit; a Redis reconnect clears the cache (events may have been lost).
  */
 export class OrmSessionStore extends session.Store {
-  private readonly cache: LRUCache<string, CachedSession>;
+  private readonly cache: QuickLRU<string, CachedSession>;
   private readonly shared: boolean;
   private readonly bus: EventBus | undefined;
   /** Bumped by every write and eviction: a read that started before one does not fill the cache. */
@@ -57,7 +57,7 @@ export class OrmSessionStore extends session.Store {
     super();
     this.shared = options.shared ?? false;
     this.bus = options.bus;
-    this.cache = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 15_000 });
+    this.cache = new QuickLRU({ maxSize: options.max ?? 10_000, maxAge: options.ttlMs ?? 15_000 });
     if (this.bus) {
       const ended = this.bus.subscribe('sessionEnded');
       this.ended = ended;
@@ -150,8 +150,9 @@ export class OrmSessionStore extends session.Store {
       .then(
         () => {
           this.remember(sid, row.expiresAt.getTime());
+          // Cached by the next read, not here: a session is only ever answered from memory once it was read back.
           this.epoch++;
-          this.cache.set(sid, { json: row.data, expiresAt: row.expiresAt.getTime() });
+          this.cache.delete(sid);
           callback?.();
         },
         (err) => callback?.(err),
@@ -160,7 +161,7 @@ export class OrmSessionStore extends session.Store {
 
   override touch(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
     const expiresAt = this.expiry(data);
-    const cached = this.cache.get(sid, { updateAgeOnGet: false });
+    const cached = this.cache.peek(sid);
     if (cached) cached.expiresAt = Math.max(cached.expiresAt, expiresAt.getTime());
     const last = this.lastWrittenExpiry.get(sid);
     // The stored expiry is less than a minute behind: the idle timeout (hours) loses nothing by skipping this write.
