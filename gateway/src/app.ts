@@ -32,7 +32,7 @@ import { createWebAppRouter } from './http/webApp.js';
 import { createRestRouter } from './rest/router.js';
 import { refuseCrossSiteWrites } from './security/sameOrigin.js';
 import { logError } from './logging.js';
-import { createSessions, loadSessionSecret } from './session/sessions.js';
+import { createSessions, loadSessionSecret, type Sessions } from './session/sessions.js';
 import { bearerOrSession } from './apiTokens/bearer.js';
 import { createTokenBudget, DEFAULT_TOKEN_BUDGET } from './apiTokens/budget.js';
 
@@ -42,6 +42,8 @@ export interface Gateway {
   server: Server;
   orm: Orm;
   deps: ServiceDeps;
+  /** The session middleware and its store (with the in-memory session cache). */
+  sessions: Sessions;
   /** Drains in-flight requests, closes websockets, the bus and the database. */
   close(): Promise<void>;
 }
@@ -90,7 +92,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.set('trust proxy', options.trustProxy ?? false);
   app.set('etag', false);
   app.use(securityHeaders(options.secureCookies ?? false));
-  const sessions = createSessions(orm, loadSessionSecret(dataDir, options.sessionSecret), options.secureCookies ?? false);
+  // Sessions are cached in memory; an ended session leaves every gateway's cache through the bus (session/ormSessionStore.ts).
+  const sessions = createSessions(orm, loadSessionSecret(dataDir, options.sessionSecret), options.secureCookies ?? false, {
+    bus: events.bus,
+    shared: !!options.redisUrl,
+  });
   // GraphQL requests with a bearer token skip the session (apiTokens/bearer.ts).
   app.use(bearerOrSession(sessions.middleware, deps));
 
@@ -108,7 +114,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     budget,
   });
   // Live events published while Redis was unreachable are lost: make every client reconnect and catch up.
-  events.onReconnected(() => live.closeAll('Event bus reconnected: catch up'));
+  events.onReconnected(() => {
+    sessions.store.forgetAll();
+    live.closeAll('Event bus reconnected: catch up');
+  });
   const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose(), budget });
   await apollo.start();
 
@@ -156,12 +165,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     server: httpServer,
     orm,
     deps,
+    sessions,
     close: () =>
       (closing ??= (async () => {
         clearInterval(pruneTimer);
         await apollo.stop();
         await webhooks.stop();
         await presence.close();
+        await sessions.store.dispose();
         await events.close();
         redisForLimits?.disconnect();
         closeHotReads(orm);

@@ -5,7 +5,7 @@ import { serviceContextFor } from '../http/serviceContext.js';
 import type { ErrorLog } from '../logging.js';
 import { apiErrorHandler } from './errors.js';
 import { requireSameOrigin } from '../security/sameOrigin.js';
-import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser } from './shapes.js';
+import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser, stringifyTicketList } from './shapes.js';
 
 /** The REST facade of SPEC section 7 / REST-CONTRACT.md: thin adapters over the same services as GraphQL. */
 export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
@@ -58,7 +58,8 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   api.use(signedIn);
   route('/users', 'get', async (req, res) => res.json((await users.listUsers(ctx(req))).map(restUser)));
 
-  route('/tickets', 'get', async (req, res) => res.json((await tickets.listAllTickets(ctx(req))).map(restTicket)));
+  // res.json's headers (Content-Type: application/json; charset=utf-8), with the body from the compiled serialiser.
+  route('/tickets', 'get', async (req, res) => res.type('json').send(stringifyTicketList((await tickets.listAllTickets(ctx(req))).map(restTicket))));
   route('/tickets/create', 'post', json, async (req, res) => {
     res.status(201).json(restTicket(await restNames(tickets.createTicket(ctx(req), ticketBody(body(req)), null, { imageRequired: false }))));
   });

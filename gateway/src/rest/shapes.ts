@@ -1,4 +1,5 @@
 /** The snake_case wire shapes of REST-CONTRACT.md, mapped from the service records. */
+import fastJson from 'fast-json-stringify';
 import {
   imageUrl,
   type CustomerRecord,
@@ -30,3 +31,30 @@ export const restCustomer = (c: CustomerRecord) => ({ id: c.id, user_id: c.owner
 export const restMacro = (m: MacroRecord) => ({ id: m.id, user_id: m.ownerId, name: m.name, description: m.description });
 
 export const restMessage = (m: MessageRecord) => ({ id: m.id, sender_id: m.senderId, receiver_id: m.receiverId, message: m.text });
+
+const integer = { type: 'integer' } as const;
+const string = { type: 'string' } as const;
+
+/**
+ * The ticket list's body, serialised by a function compiled once from the shape's JSON schema (fast-json-stringify)
+ * instead of JSON.stringify walking 50 objects per request. Same bytes as `JSON.stringify(tickets.map(restTicket))`:
+ * the properties in restTicket's order, strings escaped by JSON.stringify's rules (shapes.test.ts checks both on
+ * arbitrary text).
+ */
+export const stringifyTicketList = fastJson({
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      id: integer,
+      title: string,
+      type: string,
+      priority: string,
+      assignee: integer,
+      requester: integer,
+      apply_macro: integer,
+      description: string,
+      tickets_images: { type: 'array', items: { type: 'object', properties: { id: integer, ticket_id: integer, image: string } } },
+    },
+  },
+});

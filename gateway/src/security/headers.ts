@@ -1,7 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import QuickLRU from 'quick-lru';
 
-/** Security headers on every response (helmet), with a CSP that fits the single-page app. */
-export function securityHeaders(secure: boolean) {
+/** The helmet configuration: security headers on every response, with a CSP that fits the single-page app. */
+export function helmetFor(secure: boolean) {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -29,4 +32,42 @@ export function securityHeaders(secure: boolean) {
     referrerPolicy: { policy: 'same-origin' },
     frameguard: { action: 'deny' },
   });
+}
+
+/** What helmet does to a response: the headers it sets and the ones it removes, in order. */
+type HeaderSteps = { set: [string, string][]; remove: string[] };
+
+/**
+ * Security headers on every response. helmet decides them; its answer depends on nothing but the Host header (the
+ * CSP's ws:/wss: origins), so it runs once per Host value against a recording response, and every request just
+ * sets the recorded headers: the same headers, without walking helmet's dozen middlewares and rebuilding the CSP
+ * string per request. Bounded (Host is the client's to choose); a Host helmet refuses (an invalid CSP value) goes
+ * through helmet itself every time, so it fails exactly as before.
+ */
+export function securityHeaders(secure: boolean): RequestHandler {
+  const middleware = helmetFor(secure);
+  const byHost = new QuickLRU<string, HeaderSteps>({ maxSize: 256 });
+  const record = (req: IncomingMessage): HeaderSteps | null => {
+    const steps: HeaderSteps = { set: [], remove: [] };
+    const recorder = {
+      setHeader: (name: string, value: string) => void steps.set.push([name, value]),
+      removeHeader: (name: string) => void steps.remove.push(name),
+    } as unknown as ServerResponse;
+    let ok = false;
+    middleware({ headers: { host: req.headers.host } } as IncomingMessage, recorder, (err?: unknown) => void (ok = !err));
+    return ok ? steps : null;
+  };
+  return (req, res, next) => {
+    // A missing Host and an empty one give different CSPs ('localhost' and ''): keep them apart.
+    const host = req.headers.host === undefined ? '\0' : `h${req.headers.host}`;
+    let steps = byHost.get(host);
+    if (!steps) {
+      const recorded = record(req);
+      if (!recorded) return middleware(req, res, next);
+      byHost.set(host, (steps = recorded));
+    }
+    for (const [name, value] of steps.set) res.setHeader(name, value);
+    for (const name of steps.remove) res.removeHeader(name);
+    next();
+  };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type session from 'express-session';
-import { forkEm, openDatabase, Session, type Orm } from '@fulcrum/schema';
+import { createEventBus, forkEm, openDatabase, Session, type Orm } from '@fulcrum/schema';
 import { OrmSessionStore } from './ormSessionStore.js';
 
 let orm: Orm;
@@ -49,5 +49,42 @@ describe('OrmSessionStore', () => {
     const other = new OrmSessionStore(orm, 60_000);
     await call<void>((cb) => other.touch('b', data(3_600_000 + 100_000), cb));
     expect(await storedExpiry('b')).toBeGreaterThanOrEqual(first + 99_000);
+  });
+
+  it('answers a cached session without the database, and never past its expiry', async () => {
+    const store = new OrmSessionStore(orm, 60_000);
+    await call<void>((cb) => store.set('c', data(300), cb));
+    expect(await call<session.SessionData | null>((cb) => store.get('c', cb))).toMatchObject({ userId: 1 }); // read: now cached
+    // The row is gone behind the store's back (no event): the cache still answers, within its TTL...
+    await forkEm(orm).nativeDelete(Session, { sid: 'c' });
+    expect(await call<session.SessionData | null>((cb) => store.get('c', cb))).toMatchObject({ userId: 1 });
+    // ...but not once the session's own expiry has passed: then the database decides (and has no row).
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await call<session.SessionData | null>((cb) => store.get('c', cb))).toBeNull();
+  });
+
+  it('gives every request its own copy of the session (express-session changes the object it gets)', async () => {
+    const store = new OrmSessionStore(orm, 60_000);
+    await call<void>((cb) => store.set('d', data(60_000), cb));
+    const first = (await call<session.SessionData | null>((cb) => store.get('d', cb)))!;
+    first.userId = 99;
+    expect(await call<session.SessionData | null>((cb) => store.get('d', cb))).toMatchObject({ userId: 1 });
+  });
+
+  it('a session destroyed through one store is gone from every store on the bus at once', async () => {
+    const events = await createEventBus({});
+    const a = new OrmSessionStore(orm, 60_000, { bus: events.bus, shared: true });
+    const b = new OrmSessionStore(orm, 60_000, { bus: events.bus, shared: true });
+    try {
+      await call<void>((cb) => a.set('e', data(60_000), cb));
+      expect(await call<session.SessionData | null>((cb) => b.get('e', cb))).toMatchObject({ userId: 1 }); // cached by b
+      await call<void>((cb) => a.destroy('e', cb));
+      expect(await call<session.SessionData | null>((cb) => b.get('e', cb))).toBeNull();
+      expect(await call<session.SessionData | null>((cb) => a.get('e', cb))).toBeNull();
+    } finally {
+      await a.dispose();
+      await b.dispose();
+      await events.close();
+    }
   });
 });

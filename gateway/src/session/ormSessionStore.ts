@@ -1,18 +1,90 @@
 import session from 'express-session';
-import { forkEm, hotRead, Session, toDate, type Orm } from '@fulcrum/schema';
+import QuickLRU from 'quick-lru';
+import { hotRead, Session, toDate, type EventBus, type Orm } from '@fulcrum/schema';
+
+/** A session as stored: its JSON (parsed again for every request: express-session mutates what it gets) and expiry. */
+interface CachedSession {
+  json: string;
+  expiresAt: number;
+}
+
+export interface SessionCacheOptions {
+  /**
+   * The event bus. Every gateway removes a session from its cache when `sessionEnded` arrives; with `shared`, a
+   * destroyed session is published there and destroy() returns once the bus has delivered it back.
+   */
+  bus?: EventBus;
+  /** Several gateways share the sessions (PostgreSQL + Redis): see get() and destroy(). */
+  shared?: boolean;
+  /** How long a session is answered from memory before the database is asked again (ms). */
+  ttlMs?: number;
+  /** Sessions kept in memory, least recently used out first. */
+  max?: number;
+}
+
+/** How long destroy() waits for the bus to deliver its `sessionEnded` (Redis unreachable: logout still completes). */
+const END_DELIVERY_TIMEOUT_MS = 1000;
 
 /**
  * express-session's store, kept in our own database through MikroORM, so sessions survive a restart and are
  * shared by every gateway on the same PostgreSQL. Hand-written because no maintained store targets
  * MikroORM 6, and a second database client (e.g. connect-sqlite3 on the slower sqlite3 driver) beside
- * the ORM would split the data. Each call uses its own em.fork().
+ * the ORM would split the data. Each write uses its own em.fork().
+ *
+ * Reads are answered from a small in-process cache (quick-lru, bounded, `ttlMs`) so that a signed-in request costs
+ * no database read at all most of the time. Correctness never rests on the TTL alone: a session's data never
+ * changes after sign-in (signing in again makes a new session id), so the only thing a cache can miss is a session
+ * that ended. destroy() (logout, the previous session at sign-in, the absolute timeout) removes it here at once,
+ * and `sessionEnded` on the bus removes it on every other gateway. With several gateways (`shared`), destroy()
+ * publishes that event itself and answers only once the bus has delivered it back: Redis has then written it to
+ * every gateway's subscriber socket, so a request sent after the logout's answer finds it gone (see get()).
+ * The idle expiry is checked on every hit; a Redis reconnect clears the cache (events may have been lost).
  */
 export class OrmSessionStore extends session.Store {
+  private readonly cache: QuickLRU<string, CachedSession>;
+  private readonly shared: boolean;
+  private readonly bus: EventBus | undefined;
+  /** Bumped by every write and eviction: a read that started before one does not fill the cache. */
+  private epoch = 0;
+  private readonly endWaiters = new Map<string, (() => void)[]>();
+  private readonly ended: AsyncIterableIterator<{ sid: string }> | undefined;
+
   constructor(
     private readonly orm: Orm,
     private readonly fallbackTtlMs: number,
+    options: SessionCacheOptions = {},
   ) {
     super();
+    this.shared = options.shared ?? false;
+    this.bus = options.bus;
+    this.cache = new QuickLRU({ maxSize: options.max ?? 10_000, maxAge: options.ttlMs ?? 15_000 });
+    if (this.bus) {
+      const ended = this.bus.subscribe('sessionEnded');
+      this.ended = ended;
+      void (async () => {
+        for await (const { sid } of ended) this.evict(sid);
+      })();
+    }
+  }
+
+  /** Forgets one session here (an end event from any gateway), and wakes a destroy() waiting for that event. */
+  private evict(sid: string): void {
+    this.epoch++;
+    this.cache.delete(sid);
+    const waiters = this.endWaiters.get(sid);
+    this.endWaiters.delete(sid);
+    waiters?.forEach((wake) => wake());
+  }
+
+  /** Forgets every cached session (the bus reconnected: end events may have been lost meanwhile). */
+  forgetAll(): void {
+    this.epoch++;
+    this.cache.clear();
+  }
+
+  /** Stops listening to the bus (gateway shutdown). */
+  async dispose(): Promise<void> {
+    await this.ended?.return?.();
   }
 
   private expiry(data: session.SessionData): Date {
@@ -37,17 +109,37 @@ export class OrmSessionStore extends session.Store {
     }
   }
 
-  /** One indexed read through a prepared statement (no entity hydration): every signed-in request starts here. */
+  /**
+   * From the cache, or one indexed read through a prepared statement (no entity hydration, no em.fork()): every
+   * signed-in request starts here. With several gateways a hit is answered on the next turn of the event loop
+   * (setImmediate), after the I/O callbacks of this turn: a `sessionEnded` that reached this gateway's Redis socket
+   * before the request did is then applied first (see the class comment).
+   */
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
-    hotRead<{ data: string; expires_at: unknown }>(forkEm(this.orm), 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [
-      sid,
-    ]).then((rows) => {
-      const row = rows[0];
-      const expiresAt = row ? toDate(row.expires_at).getTime() : 0;
-      if (!row || expiresAt <= Date.now()) return callback(null, null);
-      this.remember(sid, expiresAt);
-      callback(null, JSON.parse(row.data) as session.SessionData);
-    }, callback);
+    if (!this.cache.has(sid)) return this.read(sid, callback);
+    const answer = () => {
+      const cached = this.cache.get(sid);
+      // Past the expiry this gateway knows of: another gateway may have renewed it, so the database decides.
+      if (!cached || cached.expiresAt <= Date.now()) return this.read(sid, callback);
+      callback(null, JSON.parse(cached.json) as session.SessionData);
+    };
+    if (this.shared) setImmediate(answer);
+    else answer();
+  }
+
+  private read(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
+    const epoch = this.epoch;
+    hotRead<{ data: string; expires_at: unknown }>(this.orm.em, 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [sid]).then(
+      (rows) => {
+        const row = rows[0];
+        const expiresAt = row ? toDate(row.expires_at).getTime() : 0;
+        if (!row || expiresAt <= Date.now()) return callback(null, null);
+        this.remember(sid, expiresAt);
+        if (epoch === this.epoch) this.cache.set(sid, { json: row.data, expiresAt });
+        callback(null, JSON.parse(row.data) as session.SessionData);
+      },
+      callback,
+    );
   }
 
   override set(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
@@ -58,6 +150,9 @@ export class OrmSessionStore extends session.Store {
       .then(
         () => {
           this.remember(sid, row.expiresAt.getTime());
+          // Cached by the next read, not here: a session is only ever answered from memory once it was read back.
+          this.epoch++;
+          this.cache.delete(sid);
           callback?.();
         },
         (err) => callback?.(err),
@@ -66,6 +161,8 @@ export class OrmSessionStore extends session.Store {
 
   override touch(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
     const expiresAt = this.expiry(data);
+    const cached = this.cache.peek(sid);
+    if (cached) cached.expiresAt = Math.max(cached.expiresAt, expiresAt.getTime());
     const last = this.lastWrittenExpiry.get(sid);
     // The stored expiry is less than a minute behind: the idle timeout (hours) loses nothing by skipping this write.
     if (last !== undefined && expiresAt.getTime() - last < OrmSessionStore.TOUCH_EVERY_MS) return callback?.();
@@ -83,13 +180,35 @@ export class OrmSessionStore extends session.Store {
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
     this.lastWrittenExpiry.delete(sid);
+    this.evict(sid);
     this.orm.em
       .fork()
       .nativeDelete(Session, { sid })
+      .then(() => (this.shared ? this.announceEnd(sid) : undefined))
       .then(
         () => callback?.(),
         (err) => callback?.(err),
       );
+  }
+
+  /** Publishes the end on the bus; resolves once it came back, or after a timeout (Redis unreachable). */
+  private announceEnd(sid: string): Promise<void> {
+    const bus = this.bus;
+    if (!bus) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const delivered = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const waiters = this.endWaiters.get(sid)?.filter((w) => w !== delivered);
+        if (waiters?.length) this.endWaiters.set(sid, waiters);
+        else this.endWaiters.delete(sid);
+        resolve();
+      }, END_DELIVERY_TIMEOUT_MS);
+      this.endWaiters.set(sid, [...(this.endWaiters.get(sid) ?? []), delivered]);
+      bus.publish('sessionEnded', { sid });
+    });
   }
 
   /** Removes expired sessions; the gateway calls this periodically. */

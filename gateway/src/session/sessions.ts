@@ -6,7 +6,7 @@ import session from 'express-session';
 import { parse as parseCookie } from 'cookie';
 import signature from 'cookie-signature';
 import type { Orm, SessionPort } from '@fulcrum/schema';
-import { OrmSessionStore } from './ormSessionStore.js';
+import { OrmSessionStore, type SessionCacheOptions } from './ormSessionStore.js';
 
 declare module 'express-session' {
   interface SessionData {
@@ -46,8 +46,8 @@ function isExpiredAbsolutely(data: session.SessionData | null | undefined): bool
   return !!data?.signedInAt && Date.now() - data.signedInAt > SESSION_ABSOLUTE_MS;
 }
 
-export function createSessions(orm: Orm, secret: string, secureCookies: boolean): Sessions {
-  const store = new OrmSessionStore(orm, SESSION_IDLE_MS);
+export function createSessions(orm: Orm, secret: string, secureCookies: boolean, cache: SessionCacheOptions = {}): Sessions {
+  const store = new OrmSessionStore(orm, SESSION_IDLE_MS, cache);
   const base = session({
     name: SESSION_COOKIE,
     secret,
