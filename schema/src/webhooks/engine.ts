@@ -26,6 +26,8 @@ import { checkDestination, parseAllowList, systemResolver, WebhookTargetError, t
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
+/** How long finished attempts wait to be recorded together (see flushSoon). */
+const RECORD_BATCH_MS = 10;
 const HOUR = 60 * MINUTE;
 
 /**
@@ -100,6 +102,7 @@ export class WebhookEngine {
   private inFlight = new Set<Promise<void>>();
   private results: AttemptResult[] = [];
   private recording: Promise<void> | null = null;
+  private recordSoon: Promise<void> | null = null;
   private lastPrune = 0;
   private unsubscribe: (() => void) | null = null;
 
@@ -342,7 +345,7 @@ export class WebhookEngine {
       .then((outcome) => {
         delivered = isSuccess(outcome.statusCode);
         this.results.push({ job, outcome, at: new Date() });
-        return this.flushResults();
+        return this.flushSoon();
       })
       .catch((error) => this.log(error, 'webhooks: attempt'))
       .finally(() => {
@@ -376,6 +379,18 @@ export class WebhookEngine {
     const jobs = await this.claim(jobIds.length, jobIds);
     const results = await Promise.all(jobs.map(async (job) => ({ job, outcome: await this.attempt(job), at: new Date() })));
     return this.record(results);
+  }
+
+  /**
+   * Records the results gathered over the next few milliseconds in one transaction: recording each delivery on its
+   * own (begin, insert, two updates, commit) cost more than the delivery. The attempt's slot is held until then.
+   */
+  private flushSoon(): Promise<void> {
+    this.recordSoon ??= new Promise<void>((resolve) => setTimeout(resolve, RECORD_BATCH_MS)).then(() => {
+      this.recordSoon = null;
+      return this.flushResults();
+    });
+    return this.recordSoon;
   }
 
   private flushResults(): Promise<void> {
