@@ -51,6 +51,18 @@ export async function stopAll(): Promise<void> {
 }
 
 /** The session cookie of a demo account (0 Demo, 1 Marnie, 2 Bobbie) signed in on `url`. */
+/** A GraphQL request as a signed-in agent (set-up steps of a scenario, not timed); its errors thrown. */
+export async function gql(url: string, cookie: string, query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: any; errors?: { message: string }[] };
+  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
+  return body.data;
+}
+
 export async function login(url: string, account: 0 | 1 | 2): Promise<string> {
   return (await clientsOf(url).as(account)).cookieHeader;
 }

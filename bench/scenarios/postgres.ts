@@ -12,7 +12,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createPostgresDatabase } from '@fulcrum/schema/testing';
-import { gateway, login, notes, rows, stop, tmp, type Workspace } from '../context.js';
+import { gateway, gql, login, notes, rows, stop, tmp, type Workspace } from '../context.js';
 import { progress } from '../lib.js';
 import type { Row } from '../report.js';
 import { TINY_PNG } from '../seed.js';
@@ -41,17 +41,6 @@ export async function postgresPassWanted(): Promise<boolean> {
   if (!pg || !redis)
     notes.push(`PostgreSQL + Redis rows not run: nothing answers on 127.0.0.1:${pg ? new URL(REDIS_URL).port || 6379 : 5432} (BENCH_PG=1 requires them).`);
   return pg && redis;
-}
-
-async function gql(url: string, cookie: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data;
 }
 
 /** The demo agent's tickets up to 50 (each with an image, like the SQLite workspace), through GraphQL. */

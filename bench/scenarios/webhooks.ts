@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { percentile, sleep } from '../../gateway/src/testing/measure.js';
-import { SECONDS, WRITE_CONNECTIONS, failures, gateway, load, login, rows, stop, tmp, withFailures } from '../context.js';
+import { SECONDS, WRITE_CONNECTIONS, failures, gateway, gql, load, login, rows, stop, tmp, withFailures } from '../context.js';
 import { progress, type LoadResult, type LoadSpec } from '../lib.js';
 import { fmtInt } from '../report.js';
 
@@ -21,17 +21,6 @@ interface WebhookBench {
   none: LoadResult[];
   one: LoadResult;
   deliveredDuringLoad: number;
-}
-
-async function gql(url: string, cookie: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data;
 }
 
 async function measureWebhooks(options: { dataDir: string; seconds: number; connections: number }): Promise<WebhookBench> {

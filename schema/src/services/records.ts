@@ -2,6 +2,7 @@
  * The plain records services return. Both transports shape these: GraphQL object types read them directly,
  * REST maps them to the snake_case wire shapes of REST-CONTRACT.md (gateway/src/rest/shapes.ts).
  */
+import type { Ticket } from '../entities/index.js';
 import type { TicketPriority, TicketStatus, TicketType } from '../validation/rules.js';
 
 export interface UserRecord {
@@ -63,4 +64,28 @@ export function toDate(value: unknown): Date {
 /** The stable URL the app serves an image at (gateway/src/images.ts). */
 export function imageUrl(imageId: number): string {
   return `/images/${imageId}`;
+}
+
+/**
+ * The record of a ticket entity just flushed: every column is what the unit of work wrote (ids assigned, the
+ * onCreate/onUpdate dates set), so the write needs no read-back. The image is the metadata only, never the bytes.
+ */
+export function ticketRecordOf(t: Ticket): TicketRecord {
+  const image = t.image
+    ? { id: t.image.id, ticketId: t.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height }
+    : null;
+  return {
+    id: t.id,
+    title: t.title,
+    type: t.type,
+    priority: t.priority,
+    status: t.status,
+    assigneeId: t.assignee.id,
+    requesterId: t.requester.id,
+    macroId: t.macro.id,
+    description: t.description,
+    image,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
 }

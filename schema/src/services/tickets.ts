@@ -28,7 +28,7 @@ import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
 import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 import type { TicketFacets } from '../realtime/events.js';
-import { toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
+import { ticketRecordOf, toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
 
 export interface TicketInput {
   title: unknown;
@@ -737,32 +737,8 @@ function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
   return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
 }
 
-/**
- * The record of a ticket entity just flushed: every column is what the unit of work wrote (ids assigned, the
- * onCreate/onUpdate dates set), so the write needs no read-back. The image is the metadata only, never the bytes.
- */
-function toTicketRecord(t: Ticket): TicketRecord {
-  const image = t.image
-    ? { id: t.image.id, ticketId: t.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height }
-    : null;
-  return {
-    id: t.id,
-    title: t.title,
-    type: t.type,
-    priority: t.priority,
-    status: t.status,
-    assigneeId: t.assignee.id,
-    requesterId: t.requester.id,
-    macroId: t.macro.id,
-    description: t.description,
-    image,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
-}
-
 function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', ticket: Ticket, previous?: TicketFacets): TicketRecord {
-  const record = toTicketRecord(ticket);
+  const record = ticketRecordOf(ticket);
   ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
   return record;
 }

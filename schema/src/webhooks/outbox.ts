@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
 import type { Em } from '../database.js';
 import type { ServiceContext } from '../services/context.js';
+import { ticketRecordOf } from '../services/records.js';
 import type { WebhookEventTypeName } from '../validation/rules.js';
 
 type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
@@ -33,21 +34,16 @@ export interface WebhookPayload {
 }
 
 export function ticketData(t: Ticket): Data {
-  const image = t.image ? { id: t.image.id, mimeType: t.image.mimeType, byteSize: t.image.byteSize, width: t.image.width, height: t.image.height } : null;
-  return {
-    id: t.id,
-    title: t.title,
-    type: t.type,
-    priority: t.priority,
-    status: t.status,
-    assigneeId: t.assignee.id,
-    requesterId: t.requester.id,
-    macroId: t.macro.id,
-    description: t.description,
-    image,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
+  // The service's record of the ticket (services/records.ts), its image without the ticket id it sits under.
+  const record = ticketRecordOf(t);
+  const image = record.image && {
+    id: record.image.id,
+    mimeType: record.image.mimeType,
+    byteSize: record.image.byteSize,
+    width: record.image.width,
+    height: record.image.height,
   };
+  return { ...record, image };
 }
 
 export function customerData(c: Customer): Data {
