@@ -97,52 +97,6 @@ export function decodeCursor(cursor: string | null | undefined, order: TicketOrd
   return parsed;
 }
 
-interface TicketRow {
-  id: number;
-  title: string;
-  type: TicketType;
-  priority: TicketPriority;
-  status: TicketStatus;
-  assignee_id: number;
-  requester_id: number;
-  macro_id: number;
-  description: string;
-  created_at: unknown;
-  updated_at: unknown;
-  image_id: number | null;
-  image_mime_type: string | null;
-  image_byte_size: number | null;
-  image_width: number | null;
-  image_height: number | null;
-}
-
-function rowToRecord(row: TicketRow): TicketRecord {
-  const image: TicketImageRecord | null = row.image_id
-    ? {
-        id: Number(row.image_id),
-        ticketId: Number(row.id),
-        mimeType: row.image_mime_type!,
-        byteSize: Number(row.image_byte_size),
-        width: Number(row.image_width),
-        height: Number(row.image_height),
-      }
-    : null;
-  return {
-    id: Number(row.id),
-    title: row.title,
-    type: row.type,
-    priority: row.priority,
-    status: row.status,
-    assigneeId: Number(row.assignee_id),
-    requesterId: Number(row.requester_id),
-    macroId: Number(row.macro_id),
-    description: row.description,
-    image,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  };
-}
-
 /**
  * Tickets are read with one SQL statement (tickets left-joined to their image's metadata), without entity
  * hydration, prepared once (hotRead): the REST list's and the ticket page's hot path. The image bytes are never
@@ -152,49 +106,10 @@ const TICKET_SELECT = `select t.id, t.title, t.type, t.priority, t.status, t.ass
     i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height
   from tickets t left join ticket_images i on i.ticket_id = t.id`;
 
-/** TICKET_SELECT's columns in order: its rows are read as arrays (hotRead's `raw`), a row object costs twice the read. */
-type TicketColumns = [
-  id: number,
-  title: string,
-  type: TicketType,
-  priority: TicketPriority,
-  status: TicketStatus,
-  assigneeId: number,
-  requesterId: number,
-  macroId: number,
-  description: string,
-  createdAt: unknown,
-  updatedAt: unknown,
-  imageId: number | null,
-  imageMimeType: string | null,
-  imageByteSize: number | null,
-  imageWidth: number | null,
-  imageHeight: number | null,
-];
-
 async function loadTickets(ctx: ServiceContext, name: string, where: string, params: unknown[]): Promise<TicketRecord[]> {
-  const rows = (await hotReadArrays(ctx.em, `${name}_raw`, `${TICKET_SELECT} ${where}`, params)) as TicketColumns[];
-  return rows.map(
-    ([id, title, type, priority, status, assigneeId, requesterId, macroId, description, createdAt, updatedAt, imageId, mimeType, byteSize, width, height]) =>
-      rowToRecord({
-        id,
-        title,
-        type,
-        priority,
-        status,
-        assignee_id: assigneeId,
-        requester_id: requesterId,
-        macro_id: macroId,
-        description,
-        created_at: createdAt,
-        updated_at: updatedAt,
-        image_id: imageId,
-        image_mime_type: mimeType,
-        image_byte_size: byteSize,
-        image_width: width,
-        image_height: height,
-      }),
-  );
+  // Rows as arrays (hotReadArrays): building an object per row cost as much as the read.
+  const rows = await hotReadArrays(ctx.em, `${name}_raw`, `${TICKET_SELECT} ${where}`, params);
+  return rows.map((row) => ticketRecordAt(row, 0));
 }
 
 /**
@@ -483,7 +398,7 @@ export async function listTickets(
   const users = new Map<number, UserRecord>();
   const nodes: TicketRecord[] = [];
   for (const row of found.slice(0, first)) {
-    const record = pageRowToRecord(row);
+    const record = ticketRecordAt(row, COL.id);
     const relations: { requester?: CustomerRecord | null; macro?: MacroRecord | null; assignee?: UserRecord | null } = {};
     // One record per related row, shared by the page's tickets (as the loaders would).
     if (at.customer >= 0) relations.requester = relation(customers, row, at.customer, customerRecord);
@@ -528,55 +443,40 @@ const PAGE_COLUMN_NAMES = [
   'i.height as image_height',
 ] as const;
 const PAGE_COLUMNS = { sql: PAGE_COLUMN_NAMES.join(', '), count: PAGE_COLUMN_NAMES.length };
-/** Positions of PAGE_COLUMN_NAMES in a row. */
-const COL = {
-  sortKey: 0,
-  open: 1,
-  pending: 2,
-  solved: 3,
-  id: 4,
-  title: 5,
-  type: 6,
-  priority: 7,
-  status: 8,
-  assignee: 9,
-  requester: 10,
-  macro: 11,
-  description: 12,
-  createdAt: 13,
-  updatedAt: 14,
-  imageId: 15,
-  imageMime: 16,
-  imageSize: 17,
-  imageWidth: 18,
-  imageHeight: 19,
-} as const;
+/** Positions of PAGE_COLUMN_NAMES in a row; the ticket's own columns start at `id`, in TICKET_SELECT's order. */
+const COL = { sortKey: 0, open: 1, pending: 2, solved: 3, id: 4 } as const;
 
-function pageRowToRecord(row: unknown[]): TicketRecord {
-  const imageId = row[COL.imageId];
+/**
+ * The ticket whose columns start at `from` in a row read as an array, in TICKET_SELECT's order (id, title, type,
+ * priority, status, assignee, requester, macro, description, created, updated, then the image's id, type, size,
+ * width and height): the REST list's rows (from 0) and the dashboard page's (from COL.id).
+ */
+function ticketRecordAt(r: unknown[], from: number): TicketRecord {
+  const id = Number(r[from]);
+  const imageId = r[from + 11];
   return {
-    id: Number(row[COL.id]),
-    title: row[COL.title] as string,
-    type: row[COL.type] as TicketType,
-    priority: row[COL.priority] as TicketPriority,
-    status: row[COL.status] as TicketStatus,
-    assigneeId: Number(row[COL.assignee]),
-    requesterId: Number(row[COL.requester]),
-    macroId: Number(row[COL.macro]),
-    description: row[COL.description] as string,
+    id,
+    title: r[from + 1] as string,
+    type: r[from + 2] as TicketType,
+    priority: r[from + 3] as TicketPriority,
+    status: r[from + 4] as TicketStatus,
+    assigneeId: Number(r[from + 5]),
+    requesterId: Number(r[from + 6]),
+    macroId: Number(r[from + 7]),
+    description: r[from + 8] as string,
     image:
       imageId == null
         ? null
         : {
             id: Number(imageId),
-            ticketId: Number(row[COL.id]),
-            mimeType: row[COL.imageMime] as string,
-            byteSize: Number(row[COL.imageSize]),
-            width: Number(row[COL.imageWidth]),
-            height: Number(row[COL.imageHeight]),
+            ticketId: id,
+            mimeType: r[from + 12] as string,
+            byteSize: Number(r[from + 13]),
+            width: Number(r[from + 14]),
+            height: Number(r[from + 15]),
           },
-    createdAt: toDate(row[COL.createdAt]),
-    updatedAt: toDate(row[COL.updatedAt]),
+    createdAt: toDate(r[from + 9]),
+    updatedAt: toDate(r[from + 10]),
   };
 }
 
