@@ -20,6 +20,8 @@ import type { TicketImage } from './TicketImage.js';
 @Index({ name: 'tickets_assignee_id_id_index', properties: ['assignee', 'id'] })
 /** The filtered dashboard: one index range per (status, priority) for newest, oldest and priority order... */
 @Index({ name: 'tickets_assignee_status_priority_id_index', properties: ['assignee', 'status', 'priority', 'id'] })
+/** A status filter alone in id order (the web app's default, unsolved): one range per status... */
+@Index({ name: 'tickets_assignee_status_id_index', properties: ['assignee', 'status', 'id'] })
 /** ...and one per status for "last update" order (services/tickets.ts, listTickets). */
 @Index({ name: 'tickets_assignee_status_updated_at_id_index', properties: ['assignee', 'status', 'updatedAt', 'id'] })
 export class Ticket {

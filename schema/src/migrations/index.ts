@@ -4,6 +4,7 @@ import { Migration20261123110000ApiTokens } from './Migration20261123110000ApiTo
 import { Migration20261123120000Webhooks } from './Migration20261123120000Webhooks.js';
 import { Migration20261123130000Conversations } from './Migration20261123130000Conversations.js';
 import { Migration20261123140000TicketTriage } from './Migration20261123140000TicketTriage.js';
+import { Migration20261125120000StatusIndex } from './Migration20261125120000StatusIndex.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123120000Webhooks', class: Migration20261123120000Webhooks },
   { name: 'Migration20261123130000Conversations', class: Migration20261123130000Conversations },
   { name: 'Migration20261123140000TicketTriage', class: Migration20261123140000TicketTriage },
+  { name: 'Migration20261125120000StatusIndex', class: Migration20261125120000StatusIndex },
 ];

@@ -231,6 +231,17 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
       `select t.id as id, t.id as sk from tickets t where t.assignee_id = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
     );
     bindings.push(c.viewerId, ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
+  } else if (!c.priorities && c.order !== 'PRIORITY') {
+    // A status filter alone in id order (the web app's default, unsolved): one (assignee_id, status, id) range per
+    // status, instead of one per status and priority.
+    const rest = residual(c, { priority: false, status: false });
+    const after = cursor ? (c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?') : '';
+    for (const status of statuses) {
+      branches.push(
+        `select t.id as id, t.id as sk from tickets t where t.assignee_id = ? and t.status = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+      );
+      bindings.push(c.viewerId, status, ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
+    }
   } else {
     const rest = residual(c, { priority: false, status: false });
     for (const status of statuses) {
