@@ -13,6 +13,8 @@ export interface ProfileSummary {
   idleShare: number;
   functions: { name: string; share: number }[];
   packages: { name: string; share: number }[];
+  /** What was profiled, as the report names it ("the dashboard load"). */
+  target?: string;
 }
 
 function packageOf(url: string): string {

@@ -83,7 +83,7 @@ export function render(report: Report): string {
   if (profile) {
     lines.push('');
     lines.push(
-      `CPU profile of the gateway under the dashboard load (V8 CPU profiler as in \`node --cpu-prof\`, started over IPC for the load only: ${profile.busySamples.toLocaleString('en-US')} busy samples, idle ${(profile.idleShare * 100).toFixed(0)}%), self time:`,
+      `CPU profile of the gateway under ${profile.target ?? 'the dashboard load'} (V8 CPU profiler as in \`node --cpu-prof\`, started over IPC for the load only: ${profile.busySamples.toLocaleString('en-US')} busy samples, idle ${(profile.idleShare * 100).toFixed(0)}%), self time:`,
     );
     lines.push('');
     lines.push('| by package | share | | by function | share |');

@@ -10,7 +10,7 @@
  *   BENCH_MESSAGES=1000000            scenario 8's messages (the message center at scale)
  *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
  *   BENCH_PG=1 / 0       rows 1, 2 and 3 again on PostgreSQL + Redis (default: when 127.0.0.1:5432 and 6379 answer)
- *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load
+ *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load (=rest: profile the REST list's load instead)
  *   BENCH_VERBOSE=1      show the gateway's output
  *
  * This file seeds the main workspace and runs the scenarios in order; each lives in bench/scenarios/, the
@@ -45,7 +45,7 @@ import { HAS_TASKSET, LOAD_CPU, log, progress } from './lib.js';
 import type { ProfileSummary } from './profile.js';
 import { render, writeDoc } from './report.js';
 import { addAgents, addTickets, count, forgeSessions, openDb } from './seed.js';
-import { bearerDashboard, costLadder, dashboard, profileDashboard } from './scenarios/dashboard.js';
+import { bearerDashboard, costLadder, dashboard, profileLoad } from './scenarios/dashboard.js';
 import { live } from './scenarios/live.js';
 import { messageCenter } from './scenarios/messageCenter.js';
 import { postgresPassWanted, postgresRows } from './scenarios/postgres.js';
@@ -132,7 +132,8 @@ async function main() {
   if (runs(5)) await guard('5', () => live(ws));
   await stop(ws.gw);
   let profile: ProfileSummary | undefined;
-  if (runs(2) && process.env.BENCH_PROFILE !== '0') await guard('profile', async () => void (profile = await profileDashboard(ws)));
+  const profileOf = process.env.BENCH_PROFILE === 'rest' ? 'rest' : 'dashboard';
+  if (runs(profileOf === 'rest' ? 1 : 2) && process.env.BENCH_PROFILE !== '0') await guard('profile', async () => void (profile = await profileLoad(ws, profileOf)));
   if (runs(4)) await guard('4', scale);
   if (runs(8)) await guard('8', messageCenter);
   if (runs(7)) await guard('7', start);

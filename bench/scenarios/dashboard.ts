@@ -114,16 +114,20 @@ export async function costLadder(ws: Workspace): Promise<void> {
   }
 }
 
-/** Where the dashboard's time goes: the V8 CPU profiler in a fresh gateway, started over IPC for the load only. */
-export async function profileDashboard(ws: Workspace): Promise<ProfileSummary> {
+/**
+ * Where a hot path's time goes: the V8 CPU profiler in a fresh gateway, started over IPC for the load only. The
+ * dashboard by default; `BENCH_PROFILE=rest` profiles the REST list's load instead.
+ */
+export async function profileLoad(ws: Workspace, target: 'dashboard' | 'rest'): Promise<ProfileSummary> {
   const gw = (ws.gw = await gateway(ws.dir));
-  const file = join(tmp, 'dashboard.cpuprofile');
-  await autocannon({ ...dashboardSpec(gw.url, ws.demo), seconds: 2 }); // warm, unprofiled
+  const file = join(tmp, `${target}.cpuprofile`);
+  const spec: LoadSpec = target === 'rest' ? { url: `${gw.url}/api/tickets/`, headers: { cookie: ws.demo } } : dashboardSpec(gw.url, ws.demo);
+  await autocannon({ ...spec, seconds: 2 }); // warm, unprofiled
   await gw.request('profile-start');
-  await load('profile: GraphQL dashboard, V8 CPU profiler on', { ...dashboardSpec(gw.url, ws.demo), seconds: Math.min(SECONDS, 8) });
+  await load(`profile: ${target === 'rest' ? 'REST list' : 'GraphQL dashboard'}, V8 CPU profiler on`, { ...spec, seconds: Math.min(SECONDS, 8) });
   await gw.request('profile-stop', { file });
   await stop(gw);
-  const profile = summarizeProfile(file);
+  const profile = { ...summarizeProfile(file), target: target === 'rest' ? 'the REST list load' : 'the dashboard load' };
   if (process.env.BENCH_KEEP_PROFILE) writeFileSync(process.env.BENCH_KEEP_PROFILE, readFileSync(file));
   return profile;
 }
