@@ -1,18 +1,27 @@
 /**
- * The gateway as one ES module: `gateway/src/main.ts` compiled by esbuild with our two workspaces inlined and every
- * npm dependency left external (they resolve from node_modules as usual). Plain node then starts it without the tsx
- * loader, which compiles each of our files at every start: about 1.1 s to the first answer instead of about 1.9 s.
+ * The gateway as one ES module: `gateway/src/main.ts` compiled by esbuild with our two workspaces and the npm
+ * dependencies inlined. Plain node then starts it without the tsx loader, which compiles each of our files at
+ * every start, and without resolving and reading the hundreds of files of the npm packages one by one: the first
+ * answer on an existing DATA_DIR came after 1.95 s with the dependencies left external and 1.16 s inlined, and after
+ * about 3 s under tsx (issue 15). Left external, resolved from node_modules at run time: native addons (their
+ * `.node` binaries load by path) and optional packages that a dependency requires only if installed (knex's other
+ * database drivers, ws's native helpers...), found by trying to resolve each bare import from where it is imported.
  * `npm start` (scripts/start.mjs), the crash and drain tests and the bench all run this one bundle definition.
  * JavaScript, not TypeScript, so it runs before anything is compiled.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Same depth as gateway/src, so paths relative to a module (config.ts finds ../../web/dist) hold in the bundle. */
 export const DEFAULT_BUNDLE = join(REPO_ROOT, 'gateway/dist/main.mjs');
-const SOURCES = ['gateway/src', 'schema/src', 'gateway/package.json', 'schema/package.json', 'tsconfig.json', 'gateway/bundle.mjs'];
+// package-lock.json: the inlined dependencies change with it (an `npm ci` after a pull rebuilds the bundle).
+const SOURCES = ['gateway/src', 'schema/src', 'gateway/package.json', 'schema/package.json', 'package-lock.json', 'tsconfig.json', 'gateway/bundle.mjs'];
+
+/** Native addons: their compiled `.node` file is found relative to the package at run time. */
+const NATIVE = ['better-sqlite3', 'argon2'];
 
 /** Newest modification time under a file or folder (0 when missing). */
 export function newestMtime(path) {
@@ -22,18 +31,47 @@ export function newestMtime(path) {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
+/**
+ * esbuild plugin: a bare import that does not resolve from the importing file stays external (an optional
+ * dependency its package loads in a try/catch, or never on our paths); node resolves it at run time as before.
+ */
+const optionalImports = {
+  name: 'optional-imports',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || !args.resolveDir) return undefined;
+      try {
+        createRequire(join(args.resolveDir, 'noop.js')).resolve(args.path);
+        return undefined;
+      } catch {
+        return { path: args.path, external: true };
+      }
+    });
+  },
+};
+
 /** Writes the bundle to `outfile` and returns its path. */
 export async function bundleGateway(outfile = DEFAULT_BUNDLE) {
   const { build } = await import('esbuild');
-  const deps = (file) => Object.keys(JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8')).dependencies ?? {});
-  const external = [...deps('gateway/package.json'), ...deps('schema/package.json')].filter((d) => d !== '@fulcrum/schema').flatMap((d) => [d, `${d}/*`]);
   await build({
     entryPoints: [join(REPO_ROOT, 'gateway/src/main.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external,
+    external: NATIVE.flatMap((d) => [d, `${d}/*`]),
+    plugins: [optionalImports],
+    // The CommonJS packages inlined into an ES module still call require() and read __dirname/__filename.
+    banner: {
+      js: [
+        "import { createRequire as __fulcrumRequire } from 'node:module';",
+        "import { fileURLToPath as __fulcrumPath } from 'node:url';",
+        "import { dirname as __fulcrumDir } from 'node:path';",
+        'const require = __fulcrumRequire(import.meta.url);',
+        'const __filename = __fulcrumPath(import.meta.url);',
+        'const __dirname = __fulcrumDir(__filename);',
+      ].join(' '),
+    },
     outfile,
     tsconfig: join(REPO_ROOT, 'tsconfig.json'),
     logLevel: 'error',
