@@ -133,7 +133,8 @@ async function main() {
   await stop(ws.gw);
   let profile: ProfileSummary | undefined;
   const profileOf = process.env.BENCH_PROFILE === 'rest' ? 'rest' : 'dashboard';
-  if (runs(profileOf === 'rest' ? 1 : 2) && process.env.BENCH_PROFILE !== '0') await guard('profile', async () => void (profile = await profileLoad(ws, profileOf)));
+  if (runs(profileOf === 'rest' ? 1 : 2) && process.env.BENCH_PROFILE !== '0')
+    await guard('profile', async () => void (profile = await profileLoad(ws, profileOf)));
   if (runs(4)) await guard('4', scale);
   if (runs(8)) await guard('8', messageCenter);
   if (runs(7)) await guard('7', start);

@@ -9,7 +9,7 @@
  * `npm start` (scripts/start.mjs), the crash and drain tests and the bench all run this one bundle definition.
  * JavaScript, not TypeScript, so it runs before anything is compiled.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
