@@ -67,6 +67,11 @@ export class OrmSessionStore extends session.Store {
     }
   }
 
+  /** True when destroy() announces the session's end on the bus itself (several gateways share the sessions). */
+  get announcesEnds(): boolean {
+    return this.shared && this.bus !== undefined;
+  }
+
   /** Forgets one session here (an end event from any gateway), and wakes a destroy() waiting for that event. */
   private evict(sid: string): void {
     this.epoch++;
@@ -180,11 +185,14 @@ export class OrmSessionStore extends session.Store {
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
     this.lastWrittenExpiry.delete(sid);
+    const wasCached = this.cache.has(sid);
     this.evict(sid);
     this.orm.em
       .fork()
       .nativeDelete(Session, { sid })
-      .then(() => (this.shared ? this.announceEnd(sid) : undefined))
+      // Announced only when something ended: express-session destroys a logged-out session a second time at the
+      // end of the response (unset: 'destroy'), and a sign-in destroys the unsaved anonymous session it replaces.
+      .then((deleted) => (this.shared && (deleted > 0 || wasCached) ? this.announceEnd(sid) : undefined))
       .then(
         () => callback?.(),
         (err) => callback?.(err),

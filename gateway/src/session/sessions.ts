@@ -86,26 +86,31 @@ export function createSessions(orm: Orm, secret: string, secureCookies: boolean,
   };
 }
 
-/** The service layer's view of an Express session: sign in with a fresh id, sign out server-side. */
+/**
+ * The service layer's view of an Express session: sign in with a fresh id, sign out server-side. Both destroy a
+ * session through the store, which announces the end on the bus itself when gateways share it (the answer says
+ * so, and the service does not announce it a second time).
+ */
 export function sessionPort(req: Request): SessionPort {
+  const announced = req.sessionStore instanceof OrmSessionStore && req.sessionStore.announcesEnds;
   return {
     get id() {
       return req.session?.userId ? req.sessionID : undefined;
     },
     signIn: (userId) =>
-      new Promise<void>((resolve, reject) =>
+      new Promise<boolean>((resolve, reject) =>
         req.session.regenerate((err) => {
           if (err) return reject(err as Error);
           req.session.userId = userId;
           req.session.signedInAt = Date.now();
-          req.session.save((saveErr) => (saveErr ? reject(saveErr as Error) : resolve()));
+          req.session.save((saveErr) => (saveErr ? reject(saveErr as Error) : resolve(announced)));
         }),
       ),
     signOut: () =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<boolean>((resolve, reject) => {
         req.res?.clearCookie(SESSION_COOKIE, { path: '/' });
-        if (!req.session) return resolve();
-        req.session.destroy((err) => (err ? reject(err as Error) : resolve()));
+        if (!req.session) return resolve(false);
+        req.session.destroy((err) => (err ? reject(err as Error) : resolve(announced)));
       }),
   };
 }

@@ -4,6 +4,7 @@
  * its own empty DATA_DIR). They run in the PostgreSQL + Redis pass of `npm test` (scripts/test.sh step 4).
  */
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
@@ -197,6 +198,33 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
       expect((await onA.get('/api/auth/logout')).status).toBe(200);
       expect((await onB.get('/api/tickets/')).status).toBe(401);
       expect((await onB.gql('{ me { id } }')).data?.me).toBeNull();
+    }
+  });
+
+  it("a logout, and a sign-in over a signed-in session, announce the session's end on the bus once", async () => {
+    // The session store announces the end itself when gateways share it (and waits for it: see above); the
+    // service must not publish it a second time.
+    const sidOf = (client: TestClient) =>
+      decodeURIComponent(/fulcrum\.sid=([^;]+)/.exec(client.cookieHeader)![1])
+        .slice(2)
+        .split('.')[0];
+    const redis = new Redis(REDIS_URL);
+    const ended: string[] = [];
+    redis.on('pmessage', (_pattern: string, _channel: string, message: string) => ended.push(message));
+    await redis.psubscribe('fulcrum:*:sessionEnded');
+    try {
+      const loggedOut = await A.as(0);
+      const first = sidOf(loggedOut);
+      expect((await loggedOut.get('/api/auth/logout')).status).toBe(200);
+      const switched = await B.as(0);
+      const second = sidOf(switched);
+      await switched.login(DEMO_ACCOUNTS[1].email, DEMO_ACCOUNTS[1].password); // another agent in the same browser
+      expect(sidOf(switched)).not.toBe(second);
+      await sleep(500); // a second announcement would arrive by now
+      expect(ended.filter((m) => m.includes(first))).toHaveLength(1);
+      expect(ended.filter((m) => m.includes(second))).toHaveLength(1);
+    } finally {
+      redis.disconnect();
     }
   });
 

@@ -87,13 +87,13 @@ export async function login(ctx: ServiceContext, args: LoginArgs): Promise<UserR
  */
 async function switchSession(ctx: ServiceContext, userId: number): Promise<void> {
   const previous = ctx.session?.id;
-  await ctx.session?.signIn(userId);
-  if (previous && previous !== ctx.session?.id) ctx.deps.bus.publish('sessionEnded', { sid: previous });
+  const announced = await ctx.session?.signIn(userId);
+  if (previous && previous !== ctx.session?.id && !announced) ctx.deps.bus.publish('sessionEnded', { sid: previous });
 }
 
 export async function logout(ctx: ServiceContext): Promise<void> {
   requireSession(ctx);
   const sid = ctx.session?.id;
-  await ctx.session?.signOut();
-  if (sid) ctx.deps.bus.publish('sessionEnded', { sid });
+  const announced = await ctx.session?.signOut();
+  if (sid && !announced) ctx.deps.bus.publish('sessionEnded', { sid });
 }

@@ -10,10 +10,13 @@ import type { WebhookEngine } from '../webhooks/engine.js';
 export interface SessionPort {
   /** The current session id, if any. */
   readonly id: string | undefined;
-  /** Issue a fresh session id (no fixation) bound to this user. */
-  signIn(userId: number): Promise<void>;
-  /** Destroy the session server-side. */
-  signOut(): Promise<void>;
+  /**
+   * Issue a fresh session id (no fixation) bound to this user; a previous session of the caller ends. True when
+   * the transport has already announced that end on the event bus (`sessionEnded`), so the service does not.
+   */
+  signIn(userId: number): Promise<boolean>;
+  /** Destroy the session server-side. True when the transport has already announced its end, as for signIn. */
+  signOut(): Promise<boolean>;
 }
 
 /** Long-lived parts, built once per process by the gateway. */
