@@ -9,9 +9,9 @@
  * `npm start` (scripts/start.mjs), the crash and drain tests and the bench all run this one bundle definition.
  * JavaScript, not TypeScript, so it runs before anything is compiled.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -53,7 +53,7 @@ const optionalImports = {
 /** Writes the bundle to `outfile` and returns its path. */
 export async function bundleGateway(outfile = DEFAULT_BUNDLE) {
   const { build } = await import('esbuild');
-  await build({
+  const result = await build({
     entryPoints: [join(REPO_ROOT, 'gateway/src/main.ts')],
     bundle: true,
     platform: 'node',
@@ -73,9 +73,16 @@ export async function bundleGateway(outfile = DEFAULT_BUNDLE) {
       ].join(' '),
     },
     outfile,
+    write: false,
     tsconfig: join(REPO_ROOT, 'tsconfig.json'),
     logLevel: 'error',
   });
+  // Written whole and renamed into place: a process starting the bundle meanwhile reads the old one or the new one,
+  // never half of it (test processes and `npm start` may share the default bundle).
+  mkdirSync(dirname(outfile), { recursive: true });
+  const temporary = `${outfile}.${process.pid}.tmp`;
+  writeFileSync(temporary, result.outputFiles[0].contents);
+  renameSync(temporary, outfile);
   return outfile;
 }
 

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleGateway } from '../../bundle.mjs';
+import { bundleGateway, ensureGatewayBundle } from '../../bundle.mjs';
 import { clientsOf, type GatewayClients } from './client.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -160,7 +160,8 @@ export interface GatewayProcess extends StartedProcess, GatewayClients {
 
 /**
  * One scale-out gateway process on PostgreSQL and Redis, with PORT=0 (the "listening on" line carries the real
- * port). Each process gets its own empty DATA_DIR: nothing a gateway needs may live on its local disk.
+ * port), started from the bundle `npm start` runs. Each process gets its own empty DATA_DIR: nothing a gateway
+ * needs may live on its local disk.
  */
 export async function spawnGateway(options: GatewayProcessOptions, timeoutMs = 45_000): Promise<GatewayProcess> {
   try {
@@ -179,7 +180,7 @@ async function spawnGatewayOnce(options: GatewayProcessOptions, timeoutMs: numbe
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   let started: StartedProcess;
   try {
-    started = await startProcess(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
+    started = await startProcess(process.execPath, [await ensureGatewayBundle()], {
       name: `gateway ${options.name}`,
       env: {
         PORT: '0',
