@@ -50,7 +50,6 @@ export async function stopAll(): Promise<void> {
   for (const child of [...children]) await child.stop().catch(() => undefined);
 }
 
-/** The session cookie of a demo account (0 Demo, 1 Marnie, 2 Bobbie) signed in on `url`. */
 /** A GraphQL request as a signed-in agent (set-up steps of a scenario, not timed); its errors thrown. */
 export async function gql(url: string, cookie: string, query: string, variables: Record<string, unknown> = {}) {
   const res = await fetch(`${url}/graphql`, {
@@ -63,6 +62,7 @@ export async function gql(url: string, cookie: string, query: string, variables:
   return body.data;
 }
 
+/** The session cookie of a demo account (0 Demo, 1 Marnie, 2 Bobbie) signed in on `url`. */
 export async function login(url: string, account: 0 | 1 | 2): Promise<string> {
   return (await clientsOf(url).as(account)).cookieHeader;
 }
