@@ -222,25 +222,17 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
       if (cursor) bindings.push(dateBinding(kind, cursor.key), dateBinding(kind, cursor.key), cursor.id);
       bindings.push(limit);
     }
-  } else if (!c.statuses && !c.priorities && c.order !== 'PRIORITY') {
-    // Every status and priority, by id: one walk of (assignee_id, id) from the cursor is the page already (a
-    // union of the 12 status x priority ranges would read up to 12 pages and merge them).
-    const rest = residual(c, { priority: false, status: false });
-    const after = cursor ? (c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?') : '';
-    branches.push(
-      `select t.id as id, t.id as sk from tickets t where t.assignee_id = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
-    );
-    bindings.push(c.viewerId, ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
   } else if (!c.priorities && c.order !== 'PRIORITY') {
-    // A status filter alone in id order (the web app's default, unsolved): one (assignee_id, status, id) range per
-    // status, instead of one per status and priority.
+    // In id order without a priority filter: every status is one walk of (assignee_id, id) from the cursor (a union
+    // of the 12 status x priority ranges would read up to 12 pages and merge them); a status filter (the web app's
+    // default, unsolved) is one (assignee_id, status, id) range per status.
     const rest = residual(c, { priority: false, status: false });
     const after = cursor ? (c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?') : '';
-    for (const status of statuses) {
+    for (const status of c.statuses ?? [null]) {
       branches.push(
-        `select t.id as id, t.id as sk from tickets t where t.assignee_id = ? and t.status = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+        `select t.id as id, t.id as sk from tickets t where t.assignee_id = ?${status ? ' and t.status = ?' : ''} ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
       );
-      bindings.push(c.viewerId, status, ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
+      bindings.push(c.viewerId, ...(status ? [status] : []), ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
     }
   } else {
     const rest = residual(c, { priority: false, status: false });
