@@ -72,10 +72,15 @@ export class OrmSessionStore extends session.Store {
     return this.shared && this.bus !== undefined;
   }
 
-  /** Forgets one session here (an end event from any gateway), and wakes a destroy() waiting for that event. */
-  private evict(sid: string): void {
+  /** Drops one session from the cache; a read already under way for it will not put it back (epoch). */
+  private forget(sid: string): void {
     this.epoch++;
     this.cache.delete(sid);
+  }
+
+  /** Forgets one session here (an end event from any gateway), and wakes a destroy() waiting for that event. */
+  private evict(sid: string): void {
+    this.forget(sid);
     const waiters = this.endWaiters.get(sid);
     this.endWaiters.delete(sid);
     waiters?.forEach((wake) => wake());
@@ -156,8 +161,7 @@ export class OrmSessionStore extends session.Store {
         () => {
           this.remember(sid, row.expiresAt.getTime());
           // Cached by the next read, not here: a session is only ever answered from memory once it was read back.
-          this.epoch++;
-          this.cache.delete(sid);
+          this.forget(sid);
           callback?.();
         },
         (err) => callback?.(err),
@@ -192,7 +196,7 @@ export class OrmSessionStore extends session.Store {
       .nativeDelete(Session, { sid })
       // Announced only when something ended: express-session destroys a logged-out session a second time at the
       // end of the response (unset: 'destroy'), and a sign-in destroys the unsaved anonymous session it replaces.
-      .then((deleted) => (this.shared && (deleted > 0 || wasCached) ? this.announceEnd(sid) : undefined))
+      .then((deleted) => (this.announcesEnds && (deleted > 0 || wasCached) ? this.announceEnd(sid) : undefined))
       .then(
         () => callback?.(),
         (err) => callback?.(err),
