@@ -2,11 +2,11 @@
  * The gateway as one ES module: `gateway/src/main.ts` compiled by esbuild with our two workspaces and the npm
  * dependencies inlined. Plain node then starts it without the tsx loader, which compiles each of our files at
  * every start, and without resolving and reading the hundreds of files of the npm packages one by one: the first
- * answer on an existing DATA_DIR came after 1.95 s with the dependencies left external and 1.16 s inlined, and after
- * about 3 s under tsx (issue 15). Left external, resolved from node_modules at run time: native addons (their
+ * answer on an existing DATA_DIR came after 1.94 s with the dependencies left external and 0.95 s inlined (median of
+ * 7 alternated starts), and after about 3 s under tsx (issue 15). Left external, resolved from node_modules at run time: native addons (their
  * `.node` binaries load by path) and optional packages that a dependency requires only if installed (knex's other
  * database drivers, ws's native helpers...), found by trying to resolve each bare import from where it is imported.
- * `npm start` (scripts/start.mjs), the crash and drain tests and the bench all run this one bundle definition.
+ * `npm start` (scripts/start.mjs), the bundle, scale-out, crash and drain tests and the bench all run this one bundle definition.
  * JavaScript, not TypeScript, so it runs before anything is compiled.
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
