@@ -92,7 +92,8 @@ export function createSessions(orm: Orm, secret: string, secureCookies: boolean,
  * so, and the service does not announce it a second time).
  */
 export function sessionPort(req: Request): SessionPort {
-  const announced = req.sessionStore instanceof OrmSessionStore && req.sessionStore.announcesEnds;
+  // Asked at sign-in and sign-out only: the port is made for every request.
+  const announced = () => req.sessionStore instanceof OrmSessionStore && req.sessionStore.announcesEnds;
   return {
     get id() {
       return req.session?.userId ? req.sessionID : undefined;
@@ -103,14 +104,14 @@ export function sessionPort(req: Request): SessionPort {
           if (err) return reject(err as Error);
           req.session.userId = userId;
           req.session.signedInAt = Date.now();
-          req.session.save((saveErr) => (saveErr ? reject(saveErr as Error) : resolve(announced)));
+          req.session.save((saveErr) => (saveErr ? reject(saveErr as Error) : resolve(announced())));
         }),
       ),
     signOut: () =>
       new Promise<boolean>((resolve, reject) => {
         req.res?.clearCookie(SESSION_COOKIE, { path: '/' });
         if (!req.session) return resolve(false);
-        req.session.destroy((err) => (err ? reject(err as Error) : resolve(announced)));
+        req.session.destroy((err) => (err ? reject(err as Error) : resolve(announced())));
       }),
   };
 }
