@@ -58,6 +58,9 @@ export async function bundleGateway(outfile = DEFAULT_BUNDLE) {
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // type-graphql and MikroORM name GraphQL types and entities after their classes; esbuild renames classes whose
+    // names collide across modules (Ticket -> Ticket2) unless told to keep them (issue 21: the bundle served Ticket2).
+    keepNames: true,
     target: 'node20',
     external: NATIVE.flatMap((d) => [d, `${d}/*`]),
     plugins: [optionalImports],
