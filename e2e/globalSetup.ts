@@ -1,41 +1,20 @@
 /**
- * Starts the real gateway once for all browser tests: 127.0.0.1, a free port, a fresh temp DATA_DIR with the
- * demo seed, serving the built web app. Builds web/dist first when it is missing or older than its sources
- * (`npm test` builds it anyway; this keeps `npm run test:e2e` honest on its own).
+ * Starts the gateway once for all browser tests, as `npm start` runs it: the same web build step
+ * (scripts/ensureWebBuilt.mjs), the same bundle (gateway/bundle.mjs) started by plain node, serving the built web
+ * app from web/dist. What the suite checks is what a user gets (issue 21: the suite once ran the gateway from
+ * source while `npm start` served a schema with renamed types, and every screen was blank).
+ *
+ * Only the environment differs from a user's: 127.0.0.1 on a free port, a fresh temp DATA_DIR with the demo seed,
+ * login and signup limits raised (every test signs in from 127.0.0.1) and webhook receivers allowed on 127.0.0.1.
+ * FULCRUM_TEST_LOG=1 passes the gateway's output through.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startGateway } from '../gateway/src/app';
-
-const ROOT = resolve(import.meta.dirname, '..');
-const WEB = join(ROOT, 'web');
-const DIST_INDEX = join(WEB, 'dist', 'index.html');
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
-}
-
-function ensureWebBuilt(): void {
-  const sources = [
-    join(WEB, 'src'),
-    join(WEB, 'index.html'),
-    join(WEB, 'vite.config.ts'),
-    join(WEB, 'public'),
-    join(WEB, 'explorer'),
-    join(ROOT, 'schema', 'src', 'validation'),
-  ];
-  const stale = !existsSync(DIST_INDEX) || Math.max(...sources.filter(existsSync).map(newestMtime)) > statSync(DIST_INDEX).mtimeMs;
-  if (stale) {
-    console.log('[e2e] building web/dist ...');
-    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build (StrictMode double effects).
-    execFileSync('npm', ['run', 'build', '--workspace', 'web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  }
-}
+import { ensureGatewayBundle } from '../gateway/bundle.mjs';
+import { startProcess } from '../gateway/src/testing/processes';
+import { ensureWebBuilt } from '../scripts/ensureWebBuilt.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,24 +22,35 @@ declare module 'vitest' {
   }
 }
 
+/** The limits the browser suite needs (README, FULCRUM_AUTH_LIMITS); npm start keeps the published defaults. */
+const E2E_AUTH_LIMITS = 'loginFailuresPerAccount=1000,loginFailuresPerIp=10000,signupsPerIp=10000,windowSeconds=60';
+
 export default async function setup(project: TestProject) {
   ensureWebBuilt();
+  const bundle = await ensureGatewayBundle();
   const dataDir = mkdtempSync(join(tmpdir(), 'fulcrum-e2e-'));
-  const gateway = await startGateway({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    demo: true,
-    webDist: join(WEB, 'dist'),
-    logErrors: process.env.FULCRUM_TEST_LOG === '1',
-    // Many logins from 127.0.0.1 in one run: generous limits, like the server suite's harness.
-    authLimits: { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, windowSeconds: 60 },
-    // Webhook receivers of the e2e tests listen on 127.0.0.1 (docs/webhooks.md, allowlisting).
-    webhooks: { allowHosts: '127.0.0.1' },
+  const passThrough = process.env.FULCRUM_TEST_LOG === '1';
+  const gateway = await startProcess(process.execPath, [bundle], {
+    name: 'e2e gateway (npm start bundle)',
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      FULCRUM_DEMO: '1',
+      // As `npm start` on a developer's machine: not production, so the explorer's introspection works.
+      NODE_ENV: undefined,
+      FULCRUM_INTROSPECTION: undefined,
+      DATABASE_URL: undefined,
+      REDIS_URL: undefined,
+      FULCRUM_AUTH_LIMITS: E2E_AUTH_LIMITS,
+      FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    },
+    timeoutMs: 60_000,
+    onOutput: passThrough ? (chunk) => process.stdout.write(`[gateway] ${chunk}`) : undefined,
   });
   project.provide('baseURL', gateway.url);
   return async () => {
-    await gateway.close();
+    await gateway.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllowList, type AuthLimits } from '@fulcrum/schema';
+import { DEFAULT_AUTH_LIMITS, parseAllowList, type AuthLimits } from '@fulcrum/schema';
 
 export interface GatewayOptions {
   port?: number;
@@ -55,8 +55,26 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     presenceTtlMs: env.FULCRUM_PRESENCE_TTL_MS ? Number(env.FULCRUM_PRESENCE_TTL_MS) : undefined,
     presenceHeartbeatMs: env.FULCRUM_PRESENCE_HEARTBEAT_MS ? Number(env.FULCRUM_PRESENCE_HEARTBEAT_MS) : undefined,
     tokenBudget: env.FULCRUM_TOKEN_BUDGET ? Number(env.FULCRUM_TOKEN_BUDGET) : undefined,
+    authLimits: authLimitsFromEnv(env.FULCRUM_AUTH_LIMITS),
     webhooks: webhookOptionsFromEnv(env),
   };
+}
+
+const AUTH_LIMIT_NAMES = Object.keys(DEFAULT_AUTH_LIMITS) as (keyof AuthLimits)[];
+
+/**
+ * FULCRUM_AUTH_LIMITS, e.g. `signupsPerIp=100,windowSeconds=600`: overrides of the login, signup and token-guess
+ * limits (docs/security.md). Unset keeps the published defaults. A name or value it cannot read is kept as NaN so
+ * configurationProblems() refuses to start with a message instead of silently using a default.
+ */
+function authLimitsFromEnv(value: string | undefined): Partial<AuthLimits> | undefined {
+  if (!value) return undefined;
+  const limits: Partial<Record<string, number>> = {};
+  for (const pair of value.split(',')) {
+    const [name = '', amount = ''] = pair.split('=').map((part) => part.trim());
+    limits[name] = /^\d+$/.test(amount) ? Number(amount) : Number.NaN;
+  }
+  return limits;
 }
 
 const numberList = (value: string | undefined) => (value ? value.split(',').map((v) => Number(v.trim())) : undefined);
@@ -88,6 +106,12 @@ export function configurationProblems(options: GatewayOptions): string[] {
   }
   if (options.tokenBudget !== undefined && (!Number.isInteger(options.tokenBudget) || options.tokenBudget < 1)) {
     problems.push(`FULCRUM_TOKEN_BUDGET must be a whole number of points per minute, at least 1, not "${process.env.FULCRUM_TOKEN_BUDGET}".`);
+  }
+  for (const [name, amount] of Object.entries(options.authLimits ?? {})) {
+    if (!AUTH_LIMIT_NAMES.includes(name as keyof AuthLimits) || !Number.isInteger(amount) || amount < 1)
+      problems.push(
+        `FULCRUM_AUTH_LIMITS must be comma-separated name=number pairs, each number at least 1, with names from ${AUTH_LIMIT_NAMES.join(', ')}: "${name}" is not one of them, or its value is not a whole number.`,
+      );
   }
   try {
     parseAllowList(options.webhooks?.allowHosts);
