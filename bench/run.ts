@@ -47,6 +47,7 @@ import { render, writeDoc } from './report.js';
 import { addAgents, addTickets, count, forgeSessions, openDb } from './seed.js';
 import { bearerDashboard, costLadder, dashboard, profileLoad } from './scenarios/dashboard.js';
 import { live } from './scenarios/live.js';
+import { liveInBrowser } from './scenarios/liveBrowser.js';
 import { messageCenter } from './scenarios/messageCenter.js';
 import { postgresPassWanted, postgresRows } from './scenarios/postgres.js';
 import { restList } from './scenarios/restList.js';
@@ -130,6 +131,7 @@ async function main() {
   if (onPostgres.length && (await postgresPassWanted())) await guard('PostgreSQL + Redis', () => postgresRows(ws, onPostgres));
   await stop(baselineChild);
   if (runs(5)) await guard('5', () => live(ws));
+  if (runs(5)) await guard('5c', () => liveInBrowser(ws));
   await stop(ws.gw);
   let profile: ProfileSummary | undefined;
   const profileOf = process.env.BENCH_PROFILE === 'rest' ? 'rest' : 'dashboard';

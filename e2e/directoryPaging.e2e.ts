@@ -24,13 +24,28 @@ async function freshAgent(): Promise<Page> {
   return page;
 }
 
-/** Holds the next GraphQL request whose body mentions `operation` until the returned function is called. */
+/** True for the request that asks `operation` for a page after a cursor (a "Load more"), not a first page. */
+function isNextPage(body: string | null, operation: string): boolean {
+  try {
+    const request = JSON.parse(body ?? '') as { operationName?: string; variables?: { after?: string | null } };
+    return request.operationName === operation && typeof request.variables?.after === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Holds the next "Load more" request of `operation` until the returned function is called. Only a request for a
+ * page after a cursor: a refetch of the first page (the live connection's catch-up after its socket opens) asks the
+ * same operation, and holding that one instead let the real "Load more" through unheld (a flaky run saw every row
+ * loaded while it waited for "Loading...").
+ */
 const gates = new WeakMap<Page, { operation: string; held: Promise<void> } | null>();
 async function holdNext(page: Page, operation: string): Promise<() => void> {
   if (!gates.has(page)) {
     await page.route('**/graphql', async (route) => {
       const gate = gates.get(page);
-      if (gate && route.request().postData()?.includes(gate.operation)) {
+      if (gate && isNextPage(route.request().postData(), gate.operation)) {
         gates.set(page, null);
         await gate.held;
       }

@@ -44,31 +44,27 @@ beforeAll(async () => {
   await liveConnected(bobbie.page);
 });
 
-/** Milliseconds from `start` until the locator is visible (fails after `budget` ms). */
-async function visibleWithin(locator: ReturnType<Page['locator']>, start: number, budget: number): Promise<number> {
-  await locator.waitFor({ state: 'visible', timeout: budget });
-  return Date.now() - start;
-}
-
 describe('message center between two agents', () => {
   const hello = unique('Live hello');
   const reply = unique('Live reply');
   const edited = unique('Live reply, edited');
 
-  it('Demo sends; Marnie sees it in the open conversation without a reload, within a second', async () => {
+  // How soon it shows is a bench figure (row 5c), not a bound here: a test that asserts a time fails on a slow machine.
+  it('Demo sends; Marnie sees it in the open conversation without a reload', async () => {
     await openConversation(demo.page, 'Marnie');
     await openConversation(marnie.page, 'Demo');
     await markDocument(marnie.page);
     await demo.page.getByLabel('Message to Marnie').fill(hello);
-    const start = Date.now();
     await demo.page.getByRole('button', { name: 'Send' }).click();
-    const elapsed = await visibleWithin(messageCard(marnie.page, hello), start, 1_000);
-    expect(elapsed).toBeLessThan(1_000);
+    await shown(messageCard(marnie.page, hello));
     expect(await sameDocument(marnie.page)).toBe(true);
     // Received, not sent: no Edit/Delete on Marnie's side.
     expect(await messageCard(marnie.page, hello).getByRole('button').count()).toBe(0);
-    // The sender's tab holds it once (its mutation and its own event both add it).
-    await demo.page.waitForTimeout(300);
+    // The sender's tab holds it once (its mutation and its own event both add it). A later message from Marnie is
+    // the barrier: once Demo's tab shows it, the event of Demo's own send (published before it) has been handled.
+    const barrier = unique('Barrier');
+    await sendMessageApi(marnie.page, 1, barrier);
+    await shown(messageCard(demo.page, barrier));
     expect(await messageCard(demo.page, hello).count()).toBe(1);
   });
 

@@ -162,7 +162,10 @@ describe('sessions', () => {
     await shown(messageCard(agent.page, text));
     const framesBefore = wire.frames.length;
     await sendMessageApi(demo.page, 3, unique('Demo to Bobbie'));
-    await agent.page.waitForTimeout(500);
+    // A later message to Marnie is the barrier: once the tab shows it, anything sent before it would have arrived.
+    const barrier = unique('Barrier for the new session');
+    await sendMessageApi(demo.page, MARNIE_ID, barrier);
+    await shown(messageCard(agent.page, barrier));
     expect(wire.frames.slice(framesBefore).filter((frame) => frame.includes('Demo to Bobbie'))).toEqual([]);
     expect(agent.errors).toEqual([]);
     await agent.context.close();

@@ -50,19 +50,23 @@ describe('unread counts kept by the server', () => {
     await shown(marnieB.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Message Center 3 unread' }));
   });
 
-  it('reading on one device clears the other within a second; a reload keeps 0', async () => {
+  // How soon the other device follows is the live rows' figure in `npm run bench`, not a bound here.
+  it('reading on one device clears the other without a reload; a reload keeps 0', async () => {
     await opener(marnieA.page).click();
     const dialog = marnieA.page.getByRole('dialog', { name: 'Message Center' });
     // It opens on the conversation with the newest unread message: Demo's.
     await shown(dialog.locator('.conversation-header h2', { hasText: 'Demo' }));
-    const readAt = Date.now();
     await gone(opener(marnieA.page).locator('.unread-badge'));
-    await opener(marnieB.page).locator('.unread-badge').waitFor({ state: 'detached', timeout: 1_000 });
-    expect(Date.now() - readAt).toBeLessThan(1_000);
+    await opener(marnieB.page).locator('.unread-badge').waitFor({ state: 'detached' });
     await marnieA.page.keyboard.press('Escape');
+    // After the reload, the count the server gives (not the moment before it arrives) is what the badge shows.
+    const unreadLoaded = marnieB.page.waitForResponse(
+      (response) => response.url().endsWith('/graphql') && /"UnreadCount"/.test(response.request().postData() ?? ''),
+    );
     await marnieB.page.reload();
+    const { data } = (await (await unreadLoaded).json()) as { data: { unreadMessageCount: number } };
+    expect(data.unreadMessageCount).toBe(0);
     await liveConnected(marnieB.page);
-    await marnieB.page.waitForTimeout(300);
     expect(await opener(marnieB.page).locator('.unread-badge').count()).toBe(0);
   });
 

@@ -10,8 +10,8 @@ import { median } from '../../gateway/src/testing/measure.js';
 import { rows, type Workspace } from '../context.js';
 import { log, progress, ROOT } from '../lib.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

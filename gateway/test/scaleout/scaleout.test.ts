@@ -126,10 +126,9 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
     const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
     figure(`send on A -> subscriber on B (${N} messages, REST and GraphQL, send start to event)`, fmt(remoteMs));
     figure(`send on A -> subscriber on A (same messages)`, fmt(localMs));
-    // Both paths go through Redis, so the other gateway is no slower than the sender's own; the product budget
-    // (issue 4) is one second from send to screen.
-    expect(percentile(remoteMs, 95)).toBeLessThan(1000);
-    expect(percentile(remoteMs, 50)).toBeLessThan(percentile(localMs, 50) + 25);
+    // Every message reached both gateways' subscribers, in full (above). How fast is a figure, printed here and
+    // measured as a budget by `npm run bench` (rows 5a and 5c), never a bound of a test (issue 21).
+    expect(remoteMs).toHaveLength(N);
   });
 
   it("a ticket created on B (REST with an image, and GraphQL) shows in A's lists, A's subscriber gets it, A serves the image", async () => {
