@@ -1,6 +1,6 @@
 /**
- * Real server processes for the tests and the bench: `node --import tsx gateway/src/main.ts`, the
- * esbuild bundle `npm start` runs, or any script that prints a ready line. One spawn-and-wait routine
+ * Real server processes for the tests and the bench: the esbuild bundle `npm start` runs (gateway/bundle.mjs),
+ * or any script that prints a ready line. One spawn-and-wait routine
  * serves the scale-out gateways, the durability server and the bench's pinned children.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
@@ -125,16 +125,14 @@ export async function bundleServer(name = `fulcrum-server-${process.pid}`): Prom
 }
 
 /**
- * The real server for kill and drain tests: `node --import tsx gateway/src/main.ts` (or a bundle from
- * bundleServer, with an optional `--import` preload), in production mode, waiting for it to listen.
+ * The real server for kill and drain tests, as `npm start` runs it: the bundle (the default one, or one from
+ * bundleServer), with an optional `--import` preload, in production mode, waiting for it to listen.
  */
-export function startServerProcess(
+export async function startServerProcess(
   env: Record<string, string | undefined>,
   options: { preload?: string; bundle?: string; timeoutMs?: number } = {},
 ): Promise<StartedProcess> {
-  const args = options.bundle
-    ? [...(options.preload ? ['--import', 'tsx', '--import', options.preload] : []), options.bundle]
-    : ['--import', 'tsx', ...(options.preload ? ['--import', options.preload] : []), 'gateway/src/main.ts'];
+  const args = [...(options.preload ? ['--import', 'tsx', '--import', options.preload] : []), options.bundle ?? (await ensureGatewayBundle())];
   return startProcess(process.execPath, args, {
     name: 'server',
     env: { PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', FULCRUM_INTROSPECTION: undefined, ...env },

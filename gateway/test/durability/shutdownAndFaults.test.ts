@@ -1,6 +1,7 @@
 /**
  * SIGTERM drains (in-flight requests finish, websockets close cleanly, the database closes) and faults never
- * take the process down (issue 5). Both run the real server, `node --import tsx gateway/src/main.ts`.
+ * take the process down (issue 5). Both run the real server as `npm start` runs it: the gateway bundle
+ * (gateway/bundle.mjs), under plain node.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
