@@ -69,7 +69,8 @@ const AUTH_LIMIT_NAMES = Object.keys(DEFAULT_AUTH_LIMITS) as (keyof AuthLimits)[
  */
 function authLimitsFromEnv(value: string | undefined): Partial<AuthLimits> | undefined {
   if (!value) return undefined;
-  const limits: Partial<Record<string, number>> = {};
+  // No prototype: a name such as __proto__ or constructor is a key like any other, and refused as unknown.
+  const limits: Partial<Record<string, number>> = Object.create(null) as Partial<Record<string, number>>;
   for (const pair of value.split(',')) {
     const [name = '', amount = ''] = pair.split('=').map((part) => part.trim());
     limits[name] = /^\d+$/.test(amount) ? Number(amount) : Number.NaN;
