@@ -36,6 +36,7 @@ export function createWebAppRouter(webDist: string): Router {
   );
   // A hashed file that is not there (a tab older than the last deploy asking for a chunk that was replaced) is a
   // plain 404, not index.html: the page's import fails cleanly instead of parsing HTML as a script.
+  router.get(/^\/assets\//, (_req, res) => void res.status(404).type('text/plain').send('Not found'));
   router.get(/^(?!\/(api|graphql|images|assets)(\/|$)).*/, (req, res) => {
     if (!req.accepts('html')) return void res.status(404).end();
     res.setHeader('Cache-Control', 'no-cache');
