@@ -1,11 +1,11 @@
 /**
  * Scenario 6: the production build in headless Chromium against the gateway. The initial JavaScript of a route is
- * every script the browser fetches to show it (entry, preloads and the route's lazy chunks), gzipped here at
- * level 9 the way a static server would; the dashboard time is from navigation start to 50 rendered ticket rows.
+ * every script the browser fetches to show it (entry, preloads and the route's lazy chunks), counted as sent: the
+ * encoded body bytes Chromium received (the gateway sends the brotli or gzip copy made at build time), beside their
+ * raw size; the dashboard time is from navigation start to 50 rendered ticket rows.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { median } from '../../gateway/src/testing/measure.js';
 import { rows, type Workspace } from '../context.js';
 import { log, progress, ROOT } from '../lib.js';
@@ -26,8 +26,8 @@ type WebResult =
   | { measured: false; reason: string }
   | {
       measured: true;
-      landing: { files: number; raw: number; gzip: number };
-      dashboard: { files: number; raw: number; gzip: number };
+      landing: { files: number; raw: number; sent: number };
+      dashboard: { files: number; raw: number; sent: number };
       renderMs: number[];
       renderP50: number;
       renderMax: number;
@@ -54,13 +54,14 @@ async function measureWeb(url: string, sessionCookie: string, runs = 7): Promise
       const context = await browser.newContext();
       if (signedIn) await context.addCookies([cookie]);
       const page = await context.newPage();
-      const bodies = new Map<string, Buffer>();
+      // Per script: its decoded body (raw size) and the body bytes that crossed the wire (after Content-Encoding).
+      const bodies = new Map<string, { raw: number; sent: number }>();
       const pending: Promise<void>[] = [];
-      page.on('response', (response) => {
-        if (response.request().resourceType() !== 'script') return;
+      page.on('requestfinished', (request) => {
+        if (request.resourceType() !== 'script') return;
         pending.push(
-          response.body().then(
-            (b) => void bodies.set(response.url(), b),
+          Promise.all([request.response().then((r) => r?.body()), request.sizes()]).then(
+            ([body, sizes]) => void (body && bodies.set(request.url(), { raw: body.length, sent: sizes.responseBodySize })),
             () => undefined,
           ),
         );
@@ -69,12 +70,12 @@ async function measureWeb(url: string, sessionCookie: string, runs = 7): Promise
       await Promise.all(pending);
       await context.close();
       let raw = 0;
-      let gzip = 0;
+      let sent = 0;
       for (const body of bodies.values()) {
-        raw += body.length;
-        gzip += gzipSync(body, { level: 9 }).length;
+        raw += body.raw;
+        sent += body.sent;
       }
-      return { files: bodies.size, raw, gzip };
+      return { files: bodies.size, raw, sent };
     }
 
     const landing = await scripts('/', false);
@@ -113,26 +114,26 @@ export async function web(ws: Workspace): Promise<void> {
     rows.push({
       scenario: '6. Web: initial JS and time to a rendered dashboard',
       value: `not measured: ${result.reason}`,
-      budget: '< 200 kB gz each, < 1 s',
+      budget: '< 200 kB sent each, < 1 s',
       met: null,
     });
     return;
   }
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
   log(
-    `  6. web: landing ${kb(result.landing.gzip)} gz, dashboard ${kb(result.dashboard.gzip)} gz, rendered in ${result.renderP50.toFixed(0)} ms (max ${result.renderMax.toFixed(0)})`,
+    `  6. web: landing ${kb(result.landing.sent)} sent, dashboard ${kb(result.dashboard.sent)} sent, rendered in ${result.renderP50.toFixed(0)} ms (max ${result.renderMax.toFixed(0)})`,
   );
   rows.push({
-    scenario: '6a. Web: landing page initial JS, gzipped',
-    value: `${kb(result.landing.gzip)} (${result.landing.files} files, ${kb(result.landing.raw)} raw)`,
+    scenario: '6a. Web: landing page initial JS, as sent (compressed)',
+    value: `${kb(result.landing.sent)} (${result.landing.files} files, ${kb(result.landing.raw)} raw)`,
     budget: '< 200 kB',
-    met: result.landing.gzip < 200 * 1024,
+    met: result.landing.sent < 200 * 1024,
   });
   rows.push({
-    scenario: '6b. Web: dashboard initial JS, gzipped',
-    value: `${kb(result.dashboard.gzip)} (${result.dashboard.files} files, ${kb(result.dashboard.raw)} raw)`,
+    scenario: '6b. Web: dashboard initial JS, as sent (compressed)',
+    value: `${kb(result.dashboard.sent)} (${result.dashboard.files} files, ${kb(result.dashboard.raw)} raw)`,
     budget: '< 200 kB',
-    met: result.dashboard.gzip < 200 * 1024,
+    met: result.dashboard.sent < 200 * 1024,
   });
   rows.push({
     scenario: '6c. Web: navigation → dashboard with 50 tickets rendered (headless Chromium, cold cache)',

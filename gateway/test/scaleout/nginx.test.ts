@@ -191,6 +191,22 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
     expect(crossSite.status).toBe(403);
   });
 
+  it("compression: the gateway's brotli copy of a script passes through untouched (Vary, a year of caching); JSON is gzipped by nginx", async () => {
+    const html = await (await fetch(`${publicUrl}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script, 'index.html names its hashed script (web/dist is built)').toBeTruthy();
+    const asset = await fetch(`${publicUrl}${script}`, { headers: { 'accept-encoding': 'br' } });
+    await asset.arrayBuffer();
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('vary')).toMatch(/Accept-Encoding/i);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const demo = await signIn(0);
+    const list = await fetch(`${publicUrl}/api/tickets/`, { headers: { cookie: demo.cookieHeader, 'accept-encoding': 'gzip' } });
+    const tickets = (await list.json()) as unknown[];
+    expect(tickets.length).toBeGreaterThan(5);
+    expect(list.headers.get('content-encoding')).toBe('gzip');
+  });
+
   it('an image upload near the 5 MiB limit reaches the gateway (no 413 from nginx)', async () => {
     const demo = await signIn(0);
     const big = Buffer.alloc(5 * 1024 * 1024 - 1024, 7);

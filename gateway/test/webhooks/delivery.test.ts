@@ -7,6 +7,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
+import { freePort } from '../../src/testing/processes.js';
 import { createWebhook, startReceiver, webhookState, type Receiver } from './support.js';
 
 const ALL_EVENTS = [
@@ -236,6 +237,18 @@ describe('webhook delivery', () => {
     expect(verify(hook.secret, got)).toMatchObject({ type: 'WEBHOOK_TEST' });
     // A tampered body fails verification with either secret.
     expect(() => verify(fresh, { ...got, body: got.body.replace('Fulcrum', 'Fulcrun') })).toThrow();
+  });
+
+  it('an endpoint that refuses the connection: the log says so once (the error code is not repeated)', async () => {
+    const port = await freePort(); // nothing listens there
+    const hook = await createWebhook(demo, `http://127.0.0.1:${port}/hook`, ['TICKET_CREATED']);
+    const test = await demo.gql<{ sendTestWebhook: { statusCode: number | null; succeeded: boolean; error: string } }>(
+      'mutation($id: Int!) { sendTestWebhook(id: $id) { statusCode succeeded error } }',
+      { id: hook.id },
+    );
+    const { statusCode, succeeded, error } = test.data!.sendTestWebhook;
+    expect({ statusCode, succeeded }).toEqual({ statusCode: null, succeeded: false });
+    expect(error).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
   });
 
   it('another agent cannot see, change, test or redeliver an endpoint', async () => {

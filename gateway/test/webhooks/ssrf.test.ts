@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 
-const PUBLIC_ONLY =
-  /webhooks may only reach public addresses\. To deliver to a LAN endpoint, an administrator can list its host name, IP or CIDR range in FULCRUM_WEBHOOK_ALLOW_HOSTS\.$/;
-const HTTPS_ONLY = /^URL must use https:\/\//;
+const PUBLIC_ONLY = /webhooks may only reach public addresses\. To deliver to an endpoint on your own network, ask your administrator to allow this address\.$/;
+const HTTPS_ONLY = /^URL must use https:\/\/\. For an http:\/\/ endpoint on your own network, ask your administrator to allow this address\.$/;
 
 /** [target, what the message must say] */
 const REFUSED: [string, RegExp][] = [

@@ -35,7 +35,9 @@ const CUSTOMERS = [
 const MACROS: { name: string; description: string; owner: number }[] = [
   {
     name: 'Password reset',
-    description: 'Hi! You can reset your password from the sign-in page: choose "Forgot password" and follow the email we send you.',
+    // A reply that asks nothing of a screen Fulcrum does not have: the agent resets the password, the customer gets an email.
+    description:
+      'Hi! We have reset your password and emailed a link to set a new one to the address on your account. Reply here if it does not arrive within a few minutes.',
     owner: 0,
   },
   {

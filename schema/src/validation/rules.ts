@@ -306,4 +306,10 @@ export const WEBHOOK_MESSAGES = {
   events: 'Choose at least one event.',
   eventUnknown: 'Unknown event type.',
   tooMany: `An agent may register at most ${WEBHOOK_LIMITS.webhooksPerAgent} webhooks; delete one first.`,
+  /**
+   * What an agent is told to do about an address that is not public: the setting that allows one
+   * (FULCRUM_WEBHOOK_ALLOW_HOSTS) is the operator's, named in docs/webhooks.md, not in a message to an agent.
+   */
+  askToAllow: 'To deliver to an endpoint on your own network, ask your administrator to allow this address.',
+  httpNotAllowed: 'URL must use https://. For an http:// endpoint on your own network, ask your administrator to allow this address.',
 } as const;

@@ -66,7 +66,10 @@ export function postJson(
       if (!socket.connecting) clearTimeout(connectTimer);
       else socket.once('connect', () => clearTimeout(connectTimer));
     });
-    request.on('error', (error: NodeJS.ErrnoException) => fail(`${error.code ? `${error.code}: ` : ''}${error.message}`.slice(0, 300)));
+    // Node's messages mostly name their code already ("connect ECONNREFUSED 10.0.0.1:443"): named once, not twice.
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      fail(`${error.code && !error.message.includes(error.code) ? `${error.code}: ` : ''}${error.message}`.slice(0, 300)),
+    );
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -113,7 +113,7 @@ function addressProblem(raw: string, hostname: string, nameAllowed: boolean, all
   if (nameAllowed && LAN_RANGES.has(range)) return null;
   const what = RANGE_NAMES[range] ?? 'a special-purpose address';
   const from = isIP(hostname) ? '' : ` (${hostname} resolves to it)`;
-  return `${address.toString()} is ${what}${from}; webhooks may only reach public addresses. To deliver to a LAN endpoint, an administrator can list its host name, IP or CIDR range in FULCRUM_WEBHOOK_ALLOW_HOSTS.`;
+  return `${address.toString()} is ${what}${from}; webhooks may only reach public addresses. ${WEBHOOK_MESSAGES.askToAllow}`;
 }
 
 /** Parses a webhook URL; its shape only (no DNS). */
@@ -162,7 +162,7 @@ export async function checkDestination(raw: unknown, allow: AllowList, resolve: 
       (a) => inRanges(classify(ipaddr.parse(a.address)).address, allow.ranges) || inRanges(ipaddr.parse(a.address), allow.ranges),
     );
     if (!nameAllowed && !everyAddressListed) {
-      throw new WebhookTargetError('URL must use https://; plain http:// is only allowed for hosts an administrator lists in FULCRUM_WEBHOOK_ALLOW_HOSTS.');
+      throw new WebhookTargetError(WEBHOOK_MESSAGES.httpNotAllowed);
     }
   }
   return { url, hostname, addresses };

@@ -1,4 +1,5 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
+import { formatDay } from '../ui/formatDate';
 
 export const ApiTokenRow_token = graphql(`
   fragment ApiTokenRow_token on ApiToken {
@@ -11,8 +12,6 @@ export const ApiTokenRow_token = graphql(`
     lastUsedAt
   }
 `);
-
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** One token: what it may do, when it expires and was last used, and its hint; never the secret. */
 export function ApiTokenRow({
@@ -41,15 +40,15 @@ export function ApiTokenRow({
       </td>
       <td>
         <span className="cell-label">Created</span>
-        {day(token.createdAt)}
+        <time dateTime={token.createdAt}>{formatDay(token.createdAt)}</time>
       </td>
       <td>
         <span className="cell-label">Expires</span>
-        {expired ? <span className="token-expired">Expired {day(token.expiresAt)}</span> : day(token.expiresAt)}
+        {expired ? <span className="token-expired">Expired {formatDay(token.expiresAt)}</span> : formatDay(token.expiresAt)}
       </td>
       <td>
         <span className="cell-label">Last used</span>
-        {token.lastUsedAt ? day(token.lastUsedAt) : 'Never'}
+        {token.lastUsedAt ? <time dateTime={token.lastUsedAt}>{formatDay(token.lastUsedAt)}</time> : 'Never'}
       </td>
       <td>
         <button

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from '@apollo/client/react';
 import { API_TOKEN_LIMITS, validateApiToken } from '@fulcrum/schema/validation';
 import { graphql } from '../gql';
@@ -31,10 +31,13 @@ export function CreateApiTokenForm({ onCreated }: { onCreated: (created: { name:
     },
   });
 
+  const expiresInDays = /^\d+$/.test(days.trim()) ? Number(days.trim()) : Number.NaN;
+  const input = { name, scopes: [access], expiresInDays };
+  // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
+  useEffect(() => form.recheck({ name, scopes: access, expiresInDays: days }, validateApiToken(input)));
+
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const expiresInDays = /^\d+$/.test(days.trim()) ? Number(days.trim()) : Number.NaN;
-    const input = { name, scopes: [access], expiresInDays };
     if (!form.check(validateApiToken(input))) return;
     let secret = '';
     const ok = await form.run(async () => {
@@ -47,8 +50,8 @@ export function CreateApiTokenForm({ onCreated }: { onCreated: (created: { name:
   return (
     <form className="form card token-form" onSubmit={submit} noValidate aria-labelledby="new-token-heading">
       <h2 id="new-token-heading">New token</h2>
-      <Field label="Name" errors={form.errors.name} hint="What the token is for, e.g. “Nightly export”.">
-        {(props) => <input {...props} name="name" value={name} maxLength={API_TOKEN_LIMITS.name.max + 10} onChange={(e) => setName(e.target.value)} />}
+      <Field label="Name" errors={form.errors.name} hint="What the token is for, e.g. “Nightly export”." max={API_TOKEN_LIMITS.name.max} length={name.length}>
+        {(props) => <input {...props} name="name" value={name} onChange={(e) => setName(e.target.value)} />}
       </Field>
       <fieldset className="field token-scopes" aria-describedby={form.errors.scopes ? 'token-scope-errors' : undefined}>
         <legend>Access</legend>

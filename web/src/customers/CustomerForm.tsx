@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApolloClient, useMutation } from '@apollo/client/react';
-import { bothFilled, hasErrors, MESSAGES, validateCustomer } from '@fulcrum/schema/validation';
+import { bothFilled, hasErrors, LIMITS, MESSAGES, validateCustomer } from '@fulcrum/schema/validation';
 import { describeError } from '../apollo/errors';
 import { addCustomerToList } from '../apollo/lists';
 import { Field } from '../ui/Field';
@@ -67,6 +67,8 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
   });
   const [updateCustomer] = useMutation(UPDATE_CUSTOMER);
   const filled = bothFilled(name, email);
+  // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
+  useEffect(() => form.recheck({ name, email }, validateCustomer({ name, email })));
 
   async function create() {
     // The uniqueness check of SPEC section 5: asked before creating.
@@ -110,11 +112,11 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
 
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <Field label="Name" errors={form.errors.name}>
+      <Field label="Name" errors={form.errors.name} max={LIMITS.customerName.max} length={name.length}>
         {(props) => <input {...props} name="name" value={name} onChange={(e) => setName(e.target.value)} />}
       </Field>
       <Field label="Email" errors={form.errors.email}>
-        {(props) => <input {...props} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
+        {(props) => <input {...props} type="email" name="email" maxLength={LIMITS.email.max} value={email} onChange={(e) => setEmail(e.target.value)} />}
       </Field>
       {!filled && <p className="form-hint">{MESSAGES.customerHint}</p>}
       <FormError message={form.formError} />

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from '@apollo/client/react';
-import { bothFilled, MESSAGES, validateMacro } from '@fulcrum/schema/validation';
+import { bothFilled, LIMITS, MESSAGES, validateMacro } from '@fulcrum/schema/validation';
 import { addMacroToList } from '../apollo/lists';
 import { Field } from '../ui/Field';
 import { Modal } from '../ui/Modal';
@@ -56,6 +56,8 @@ export function MacroForm({ macro, onSaved, onCancel }: MacroFormProps) {
   });
   const [updateMacro] = useMutation(UPDATE_MACRO);
   const filled = bothFilled(name, description);
+  // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
+  useEffect(() => form.recheck({ name, description }, validateMacro({ name, description })));
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -71,10 +73,10 @@ export function MacroForm({ macro, onSaved, onCancel }: MacroFormProps) {
 
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <Field label="Name" errors={form.errors.name}>
+      <Field label="Name" errors={form.errors.name} max={LIMITS.macroName.max} length={name.length}>
         {(props) => <input {...props} name="name" value={name} onChange={(e) => setName(e.target.value)} />}
       </Field>
-      <Field label="Description" errors={form.errors.description}>
+      <Field label="Description" errors={form.errors.description} max={LIMITS.macroDescription.max} length={description.length}>
         {(props) => <textarea {...props} name="description" rows={5} value={description} onChange={(e) => setDescription(e.target.value)} />}
       </Field>
       {!filled && <p className="form-hint">{MESSAGES.macroHint}</p>}

@@ -240,6 +240,8 @@ export function ConversationView({ partner }: { partner: { id: number; username:
         </label>
         <textarea
           id={composeId}
+          aria-describedby={`${composeId}-hint`}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
           rows={2}
           placeholder={`Message ${partner.username}`}
           value={draft}
@@ -251,6 +253,9 @@ export function ConversationView({ partner }: { partner: { id: number; username:
         <button type="submit" className="button button-primary" disabled={sending}>
           {sending ? 'Loading...' : 'Send'}
         </button>
+        <p className="composer-hint muted" id={`${composeId}-hint`}>
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (<kbd>⌘</kbd>+<kbd>Enter</kbd> on a Mac) sends.
+        </p>
         {sendError && <p className="field-errors-inline composer-error">{sendError}</p>}
       </form>
     </>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { validateMessage } from '@fulcrum/schema/validation';
 import { graphql, useFragment, type FragmentType } from '../gql';
+import { formatDateTime } from '../ui/formatDate';
 
 export const MessageCard_message = graphql(`
   fragment MessageCard_message on Message {
@@ -58,7 +59,7 @@ export function MessageCard(props: MessageCardProps) {
       <div className="message-meta">
         <span className="message-author">{props.mine ? 'You' : message.sender.username}</span>
         <time dateTime={message.createdAt}>
-          {new Date(message.createdAt).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}
+          {formatDateTime(message.createdAt)}
           {edited && ' · edited'}
         </time>
       </div>

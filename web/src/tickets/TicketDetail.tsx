@@ -1,6 +1,7 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { ImagePlaceholderIcon } from '../ui/Icons';
 import { PriorityBadge, TypeBadge } from '../ui/Badges';
+import { formatDateTime } from '../ui/formatDate';
 
 export const TicketDetail_ticket = graphql(`
   fragment TicketDetail_ticket on Ticket {
@@ -70,7 +71,9 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
           </div>
           <div>
             <dt>Updated</dt>
-            <dd>{new Date(ticket.updatedAt).toLocaleString()}</dd>
+            <dd>
+              <time dateTime={ticket.updatedAt}>{formatDateTime(ticket.updatedAt)}</time>
+            </dd>
           </div>
         </dl>
         <h3>Description</h3>

@@ -96,12 +96,15 @@ export function TicketForm(props: TicketFormProps) {
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const shownImage = preview ?? ticket?.image?.url ?? null;
 
+  const found: FieldErrors = {
+    ...validateTicket({ title, requester: requesterId, description, type, priority }),
+    ...imageErrors(image, creating),
+  };
+  // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
+  useEffect(() => form.recheck({ title, requester: requesterId, description, type, priority, image }, found));
+
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const found: FieldErrors = {
-      ...validateTicket({ title, requester: requesterId, description, type, priority }),
-      ...imageErrors(image, creating),
-    };
     if (!form.check(found)) return;
     const values: TicketValues = {
       title,
@@ -117,7 +120,7 @@ export function TicketForm(props: TicketFormProps) {
   return (
     <form className="form ticket-form" onSubmit={submit} noValidate>
       <div className="form-grid">
-        <Field label="Title" errors={form.errors.title}>
+        <Field label="Title" errors={form.errors.title} max={LIMITS.ticketTitle.max} length={title.length}>
           {(p) => <input {...p} name="title" value={title} onChange={(e) => setTitle(e.target.value)} />}
         </Field>
         <Field label="Assignee" errors={form.errors.assignee}>
@@ -164,7 +167,7 @@ export function TicketForm(props: TicketFormProps) {
           {(p) => <RequesterPicker {...p} value={ticket?.requester ?? null} onChange={(customer) => setRequesterId(customer ? String(customer.id) : '')} />}
         </Field>
       </div>
-      <Field label="Description" errors={form.errors.description}>
+      <Field label="Description" errors={form.errors.description} max={LIMITS.ticketDescription.max} length={description.length}>
         {(p) => <textarea {...p} name="description" rows={6} value={description} onChange={(e) => setDescription(e.target.value)} />}
       </Field>
       <Field label="Image" errors={form.errors.image} hint={creating ? 'PNG, JPEG, GIF or WebP, up to 5 MB.' : 'Leave empty to keep the current image.'}>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from '@apollo/client/react';
 import { WEBHOOK_LIMITS, WEBHOOK_MESSAGES, type FieldErrors } from '@fulcrum/schema/validation';
 import { graphql } from '../gql';
@@ -34,11 +34,14 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
 
   const toggle = (event: WebhookEventType, on: boolean) => setEvents((list) => (on ? [...list, event] : list.filter((e) => e !== event)));
 
+  const found: FieldErrors = {};
+  if (!url.trim() || url.length > WEBHOOK_LIMITS.urlLength) found.url = [WEBHOOK_MESSAGES.url];
+  if (!events.length) found.events = [WEBHOOK_MESSAGES.events];
+  // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
+  useEffect(() => form.recheck({ url, events }, found));
+
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const found: FieldErrors = {};
-    if (!url.trim() || url.length > WEBHOOK_LIMITS.urlLength) found.url = [WEBHOOK_MESSAGES.url];
-    if (!events.length) found.events = [WEBHOOK_MESSAGES.events];
     if (!form.check(found)) return;
     let secret = '';
     const ok = await form.run(async () => {
@@ -62,6 +65,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
             name="url"
             type="url"
             inputMode="url"
+            maxLength={WEBHOOK_LIMITS.urlLength}
             placeholder="https://hooks.example.com/fulcrum"
             value={url}
             onChange={(e) => setUrl(e.target.value)}

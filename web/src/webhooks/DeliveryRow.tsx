@@ -1,5 +1,6 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { eventLabel } from './eventNames';
+import { formatDateTime } from '../ui/formatDate';
 
 export const DeliveryRow_delivery = graphql(`
   fragment DeliveryRow_delivery on WebhookDelivery {
@@ -15,9 +16,6 @@ export const DeliveryRow_delivery = graphql(`
     createdAt
   }
 `);
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** One attempt of the delivery log, with its redeliver button. */
 export function DeliveryRow({
@@ -35,7 +33,7 @@ export function DeliveryRow({
     <tr>
       <td>
         <span className="cell-label">Time</span>
-        {when(d.createdAt)}
+        <time dateTime={d.createdAt}>{formatDateTime(d.createdAt, { seconds: true })}</time>
       </td>
       <td>
         <span className="cell-label">Event</span>

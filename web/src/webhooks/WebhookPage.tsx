@@ -10,6 +10,7 @@ import { prependDelivery, removeWebhook } from './cache';
 import { DeliveryRow } from './DeliveryRow';
 import { eventLabel } from './eventNames';
 import { NewWebhookSecret } from './NewWebhookSecret';
+import { formatDateTime } from '../ui/formatDate';
 
 const WEBHOOK_PAGE = graphql(`
   query WebhookPage($id: Int!) {
@@ -182,7 +183,9 @@ function WebhookScreen({ id }: { id: number }) {
           Delete
         </button>
         {webhook.previousSecretExpiresAt && (
-          <p className="field-hint">The previous secret also signs until {new Date(webhook.previousSecretExpiresAt).toLocaleString()}.</p>
+          <p className="field-hint">
+            The previous secret also signs until <time dateTime={webhook.previousSecretExpiresAt}>{formatDateTime(webhook.previousSecretExpiresAt)}</time>.
+          </p>
         )}
         <p className="webhook-announcement" role="status" aria-live="polite">
           {announcement}
