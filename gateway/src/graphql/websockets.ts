@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import {
   createSourceEventStream,
@@ -32,6 +32,17 @@ import { originMatchesHost } from '../security/sameOrigin.js';
 export const WS_MAX_PAYLOAD = 64 * 1024;
 export const WS_INIT_TIMEOUT_MS = 5_000;
 
+/**
+ * What one caller may hold open (docs/security.md, "Websockets"). The web app opens one socket per tab with seven
+ * subscriptions; 100 leaves room for the streams to come and for integrations, while 20,000 on one socket took a
+ * gateway from 342 MB to 1.36 GB. 20 sockets: a session is one browser, and 20 tabs of one browser at once is
+ * more than anyone works with; a token is one integration, which needs one socket (a few during a deploy).
+ */
+export const WS_LIMITS = { subscriptionsPerSocket: 100, socketsPerSession: 20, socketsPerToken: 20 } as const;
+/** Close code of a socket past its session's or token's limit (like HTTP 429). */
+export const TOO_MANY_SOCKETS_CODE = 4429;
+export const LIMIT_EXCEEDED = 'LIMIT_EXCEEDED';
+
 /** A socket's caller: a session (sid) or an API token (apiTokens/sockets.ts), and its address (for rate limits). */
 interface SocketUser {
   sid?: string;
@@ -48,7 +59,12 @@ export interface LiveServer {
   dispose(): Promise<void>;
 }
 
-/** A browser's Origin must match the Host it connects to; clients without Origin are not browsers. */
+/** Closes a socket past its session's or token's limit with 4429; graphql-ws's own 4403 then finds it closing. */
+function tooManySockets(socket: WebSocket, of: 'session' | 'token'): false {
+  const limit = of === 'session' ? WS_LIMITS.socketsPerSession : WS_LIMITS.socketsPerToken;
+  socket.close(TOO_MANY_SOCKETS_CODE, `Too many sockets: this ${of} has ${limit} open; close one first.`);
+  return false;
+}
 
 /**
  * Websockets carry subscriptions only. Queries and mutations go over HTTP, where CSRF prevention, the session
@@ -258,6 +274,15 @@ export function createLiveServer(
       schema,
       connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
       onSubscribe: async (ctx, _id, payload) => {
+        // graphql-ws has registered this id already, so the new subscription is among those counted.
+        if (Object.keys(ctx.subscriptions).length > WS_LIMITS.subscriptionsPerSocket) {
+          return [
+            new GraphQLError(
+              `This socket already has ${WS_LIMITS.subscriptionsPerSocket} subscriptions, the most one socket may hold; complete one before starting another.`,
+              { extensions: { code: LIMIT_EXCEEDED } },
+            ),
+          ];
+        }
         const prepared = prepare(payload.query);
         if (!('document' in prepared)) return [...prepared];
         // The socket's message keeps the text for the subscription's life: keep the shared copy instead.
@@ -300,6 +325,7 @@ export function createLiveServer(
         const bearer = await tokens.authenticate(ctx.connectionParams, clientIp);
         if (bearer.kind === 'refused') return false;
         if (bearer.kind === 'token') {
+          if (byToken.count(bearer.credential.tokenId) >= WS_LIMITS.socketsPerToken) return tooManySockets(ctx.extra.socket, 'token');
           ctx.extra.user = { userId: bearer.credential.userId, token: bearer.credential, clientIp };
           byToken.add(bearer.credential.tokenId, ctx.extra.socket);
           return true;
@@ -308,6 +334,7 @@ export function createLiveServer(
         if (!user) return false;
         // Closed while the session was looked up: onClose has run already, so nothing may be registered now.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+        if (bySession.count(user.sid) >= WS_LIMITS.socketsPerSession) return tooManySockets(ctx.extra.socket, 'session');
         ctx.extra.user = { sid: user.sid, userId: user.userId, clientIp };
         // Presence: an agent is online while any socket of theirs is open, on any gateway.
         deps.presence.connect(user.userId);
