@@ -24,7 +24,8 @@ import { createTokenSockets } from '../apiTokens/sockets.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 import { createFormatError } from './errors.js';
-import { createSocketGroups } from './socketGroups.js';
+import { createSocketGroups, type SocketGroup } from './socketGroups.js';
+import { createSocketQuota, type SocketPlace, type SocketQuota } from './socketQuota.js';
 import { logError, type ErrorLog } from '../logging.js';
 import { originMatchesHost } from '../security/sameOrigin.js';
 
@@ -59,11 +60,19 @@ export interface LiveServer {
   dispose(): Promise<void>;
 }
 
-/** Closes a socket past its session's or token's limit with 4429; graphql-ws's own 4403 then finds it closing. */
-function tooManySockets(socket: WebSocket, of: 'session' | 'token'): false {
+/**
+ * A place for one more socket of a session or token: below the limit on this gateway (counted synchronously, so
+ * sockets connecting at once cannot overshoot) and on every gateway (the quota, with Redis). Past it the socket is
+ * closed with 4429 and null is answered; graphql-ws's own 4403 then finds it closing. Null as well when the socket
+ * closed while the place was asked for (its onClose has run: nothing may be registered).
+ */
+async function admitSocket<K>(quota: SocketQuota, socket: WebSocket, of: 'session' | 'token', key: K, group: SocketGroup<K>): Promise<SocketPlace | null> {
   const limit = of === 'session' ? WS_LIMITS.socketsPerSession : WS_LIMITS.socketsPerToken;
-  socket.close(TOO_MANY_SOCKETS_CODE, `Too many sockets: this ${of} has ${limit} open; close one first.`);
-  return false;
+  const place = group.count(key) < limit ? await quota.acquire(`${of}:${String(key)}`, limit) : null;
+  if (place && socket.readyState === socket.OPEN && group.count(key) < limit) return place;
+  place?.release();
+  if (socket.readyState === socket.OPEN) socket.close(TOO_MANY_SOCKETS_CODE, `Too many sockets: this ${of} has ${limit} open; close one first.`);
+  return null;
 }
 
 /**
@@ -88,6 +97,8 @@ export interface LiveServerOptions {
   sessionRecheckMs?: number;
   /** API tokens' budget of cost points per minute (subscriptions are priced when they start). */
   budget?: TokenBudget;
+  /** Counts each session's and token's sockets on every gateway (Redis); default: this gateway's only. */
+  quota?: SocketQuota;
 }
 
 export const SESSION_RECHECK_MS = 60_000;
@@ -269,7 +280,8 @@ export function createLiveServer(
     return prepared;
   };
 
-  const server = useServer<Record<string, unknown>, { user?: SocketUser }>(
+  const quota = options.quota ?? createSocketQuota();
+  const server = useServer<Record<string, unknown>, { user?: SocketUser; place?: SocketPlace }>(
     {
       schema,
       connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
@@ -325,7 +337,9 @@ export function createLiveServer(
         const bearer = await tokens.authenticate(ctx.connectionParams, clientIp);
         if (bearer.kind === 'refused') return false;
         if (bearer.kind === 'token') {
-          if (byToken.count(bearer.credential.tokenId) >= WS_LIMITS.socketsPerToken) return tooManySockets(ctx.extra.socket, 'token');
+          const place = await admitSocket(quota, ctx.extra.socket, 'token', bearer.credential.tokenId, byToken);
+          if (!place) return false;
+          ctx.extra.place = place;
           ctx.extra.user = { userId: bearer.credential.userId, token: bearer.credential, clientIp };
           byToken.add(bearer.credential.tokenId, ctx.extra.socket);
           return true;
@@ -334,7 +348,9 @@ export function createLiveServer(
         if (!user) return false;
         // Closed while the session was looked up: onClose has run already, so nothing may be registered now.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
-        if (bySession.count(user.sid) >= WS_LIMITS.socketsPerSession) return tooManySockets(ctx.extra.socket, 'session');
+        const place = await admitSocket(quota, ctx.extra.socket, 'session', user.sid, bySession);
+        if (!place) return false;
+        ctx.extra.place = place;
         ctx.extra.user = { sid: user.sid, userId: user.userId, clientIp };
         // Presence: an agent is online while any socket of theirs is open, on any gateway.
         deps.presence.connect(user.userId);
@@ -342,6 +358,7 @@ export function createLiveServer(
         return true;
       },
       onClose: (ctx) => {
+        ctx.extra.place?.release();
         const user = ctx.extra.user;
         if (!user) return;
         // Token sockets are integrations, not an agent at a screen: they are not presence.
@@ -379,6 +396,7 @@ export function createLiveServer(
       clearInterval(sweep);
       await ended.return?.();
       await tokens.dispose();
+      await quota.dispose();
       for (const client of wss.clients) client.close(1001, 'Server shutting down');
       await server.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

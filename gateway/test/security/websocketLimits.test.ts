@@ -1,11 +1,16 @@
 /**
  * What one caller may hold open over graphql-ws (issue 22): subscriptions per socket, sockets per session and per
  * API token. Each passes at its limit and is refused one past it, with a graphql-ws `error` (LIMIT_EXCEEDED) for a
- * subscription and close code 4429 for a socket. On SQLite (in-memory bus) and on PostgreSQL + Redis.
+ * subscription and close code 4429 for a socket. On SQLite (in-memory bus) and on PostgreSQL + Redis, where two
+ * gateways count one session's and one token's sockets together.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { startSignedIn, startTestGateway, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
+import { carry, type TestClient } from '../../src/testing/client.js';
 import { LIMIT_EXCEEDED, TOO_MANY_SOCKETS_CODE, WS_LIMITS } from '../../src/graphql/websockets.js';
 import { figure } from '../../src/testing/measure.js';
 import { openAckedSocket, openSocket, type RawSocket } from '../../src/testing/wsClient.js';
@@ -145,6 +150,61 @@ describe('sockets per session and per token', () => {
       figure('sockets per token', `${WS_LIMITS.socketsPerToken} accepted, the ${WS_LIMITS.socketsPerToken + 1}st closed with ${TOO_MANY_SOCKETS_CODE}`);
     } finally {
       for (const x of sockets) x.ws.close();
+    }
+  });
+});
+
+describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_REDIS !== '1')('sockets counted across two gateways (Redis)', () => {
+  let a: TestGateway;
+  let b: TestGateway;
+  beforeAll(async () => {
+    const sessionSecret = randomBytes(32).toString('base64url');
+    a = await startTestGateway({ sessionSecret });
+    b = await startTestGateway({ sessionSecret, databaseUrl: a.options.databaseUrl, dataDir: mkdtempSync(join(tmpdir(), 'fulcrum-test-')) });
+  });
+  afterAll(async () => {
+    await b?.destroy();
+    await a?.destroy();
+  });
+
+  it(`one session's ${WS_LIMITS.socketsPerSession} sockets may be spread over both gateways; the next, on either, is closed with ${TOO_MANY_SOCKETS_CODE}`, async () => {
+    const onA = await a.as(0);
+    const onB = carry(onA, b);
+    const sockets: RawSocket[] = [];
+    try {
+      for (let i = 0; i < WS_LIMITS.socketsPerSession; i++) sockets.push(await openAckedSocket((i % 2 ? b : a).url, (i % 2 ? onB : onA).cookieHeader));
+      for (const [g, c] of [
+        [a, onA],
+        [b, onB],
+      ] as const) {
+        expect(await connect(openSocket(g.url, { cookie: c.cookieHeader }))).toMatchObject({ acked: false, code: TOO_MANY_SOCKETS_CODE });
+      }
+      // A socket closed on A frees a place for B.
+      sockets[0].ws.close();
+      await sockets[0].closed;
+      sockets.push(await connectOnceFree(() => openSocket(b.url, { cookie: onB.cookieHeader })));
+      figure(
+        'sockets per session, two gateways',
+        `${WS_LIMITS.socketsPerSession} accepted over A and B, the next closed with ${TOO_MANY_SOCKETS_CODE} on both`,
+      );
+    } finally {
+      for (const s of sockets) s.ws.close();
+    }
+  });
+
+  it(`one token's ${WS_LIMITS.socketsPerToken} sockets are counted over both gateways`, async () => {
+    const { secret } = await createToken(await a.as(1), { scopes: ['READ'] });
+    const init = { authorization: `Bearer ${secret}` };
+    const sockets: RawSocket[] = [];
+    try {
+      for (let i = 0; i < WS_LIMITS.socketsPerToken; i++) {
+        const s = openSocket((i % 2 ? b : a).url);
+        sockets.push(s);
+        expect(await connect(s, init)).toEqual({ acked: true });
+      }
+      for (const g of [a, b]) expect(await connect(openSocket(g.url), init)).toMatchObject({ acked: false, code: TOO_MANY_SOCKETS_CODE });
+    } finally {
+      for (const s of sockets) s.ws.close();
     }
   });
 });
