@@ -2,7 +2,9 @@
  * Webhooks in the web app (issue 12): from the profile menu, an endpoint is added with a URL and events (the
  * address refused with the server's message first), its secret shown once; a ticket created in the app reaches a
  * real receiver on 127.0.0.1, signed (checked with the standardwebhooks package); the endpoint's page shows the
- * delivery log, sends a test, redelivers, disables with the reason shown, and deletes.
+ * delivery log, sends a test, redelivers, disables with the reason shown, and deletes. A webhook an API token
+ * created (a token with the WEBHOOKS access, made in the app) is disabled, with the reason shown, when the token is
+ * revoked in the app (issue 22).
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { useSharedPage } from './browser';
-import { gone, gql, shown, unique } from './helpers';
+import { baseURL, gone, gql, shown, unique } from './helpers';
 
 let page: Page;
 let errors: string[];
@@ -135,6 +137,48 @@ describe('webhooks page', () => {
     await dialog.getByRole('button', { name: 'Delete Endpoint' }).click();
     await page.waitForURL('**/settings/webhooks');
     await shown(page.getByText('No endpoints yet.'));
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a webhook made with an API token', () => {
+  it('is disabled, with the reason shown, when the token is revoked', async () => {
+    const name = unique('CRM sync').slice(0, 40);
+    await page.goto('/settings/api-tokens');
+    const form = page.getByRole('form', { name: 'New token' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel(/Read, write and webhooks \(WEBHOOKS\)/).check();
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const shownSecret = page.getByRole('textbox', { name: 'New token' });
+    await shown(shownSecret);
+    const token = await shownSecret.inputValue();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await shown(page.getByRole('row', { name: new RegExp(`${name}.*READ, WRITE, WEBHOOKS`) }));
+
+    const url = `${receiverUrl}-token`;
+    const res = await fetch(`${baseURL()}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation($input: WebhookInput!) { createWebhook(input: $input) { webhook { id } } }',
+        variables: { input: { url, events: ['TICKET_CREATED'] } },
+      }),
+    });
+    const hookId = ((await res.json()) as { data: { createWebhook: { webhook: { id: number } } } }).data.createWebhook.webhook.id;
+
+    await page.getByRole('button', { name: `Revoke ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke Token' });
+    await dialog.getByRole('button', { name: 'Revoke Token' }).click();
+    await gone(dialog);
+
+    await page.goto(`/settings/webhooks/${hookId}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'This endpoint is disabled' });
+    await shown(alert);
+    await shown(alert.getByText(new RegExp(`the API token "${name}", which created or last changed this webhook, was revoked at`)));
+    expect(await accessibilityProblems(['.webhook-disabled'])).toEqual([]);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete Endpoint' }).getByRole('button', { name: 'Delete Endpoint' }).click();
+    await page.waitForURL('**/settings/webhooks');
     expect(errors).toEqual([]);
   });
 });

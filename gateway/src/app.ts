@@ -24,6 +24,7 @@ import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
 import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
+import { createSocketQuota } from './graphql/socketQuota.js';
 import { createImageRouter } from './http/images.js';
 import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
@@ -112,6 +113,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     log,
     sessionRecheckMs: options.sessionRecheckMs,
     budget,
+    // Sockets per session and per token, counted across the gateways that share this Redis.
+    quota: createSocketQuota({ redis: redisForLimits, namespace, onError: log }),
   });
   // Live events published while Redis was unreachable are lost: make every client reconnect and catch up.
   events.onReconnected(() => {

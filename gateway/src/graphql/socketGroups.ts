@@ -35,6 +35,12 @@ export class SocketGroup<K> {
     for (const socket of group instanceof Set ? [...group] : [group]) socket.close(code, reason);
   }
 
+  /** How many sockets `key` has open on this gateway. */
+  count(key: K): number {
+    const group = this.#groups.get(key);
+    return group === undefined ? 0 : group instanceof Set ? group.size : 1;
+  }
+
   keys(): K[] {
     return [...this.#groups.keys()];
   }

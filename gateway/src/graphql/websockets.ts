@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import {
   createSourceEventStream,
@@ -24,13 +24,25 @@ import { createTokenSockets } from '../apiTokens/sockets.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 import { createFormatError } from './errors.js';
-import { createSocketGroups } from './socketGroups.js';
+import { createSocketGroups, type SocketGroup } from './socketGroups.js';
+import { createSocketQuota, type SocketPlace, type SocketQuota } from './socketQuota.js';
 import { logError, type ErrorLog } from '../logging.js';
 import { originMatchesHost } from '../security/sameOrigin.js';
 
 /** Largest websocket frame accepted: subscription documents are small. */
 export const WS_MAX_PAYLOAD = 64 * 1024;
 export const WS_INIT_TIMEOUT_MS = 5_000;
+
+/**
+ * What one caller may hold open (docs/security.md, "Websockets"). The web app opens one socket per tab with seven
+ * subscriptions; 100 leaves room for the streams to come and for integrations, while 20,000 on one socket took a
+ * gateway from 342 MB to 1.36 GB. 20 sockets: a session is one browser, and 20 tabs of one browser at once is
+ * more than anyone works with; a token is one integration, which needs one socket (a few during a deploy).
+ */
+export const WS_LIMITS = { subscriptionsPerSocket: 100, socketsPerSession: 20, socketsPerToken: 20 } as const;
+/** Close code of a socket past its session's or token's limit (like HTTP 429). */
+export const TOO_MANY_SOCKETS_CODE = 4429;
+export const LIMIT_EXCEEDED = 'LIMIT_EXCEEDED';
 
 /** A socket's caller: a session (sid) or an API token (apiTokens/sockets.ts), and its address (for rate limits). */
 interface SocketUser {
@@ -48,7 +60,20 @@ export interface LiveServer {
   dispose(): Promise<void>;
 }
 
-/** A browser's Origin must match the Host it connects to; clients without Origin are not browsers. */
+/**
+ * A place for one more socket of a session or token: below the limit on this gateway (counted synchronously, so
+ * sockets connecting at once cannot overshoot) and on every gateway (the quota, with Redis). Past it the socket is
+ * closed with 4429 and null is answered; graphql-ws's own 4403 then finds it closing. Null as well when the socket
+ * closed while the place was asked for (its onClose has run: nothing may be registered).
+ */
+async function admitSocket<K>(quota: SocketQuota, socket: WebSocket, of: 'session' | 'token', key: K, group: SocketGroup<K>): Promise<SocketPlace | null> {
+  const limit = of === 'session' ? WS_LIMITS.socketsPerSession : WS_LIMITS.socketsPerToken;
+  const place = group.count(key) < limit ? await quota.acquire(`${of}:${String(key)}`, limit) : null;
+  if (place && socket.readyState === socket.OPEN && group.count(key) < limit) return place;
+  place?.release();
+  if (socket.readyState === socket.OPEN) socket.close(TOO_MANY_SOCKETS_CODE, `Too many sockets: this ${of} has ${limit} open; close one first.`);
+  return null;
+}
 
 /**
  * Websockets carry subscriptions only. Queries and mutations go over HTTP, where CSRF prevention, the session
@@ -72,6 +97,8 @@ export interface LiveServerOptions {
   sessionRecheckMs?: number;
   /** API tokens' budget of cost points per minute (subscriptions are priced when they start). */
   budget?: TokenBudget;
+  /** Counts each session's and token's sockets on every gateway (Redis); default: this gateway's only. */
+  quota?: SocketQuota;
 }
 
 export const SESSION_RECHECK_MS = 60_000;
@@ -253,11 +280,21 @@ export function createLiveServer(
     return prepared;
   };
 
-  const server = useServer<Record<string, unknown>, { user?: SocketUser }>(
+  const quota = options.quota ?? createSocketQuota();
+  const server = useServer<Record<string, unknown>, { user?: SocketUser; place?: SocketPlace }>(
     {
       schema,
       connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
       onSubscribe: async (ctx, _id, payload) => {
+        // graphql-ws has registered this id already, so the new subscription is among those counted.
+        if (Object.keys(ctx.subscriptions).length > WS_LIMITS.subscriptionsPerSocket) {
+          return [
+            new GraphQLError(
+              `This socket already has ${WS_LIMITS.subscriptionsPerSocket} subscriptions, the most one socket may hold; complete one before starting another.`,
+              { extensions: { code: LIMIT_EXCEEDED } },
+            ),
+          ];
+        }
         const prepared = prepare(payload.query);
         if (!('document' in prepared)) return [...prepared];
         // The socket's message keeps the text for the subscription's life: keep the shared copy instead.
@@ -300,6 +337,9 @@ export function createLiveServer(
         const bearer = await tokens.authenticate(ctx.connectionParams, clientIp);
         if (bearer.kind === 'refused') return false;
         if (bearer.kind === 'token') {
+          const place = await admitSocket(quota, ctx.extra.socket, 'token', bearer.credential.tokenId, byToken);
+          if (!place) return false;
+          ctx.extra.place = place;
           ctx.extra.user = { userId: bearer.credential.userId, token: bearer.credential, clientIp };
           byToken.add(bearer.credential.tokenId, ctx.extra.socket);
           return true;
@@ -308,6 +348,9 @@ export function createLiveServer(
         if (!user) return false;
         // Closed while the session was looked up: onClose has run already, so nothing may be registered now.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+        const place = await admitSocket(quota, ctx.extra.socket, 'session', user.sid, bySession);
+        if (!place) return false;
+        ctx.extra.place = place;
         ctx.extra.user = { sid: user.sid, userId: user.userId, clientIp };
         // Presence: an agent is online while any socket of theirs is open, on any gateway.
         deps.presence.connect(user.userId);
@@ -315,6 +358,7 @@ export function createLiveServer(
         return true;
       },
       onClose: (ctx) => {
+        ctx.extra.place?.release();
         const user = ctx.extra.user;
         if (!user) return;
         // Token sockets are integrations, not an agent at a screen: they are not presence.
@@ -352,6 +396,7 @@ export function createLiveServer(
       clearInterval(sweep);
       await ended.return?.();
       await tokens.dispose();
+      await quota.dispose();
       for (const client of wss.clients) client.close(1001, 'Server shutting down');
       await server.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -378,7 +378,7 @@ describe('properties', () => {
       fc.asyncProperty(
         fc.record({
           name: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('', ' ', 'ok', '\u0000x', 'x'.repeat(50), 'x'.repeat(51))),
-          scopes: fc.array(fc.oneof(fc.constantFrom('READ', 'WRITE'), fc.string({ maxLength: 6 })), { maxLength: 3 }),
+          scopes: fc.array(fc.oneof(fc.constantFrom('READ', 'WRITE', 'WEBHOOKS'), fc.string({ maxLength: 8 })), { maxLength: 3 }),
           expiresInDays: fc.option(fc.oneof(fc.integer({ min: -10, max: 400 }), fc.constantFrom(1, 366, 367, 0)), { nil: null }),
         }),
         async (input) => {
@@ -389,10 +389,13 @@ describe('properties', () => {
             input.name.trim().length <= 50 &&
             !input.name.includes('\u0000') &&
             input.scopes.length > 0 &&
-            input.scopes.every((s) => s === 'READ' || s === 'WRITE') &&
+            input.scopes.every((s) => s === 'READ' || s === 'WRITE' || s === 'WEBHOOKS') &&
             (input.expiresInDays === null || (input.expiresInDays >= 1 && input.expiresInDays <= 366));
           if (ok) {
             expect(r.data?.createApiToken.secret).toMatch(apiTokens.SECRET_PATTERN);
+            // Each scope brings the ones it includes: WEBHOOKS ⊃ WRITE ⊃ READ.
+            const widest = ['WEBHOOKS', 'WRITE', 'READ'].find((scope) => input.scopes.includes(scope))!;
+            expect(r.data?.createApiToken.token.scopes).toEqual(['READ', 'WRITE', 'WEBHOOKS'].slice(0, ['READ', 'WRITE', 'WEBHOOKS'].indexOf(widest) + 1));
             created++;
           } else {
             expect(['BAD_USER_INPUT']).toContain(codeOf(r));

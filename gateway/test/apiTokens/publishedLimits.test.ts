@@ -10,7 +10,7 @@ import { Lexer, Source, TokenKind } from 'graphql';
 import { apiTokens, DEFAULT_AUTH_LIMITS } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { GqlResult, TestClient } from '../../src/testing/client.js';
-import { openAckedSocket, subscribeFrameOfSize as frame } from '../../src/testing/wsClient.js';
+import { openAckedSocket, openSocket, subscribeFrameOfSize as frame, type RawSocket } from '../../src/testing/wsClient.js';
 import { figure } from '../../src/testing/measure.js';
 import { bearerGql, createToken } from './support.js';
 
@@ -57,6 +57,22 @@ const tokenCount = (q: string) => {
 };
 /** `n` aliased pages of 100 tickets: 100 points each. */
 const pages = (n: number) => Array.from({ length: n }, (_, i) => `p${i}: tickets(first: 100) { nodes { id } }`).join(' ');
+
+/** Opens n + 1 sockets (with connection_init `init`): the first n are acknowledged, the last is closed with 4429. */
+async function socketsUpTo(n: number, cookie: string | undefined, init: Record<string, unknown>): Promise<void> {
+  const sockets: RawSocket[] = [];
+  try {
+    for (let i = 0; i <= n; i++) {
+      const socket = openSocket(gw.url, { cookie });
+      sockets.push(socket);
+      socket.send({ type: 'connection_init', payload: init });
+      const outcome = await Promise.race([socket.next('connection_ack').then(() => 'ack'), socket.closed.then((c) => c.code)]);
+      expect(outcome).toBe(i < n ? 'ack' : 4429);
+    }
+  } finally {
+    for (const socket of sockets) socket.ws.close();
+  }
+}
 
 type Check = (n: number) => Promise<void>;
 const CHECKS: Record<string, Check> = {
@@ -123,6 +139,20 @@ const CHECKS: Record<string, Check> = {
     socket.send(frame(n + 1));
     expect((await socket.closed).code).toBe(1009);
   },
+  'Subscriptions per socket': async (n) => {
+    const socket = await openAckedSocket(gw.url, session.cookieHeader);
+    try {
+      for (let i = 0; i <= n; i++) socket.send({ id: `s${i}`, type: 'subscribe', payload: { query: 'subscription { customerEvents { id } }' } });
+      const refused = await socket.next('error');
+      expect(refused.id).toBe(`s${n}`);
+      expect(refused.payload[0].extensions.code).toBe('LIMIT_EXCEEDED');
+      expect(socket.messages.filter((m) => m.type === 'error')).toEqual([]);
+    } finally {
+      socket.ws.close();
+    }
+  },
+  'Sockets per session': (n) => socketsUpTo(n, session.cookieHeader, {}),
+  'Sockets per token': (n) => socketsUpTo(n, undefined, { authorization: `Bearer ${secret}` }),
   'Token budget': async (n) => {
     // Operations of at most 2,000 points (the per-operation limit) that add up to exactly N, then 1 point more.
     const budgetToken = (await createToken(session, { name: 'budget' })).secret;

@@ -36,6 +36,17 @@ export class Webhook {
   @Property({ type: 'string', length: 500, nullable: true })
   disabledReason?: string | null;
 
+  /**
+   * The API token that created the webhook, and the one that last changed it (null: the web app, signed in). While
+   * either is set, the webhook is disabled when that token is revoked or expires; a change made signed in clears
+   * both (services/webhooks.ts).
+   */
+  @Property({ type: 'integer', nullable: true })
+  createdByTokenId?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  changedByTokenId?: number | null;
+
   @Property({ type: 'integer' })
   consecutiveFailures!: number;
 

@@ -6,6 +6,7 @@ import type { GraphQLContext } from './context.js';
 export enum ApiScope {
   READ = 'READ',
   WRITE = 'WRITE',
+  WEBHOOKS = 'WEBHOOKS',
 }
 
 registerEnumType(ApiScope, {
@@ -13,7 +14,11 @@ registerEnumType(ApiScope, {
   description: 'What an API token may do. Tokens can never manage tokens or sign in and out; that needs the web app.',
   valuesConfig: {
     READ: { description: 'Queries and subscriptions.' },
-    WRITE: { description: 'Queries, subscriptions and mutations (includes READ).' },
+    WRITE: { description: 'Queries, subscriptions and mutations (includes READ), except managing webhooks.' },
+    WEBHOOKS: {
+      description:
+        'Also creates, changes, tests and deletes webhooks (includes WRITE). A webhook a token created or changed is disabled when that token is revoked or expires.',
+    },
   },
 });
 
@@ -24,7 +29,7 @@ registerEnumType(ApiScope, {
 export class ApiToken {
   @Field(() => Int, { description: 'Identifies the token, e.g. to revoke it.' }) id!: number;
   @Field(() => String, { description: 'The name the agent gave the token, to recognise where it is used.' }) name!: string;
-  @Field(() => [ApiScope], { description: 'What the token may do. WRITE always comes with READ.' }) scopes!: ApiScope[];
+  @Field(() => [ApiScope], { description: 'What the token may do. WRITE always comes with READ, WEBHOOKS with WRITE and READ.' }) scopes!: ApiScope[];
   @Field(() => String, { description: 'The last 4 characters of the secret, to tell tokens apart; not enough to use it.' }) hint!: string;
   @Field(() => GraphQLDateTime, { description: 'When the token was created.' }) createdAt!: Date;
   @Field(() => GraphQLDateTime, { description: 'When the token stops working; after that, requests with it are refused (401).' }) expiresAt!: Date;
@@ -41,7 +46,7 @@ export class ApiTokenCreated {
 @InputType({ description: 'A new API token.' })
 export class ApiTokenInput {
   @Field(() => String, { description: 'A name to recognise the token by, 1 to 50 characters (e.g. "Nightly export").' }) name!: string;
-  @Field(() => [ApiScope], { description: 'At least one scope. WRITE includes READ.' }) scopes!: ApiScope[];
+  @Field(() => [ApiScope], { description: 'At least one scope. WRITE includes READ; WEBHOOKS includes WRITE.' }) scopes!: ApiScope[];
   @Field(() => Int, { nullable: true, description: 'Days until the token expires, 1 to 366; 90 when omitted.' }) expiresInDays?: number | null;
 }
 

@@ -115,6 +115,61 @@ type Listener = (event: CustomEvent) => void;
 type RedisClient = import('ioredis').Redis;
 
 /**
+ * The listeners of each topic, as a map of sets, and the EventTarget methods over it: the in-memory bus's target
+ * and the Redis one's local fan-out. Hand-written rather than node's EventTarget, which warns
+ * (MaxListenersExceededWarning) past 10 listeners of one topic, while one agent's sockets legitimately hold up to
+ * MAX_SOCKETS_PER_SESSION × MAX_SUBSCRIPTIONS_PER_SOCKET of them (gateway/src/graphql/websockets.ts); the limits
+ * there, not a warning, bound them.
+ */
+class TopicListeners {
+  readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #registered = new WeakMap<object, Listener>();
+
+  add(topic: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (!listener) return;
+    const callback = this.#registered.get(listener) ?? (('handleEvent' in listener ? listener.handleEvent.bind(listener) : listener) as Listener);
+    this.#registered.set(listener, callback);
+    let callbacks = this.#listeners.get(topic);
+    if (!callbacks) this.#listeners.set(topic, (callbacks = new Set()));
+    callbacks.add(callback);
+  }
+
+  remove(topic: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (!listener) return;
+    const callbacks = this.#listeners.get(topic);
+    const callback = this.#registered.get(listener);
+    if (!callbacks || !callback) return;
+    callbacks.delete(callback);
+    if (callbacks.size === 0) this.#listeners.delete(topic);
+  }
+
+  has(topic: string): boolean {
+    return this.#listeners.has(topic);
+  }
+
+  /** Hands the same event object to every listener of its topic (websockets.ts shares results by that object). */
+  dispatch(topic: string, detail: unknown): void {
+    const callbacks = this.#listeners.get(topic);
+    if (!callbacks) return;
+    const event = new CustomEvent(topic, { detail });
+    for (const callback of [...callbacks]) callback(event);
+  }
+}
+
+/** The in-memory bus's EventTarget: one process, no copies. */
+function memoryEventTarget(): EventTarget {
+  const listeners = new TopicListeners();
+  return {
+    addEventListener: (topic: string, listener: EventListenerOrEventListenerObject | null) => listeners.add(topic, listener),
+    removeEventListener: (topic: string, listener: EventListenerOrEventListenerObject | null) => listeners.remove(topic, listener),
+    dispatchEvent(event: Event) {
+      listeners.dispatch(event.type, (event as CustomEvent<unknown>).detail);
+      return true;
+    },
+  };
+}
+
+/**
  * The EventTarget that createPubSub publishes to and listens on, over Redis pub/sub; it replaces
  * @graphql-yoga/redis-event-target. One PSUBSCRIBE to this installation's channels (`<prefix>*`), made before
  * the gateway listens, then a local fan-out by topic. So a graphql-ws `subscribe` is live the moment the gateway
@@ -130,43 +185,24 @@ async function redisEventTarget(
   prefix: string,
   onError: (error: unknown, where: string) => void,
 ): Promise<EventTarget> {
-  const listeners = new Map<string, Set<Listener>>();
+  const listeners = new TopicListeners();
   const pattern = `${prefix}*`;
   subscribeClient.on('pmessage', (matched: string, channel: string, message: string) => {
     if (matched !== pattern) return;
     const topic = channel.slice(prefix.length);
-    const callbacks = listeners.get(topic);
-    if (!callbacks) return;
+    if (!listeners.has(topic)) return;
     let detail: unknown;
     try {
       detail = message === '' ? null : JSON.parse(message);
     } catch (error) {
       return onError(error, `event bus: unreadable message on ${topic}`);
     }
-    const event = new CustomEvent(topic, { detail });
-    for (const callback of [...callbacks]) callback(event);
+    listeners.dispatch(topic, detail);
   });
   await subscribeClient.psubscribe(pattern);
-  const callbackOf = (listener: EventListenerOrEventListenerObject): Listener =>
-    ('handleEvent' in listener ? listener.handleEvent.bind(listener) : listener) as Listener;
-  const registered = new WeakMap<object, Listener>();
   return {
-    addEventListener(topic: string, listener: EventListenerOrEventListenerObject | null) {
-      if (!listener) return;
-      const callback = registered.get(listener) ?? callbackOf(listener);
-      registered.set(listener, callback);
-      let callbacks = listeners.get(topic);
-      if (!callbacks) listeners.set(topic, (callbacks = new Set()));
-      callbacks.add(callback);
-    },
-    removeEventListener(topic: string, listener: EventListenerOrEventListenerObject | null) {
-      if (!listener) return;
-      const callbacks = listeners.get(topic);
-      const callback = registered.get(listener);
-      if (!callbacks || !callback) return;
-      callbacks.delete(callback);
-      if (callbacks.size === 0) listeners.delete(topic);
-    },
+    addEventListener: (topic: string, listener: EventListenerOrEventListenerObject | null) => listeners.add(topic, listener),
+    removeEventListener: (topic: string, listener: EventListenerOrEventListenerObject | null) => listeners.remove(topic, listener),
     dispatchEvent(event: Event) {
       const detail = (event as CustomEvent<unknown>).detail;
       publishClient
@@ -181,7 +217,7 @@ const defaultOnError = (error: unknown, where: string) => console.error(`[fulcru
 
 export async function createEventBus(options: EventBusOptions = {}): Promise<EventBusHandle> {
   if (!options.redisUrl) {
-    return { bus: createPubSub<EventTopics>(), channelPrefix: '', onReconnected: () => {}, close: async () => {} };
+    return { bus: createPubSub<EventTopics>({ eventTarget: memoryEventTarget() }), channelPrefix: '', onReconnected: () => {}, close: async () => {} };
   }
   const { Redis } = await import('ioredis');
   const publishClient = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });

@@ -8,6 +8,7 @@
  * unique index. The stored and computed hashes are then compared in constant time as well.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Knex } from '@mikro-orm/knex';
 import { crc32 } from 'node:zlib';
 import { AppError } from '../errors.js';
 import { ApiToken, User } from '../entities/index.js';
@@ -15,6 +16,7 @@ import { forkEm, hotRead, type Em } from '../database.js';
 import { API_SCOPES, API_TOKEN_LIMITS, hasErrors, validateApiToken, type ApiScopeName, type ApiTokenFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import { toDate } from './records.js';
+import { disableWebhooksOfLapsedTokens } from './webhooks.js';
 
 export const SECRET_PREFIX = 'fulcrum_pat_';
 const RANDOM_LENGTH = 32;
@@ -99,7 +101,10 @@ export function requireSession(ctx: ServiceContext): void {
   if (ctx.token) throw AppError.forbidden('API tokens cannot manage tokens or sign in and out: use the web app, signed in.');
 }
 
-/** READ allows queries and subscriptions; WRITE adds mutations. Sessions may do everything. */
+/**
+ * READ allows queries and subscriptions; WRITE adds mutations; WEBHOOKS adds managing webhooks (checked by
+ * services/webhooks.ts). Sessions may do everything.
+ */
 export function assertScopeAllows(ctx: Pick<ServiceContext, 'token'>, operation: 'query' | 'mutation' | 'subscription'): void {
   if (!ctx.token || operation !== 'mutation' || ctx.token.scopes.includes('WRITE')) return;
   throw AppError.forbidden('This API token has the READ scope only: mutations need a token with the WRITE scope.');
@@ -120,7 +125,8 @@ export async function createApiToken(ctx: ServiceContext, input: ApiTokenInput):
   const user = await ctx.em.findOne(User, userId);
   if (!user) throw AppError.unauthenticated();
   const requested = new Set(input.scopes as ApiScopeName[]);
-  // WRITE includes READ: a token that may change records may read them.
+  // WEBHOOKS includes WRITE and WRITE includes READ: a token that may change records may read them.
+  if (requested.has('WEBHOOKS')) requested.add('WRITE');
   if (requested.has('WRITE')) requested.add('READ');
   const scopes = API_SCOPES.filter((s) => requested.has(s));
   const days = (input.expiresInDays as number | null | undefined) ?? API_TOKEN_LIMITS.expiresInDays.default;
@@ -151,8 +157,9 @@ export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenRecord
 
 /**
  * Revokes one of the agent's tokens: every gateway refuses it from the next request on (each request reads the
- * token), and its open websockets close on every gateway (apiTokenRevoked on the event bus). Revoking twice is
- * harmless; someone else's token is NOT_FOUND.
+ * token), its open websockets close on every gateway (apiTokenRevoked on the event bus), and the webhooks it
+ * created or last changed are disabled in the same transaction. Revoking twice is harmless; someone else's token is
+ * NOT_FOUND.
  */
 export async function revokeApiToken(ctx: ServiceContext, id: unknown): Promise<ApiTokenRecord> {
   const userId = requireViewer(ctx);
@@ -161,8 +168,13 @@ export async function revokeApiToken(ctx: ServiceContext, id: unknown): Promise<
   const token = tokenId == null ? null : await ctx.em.findOne(ApiToken, { id: tokenId, user: userId });
   if (!token) throw AppError.notFound('API token');
   if (!token.revokedAt) {
-    token.revokedAt = new Date();
-    await ctx.em.flush();
+    const now = new Date();
+    await ctx.em.transactional(async (em) => {
+      await em.nativeUpdate(ApiToken, { id: token.id }, { revokedAt: now });
+      // The webhooks it created or changed stop with it (docs/webhooks.md, "Tokens and webhooks").
+      await disableWebhooksOfLapsedTokens(em.getKnex(), em.getTransactionContext<Knex.Transaction>()!, now, { tokenId: token.id });
+    });
+    token.revokedAt = now;
     ctx.deps.bus.publish('apiTokenRevoked', { tokenId: token.id });
   }
   return toApiTokenRecord(token);

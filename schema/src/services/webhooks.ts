@@ -1,6 +1,11 @@
 /**
  * Webhook endpoints (docs/webhooks.md): an agent registers, edits, tests, rotates and deletes their own; nobody
  * sees another agent's. Delivery itself is the engine's (webhooks/engine.ts); this module is the agent's side.
+ *
+ * Tokens and webhooks (docs/webhooks.md, "Tokens and webhooks"): managing webhooks with an API token needs the
+ * WEBHOOKS scope. A webhook remembers the token that created it and the one that last changed it, and is disabled
+ * (with the reason shown) when either is revoked or expires, so a leaked token cannot leave a feed behind that
+ * outlives it. A change made in the web app, signed in, clears both: the agent has taken the webhook over.
  */
 import type { Knex } from '@mikro-orm/knex';
 import { AppError } from '../errors.js';
@@ -74,6 +79,59 @@ function toRecord(w: Webhook): WebhookRecord {
   };
 }
 
+/** Managing webhooks (every mutation here) with an API token needs its WEBHOOKS scope; reading them does not. */
+function requireWebhookScope(ctx: ServiceContext): void {
+  if (ctx.token && !ctx.token.scopes.includes('WEBHOOKS')) throw AppError.forbidden(WEBHOOK_MESSAGES.tokenScope);
+}
+
+/** Records who changed the webhook: the token, or (signed in) nobody's token any more. */
+function stampChange(ctx: ServiceContext, webhook: Webhook): void {
+  if (ctx.token) webhook.changedByTokenId = ctx.token.tokenId;
+  else webhook.createdByTokenId = webhook.changedByTokenId = null;
+}
+
+/** Why a webhook bound to a token was disabled; shown in the web app and as `Webhook.disabledReason`. */
+function lapsedTokenReason(token: { name: string; revoked_at: unknown; expires_at: unknown }): string {
+  const what = token.revoked_at != null ? `was revoked at ${toDate(token.revoked_at).toISOString()}` : `expired at ${toDate(token.expires_at).toISOString()}`;
+  return `Disabled because the API token "${token.name}", which created or last changed this webhook, ${what}. Check its address, then enable it again signed in.`;
+}
+
+/**
+ * Disables the enabled webhooks whose creating or last-changing token is revoked or expired, and drops their
+ * scheduled retries; the ids disabled. Run by revokeApiToken (for that token, in its transaction) and by the
+ * engine before it fans out events and before it sends claimed jobs (webhooks/engine.ts), which is where an expiry
+ * takes effect: no clock wakes anyone when a token expires, but nothing is sent after it.
+ */
+export async function disableWebhooksOfLapsedTokens(
+  knex: Knex,
+  trx: Knex.Transaction,
+  now: Date,
+  only: { tokenId?: number; jobIds?: number[] } = {},
+): Promise<number[]> {
+  let query = knex('webhooks as w')
+    .transacting(trx)
+    .join('api_tokens as t', (on) => void on.on('t.id', 'w.created_by_token_id').orOn('t.id', 'w.changed_by_token_id'))
+    .whereNull('w.disabled_at')
+    .where((q) => void q.whereNotNull('t.revoked_at').orWhere('t.expires_at', '<=', now))
+    .select('w.id', 't.name', 't.revoked_at', 't.expires_at')
+    .orderBy('w.id');
+  if (only.tokenId !== undefined) query = query.where('t.id', only.tokenId);
+  if (only.jobIds) query = query.whereIn('w.id', knex('webhook_jobs').select('webhook_id').whereIn('id', only.jobIds));
+  const rows = (await query) as { id: number; name: string; revoked_at: unknown; expires_at: unknown }[];
+  const disabled = new Map<number, string>();
+  for (const row of rows) if (!disabled.has(Number(row.id))) disabled.set(Number(row.id), lapsedTokenReason(row));
+  for (const [id, reason] of disabled) {
+    await knex('webhooks').transacting(trx).where('id', id).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason, updated_at: now });
+  }
+  if (disabled.size)
+    await knex('webhook_jobs')
+      .transacting(trx)
+      .whereIn('webhook_id', [...disabled.keys()])
+      .where('state', 'pending')
+      .update({ state: 'failed', updated_at: now });
+  return [...disabled.keys()];
+}
+
 function engineOf(ctx: ServiceContext): WebhookEngine {
   if (!ctx.deps.webhooks) throw new AppError('INTERNAL', 'Webhooks are not available on this server.');
   return ctx.deps.webhooks;
@@ -122,6 +180,7 @@ export async function getWebhook(ctx: ServiceContext, rawId: unknown): Promise<W
 /** Registers an endpoint; the secret is in the answer and never again. */
 export async function createWebhook(ctx: ServiceContext, input: WebhookInput): Promise<{ secret: string; webhook: WebhookRecord }> {
   const viewerId = requireViewer(ctx);
+  requireWebhookScope(ctx);
   const fields: FieldErrors = {};
   const events = validEvents(input.events, fields);
   const url = await validUrl(ctx, input.url, fields);
@@ -142,6 +201,8 @@ export async function createWebhook(ctx: ServiceContext, input: WebhookInput): P
     disabledReason: null,
     consecutiveFailures: 0,
     failingSince: null,
+    createdByTokenId: ctx.token?.tokenId ?? null,
+    changedByTokenId: ctx.token?.tokenId ?? null,
     createdAt: now,
     updatedAt: now,
   });
@@ -151,6 +212,7 @@ export async function createWebhook(ctx: ServiceContext, input: WebhookInput): P
 
 /** Changes the URL or the events (each optional); `enabled: true` re-enables a disabled endpoint. */
 export async function updateWebhook(ctx: ServiceContext, rawId: unknown, input: WebhookInput): Promise<WebhookRecord> {
+  requireWebhookScope(ctx);
   const webhook = await findOwn(ctx, rawId);
   const fields: FieldErrors = {};
   const events = input.events == null ? null : validEvents(input.events, fields);
@@ -159,8 +221,11 @@ export async function updateWebhook(ctx: ServiceContext, rawId: unknown, input: 
   if (Object.keys(fields).length) throw AppError.validation(fields);
   if (url !== null) webhook.url = url;
   if (events !== null) webhook.events = JSON.stringify(events);
+  stampChange(ctx, webhook);
   if (input.enabled === true && webhook.disabledAt) {
     Object.assign(webhook, { disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null });
+    // A token that enables a webhook again answers for it alone, as if it had created it.
+    if (ctx.token) webhook.createdByTokenId = ctx.token.tokenId;
   } else if (input.enabled === false && !webhook.disabledAt) {
     Object.assign(webhook, { disabledAt: new Date(), disabledReason: 'Disabled by its owner.' });
   }
@@ -173,6 +238,7 @@ export async function updateWebhook(ctx: ServiceContext, rawId: unknown, input: 
 }
 
 export async function deleteWebhook(ctx: ServiceContext, rawId: unknown): Promise<number> {
+  requireWebhookScope(ctx);
   const webhook = await findOwn(ctx, rawId);
   const id = webhook.id;
   // Its jobs and delivery log go with it (ON DELETE CASCADE).
@@ -183,7 +249,9 @@ export async function deleteWebhook(ctx: ServiceContext, rawId: unknown): Promis
 
 /** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
 export async function rotateWebhookSecret(ctx: ServiceContext, rawId: unknown): Promise<{ secret: string; webhook: WebhookRecord }> {
+  requireWebhookScope(ctx);
   const webhook = await findOwn(ctx, rawId);
+  stampChange(ctx, webhook);
   const secret = newSecret();
   webhook.previousSecret = webhook.secret;
   webhook.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
@@ -271,6 +339,7 @@ const enableFirst = () =>
  */
 export async function redeliverWebhookDelivery(ctx: ServiceContext, rawDeliveryId: unknown): Promise<WebhookDeliveryRecord> {
   const viewerId = requireViewer(ctx);
+  requireWebhookScope(ctx);
   const id = parseId(rawDeliveryId);
   const delivery = id ? await deliveryById(ctx, viewerId, id) : null;
   if (!delivery) throw AppError.notFound('Delivery');
@@ -291,6 +360,7 @@ export async function redeliverWebhookDelivery(ctx: ServiceContext, rawDeliveryI
 /** Sends a signed WEBHOOK_TEST event to the endpoint now; the answer is the attempt's log entry. */
 export async function sendTestWebhook(ctx: ServiceContext, rawId: unknown): Promise<WebhookDeliveryRecord> {
   const viewerId = requireViewer(ctx);
+  requireWebhookScope(ctx);
   const webhook = await findOwn(ctx, rawId);
   if (webhook.disabledAt) throw enableFirst();
   const engine = engineOf(ctx);

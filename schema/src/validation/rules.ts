@@ -245,12 +245,13 @@ export function bothFilled(a: string, b: string): boolean {
 }
 
 /** API tokens (docs/integrators.md): a name to recognise the token by, scopes, and a lifetime in days. */
-export const API_SCOPES = ['READ', 'WRITE'] as const;
+/** READ ⊂ WRITE ⊂ WEBHOOKS: each scope includes the ones before it (services/apiTokens.ts). */
+export const API_SCOPES = ['READ', 'WRITE', 'WEBHOOKS'] as const;
 export type ApiScopeName = (typeof API_SCOPES)[number];
 export const API_TOKEN_LIMITS = { name: { min: 1, max: 50 }, expiresInDays: { min: 1, max: 366, default: 90 } } as const;
 export const API_TOKEN_MESSAGES = {
   name: 'Name must be between 1 and 50 characters.',
-  scopes: 'Choose at least one scope: READ, or WRITE (which includes READ).',
+  scopes: 'Choose at least one scope: READ, WRITE (which includes READ) or WEBHOOKS (which includes WRITE).',
   expiresInDays: 'Expiry must be a whole number of days from 1 to 366.',
 } as const;
 
@@ -312,4 +313,6 @@ export const WEBHOOK_MESSAGES = {
    */
   askToAllow: 'To deliver to an endpoint on your own network, ask your administrator to allow this address.',
   httpNotAllowed: 'URL must use https://. For an http:// endpoint on your own network, ask your administrator to allow this address.',
+  /** An API token without the WEBHOOKS scope tried to manage webhooks (docs/webhooks.md, "Tokens and webhooks"). */
+  tokenScope: 'Managing webhooks with an API token needs the WEBHOOKS scope; use the web app, or a token created with WEBHOOKS.',
 } as const;

@@ -19,6 +19,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Em, Orm } from '../database.js';
 import { toDate } from '../services/records.js';
+import { disableWebhooksOfLapsedTokens } from '../services/webhooks.js';
 import { onOutboxWrite, parseAudience } from './outbox.js';
 import { DEFAULT_HTTP_LIMITS, postJson, type AttemptOutcome, type HttpLimits } from './http.js';
 import { signatureHeader } from './signing.js';
@@ -228,6 +229,8 @@ export class WebhookEngine {
       if (this.postgres) query = query.forUpdate().skipLocked();
       const events = (await query) as { id: number; type: string; audience: string; created_at: unknown }[];
       if (!events.length) return 0;
+      // A webhook whose token has expired (or was revoked while this gateway missed it) gets no new jobs.
+      await disableWebhooksOfLapsedTokens(knex, trx, new Date());
       const hooks = (
         (await knex('webhooks').transacting(trx).select('id', 'owner_id', 'events', 'created_at').whereNull('disabled_at')) as {
           id: number;
@@ -292,6 +295,9 @@ export class WebhookEngine {
       if (this.postgres) query = query.forUpdate().skipLocked();
       const ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
       if (!ids.length) return [];
+      // Nothing is sent for a webhook whose token expired since its jobs were made: it is disabled now, and the
+      // attempts below find it so (job.disabled).
+      await disableWebhooksOfLapsedTokens(knex, trx, now, { jobIds: ids });
       const leaseEnd = new Date(now.getTime() + this.leaseMs);
       await knex('webhook_jobs')
         .transacting(trx)

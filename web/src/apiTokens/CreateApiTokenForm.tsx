@@ -19,10 +19,10 @@ const CREATE_API_TOKEN = graphql(`
   }
 `);
 
-/** Name, access (READ, or READ and WRITE) and lifetime; hands the new secret to `onCreated`, which shows it once. */
+/** Name, access (READ; READ and WRITE; or those and WEBHOOKS) and lifetime; hands the new secret to `onCreated`, which shows it once. */
 export function CreateApiTokenForm({ onCreated }: { onCreated: (created: { name: string; secret: string }) => void }) {
   const [name, setName] = useState('');
-  const [access, setAccess] = useState<'READ' | 'WRITE'>('READ');
+  const [access, setAccess] = useState<'READ' | 'WRITE' | 'WEBHOOKS'>('READ');
   const [days, setDays] = useState(String(API_TOKEN_LIMITS.expiresInDays.default));
   const form = useFormState();
   const [createApiToken] = useMutation(CREATE_API_TOKEN, {
@@ -62,6 +62,10 @@ export function CreateApiTokenForm({ onCreated }: { onCreated: (created: { name:
         <label>
           <input type="radio" name="access" value="WRITE" checked={access === 'WRITE'} onChange={() => setAccess('WRITE')} /> Read and write (WRITE): also
           mutations
+        </label>
+        <label>
+          <input type="radio" name="access" value="WEBHOOKS" checked={access === 'WEBHOOKS'} onChange={() => setAccess('WEBHOOKS')} /> Read, write and webhooks
+          (WEBHOOKS): also creates and changes webhooks, which stop when the token is revoked or expires
         </label>
         {form.errors.scopes && (
           <ul className="field-errors" id="token-scope-errors">

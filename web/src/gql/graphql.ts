@@ -8,7 +8,9 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type ApiScope =
   /** Queries and subscriptions. */
   | 'READ'
-  /** Queries, subscriptions and mutations (includes READ). */
+  /** Also creates, changes, tests and deletes webhooks (includes WRITE). A webhook a token created or changed is disabled when that token is revoked or expires. */
+  | 'WEBHOOKS'
+  /** Queries, subscriptions and mutations (includes READ), except managing webhooks. */
   | 'WRITE';
 
 /** A new API token. */
@@ -17,7 +19,7 @@ export type ApiTokenInput = {
   expiresInDays?: number | null | undefined;
   /** A name to recognise the token by, 1 to 50 characters (e.g. "Nightly export"). */
   name: string;
-  /** At least one scope. WRITE includes READ. */
+  /** At least one scope. WRITE includes READ; WEBHOOKS includes WRITE. */
   scopes: Array<ApiScope>;
 };
 
