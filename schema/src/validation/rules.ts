@@ -44,6 +44,8 @@ export const MESSAGES = {
   loginFailed: 'Email or password is incorrect.',
   emailInUse: 'Email address is already in use.',
   usernameInUse: 'Username is already in use.',
+  // Says only that tickets name the customer: how many would count other agents' tickets too (issue 22).
+  customerInUse: 'This customer is the requester of tickets and cannot be deleted. Change the requester of those tickets first.',
   imageType: 'Image must be a PNG, JPEG, GIF or WebP file.',
   imageSize: 'Image must be 5 MB or smaller.',
   imageDimensions: 'Image must be at most 8000 x 8000 pixels.',
