@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import signature from 'cookie-signature';
 import argon2 from 'argon2';
 import { progress } from './lib.js';
+import { usernameKey } from '@fulcrum/schema';
 import type { SeededTicket } from './scenarios/triage.js';
 
 export type Db = Database.Database;
@@ -34,12 +35,12 @@ function passwordHash(): Promise<string> {
 /** Adds `count` agents named `${prefix}0001...`; returns their ids. */
 export async function addAgents(db: Db, prefix: string, count: number): Promise<number[]> {
   const h = await passwordHash();
-  const insert = db.prepare('insert into users (username, email, password_hash, created_at) values (?, ?, ?, ?)');
+  const insert = db.prepare('insert into users (username, username_key, email, password_hash, created_at) values (?, ?, ?, ?, ?)');
   const ids: number[] = [];
   db.transaction(() => {
     for (let i = 1; i <= count; i++) {
       const name = `${prefix}${String(i).padStart(4, '0')}`;
-      ids.push(Number(insert.run(name, `${name}@bench.fulcrum.test`, h, Date.now()).lastInsertRowid));
+      ids.push(Number(insert.run(name, usernameKey(name), `${name}@bench.fulcrum.test`, h, Date.now()).lastInsertRowid));
     }
   })();
   return ids;

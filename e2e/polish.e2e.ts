@@ -160,7 +160,7 @@ for (const viewport of [LAPTOP, SMALL]) {
     it('radios and checkboxes sit right beside their labels (API token and webhook forms)', async () => {
       const { page, context } = await demo(viewport);
       for (const [path, form, count] of [
-        ['/settings/api-tokens', '.token-form', 2],
+        ['/settings/api-tokens', '.token-form', 3], // READ, WRITE, WEBHOOKS
         ['/settings/webhooks', '.token-form', 12],
       ] as const) {
         await page.goto(path);

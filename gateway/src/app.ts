@@ -90,6 +90,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 
   const app = express();
   app.disable('x-powered-by');
+  // Paths are matched case-sensitively: the bearer check (apiTokens/bearer.ts) knows `/graphql` exactly, so a case
+  // variant such as `/GraphQL` must not reach GraphQL either, or the cookie would answer beside the bearer.
+  app.set('case sensitive routing', true);
   app.set('trust proxy', options.trustProxy ?? false);
   app.set('etag', false);
   app.use(securityHeaders(options.secureCookies ?? false));

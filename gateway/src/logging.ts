@@ -1,6 +1,22 @@
+import { unescape } from 'node:querystring';
+
 /** Error logging for the whole gateway (HTTP, REST, GraphQL, websockets, the event bus, start-up): nothing secret reaches a log. */
 export interface ErrorLog {
   (error: unknown, where: string): void;
+}
+
+/**
+ * A request's URL is logged as the client sent it, so a secret may arrive percent-encoded (`%66ulcrum_pat_…`,
+ * `fulcrum%5Fpat%5F…`), even twice (`%2566…`): the text is decoded until it no longer changes (Node's tolerant
+ * querystring decoder, which leaves malformed escapes alone) and redacted in that form.
+ */
+function decodePercents(text: string): string {
+  for (let round = 0; round < 8 && /%[0-9a-f]{2}/i.test(text); round++) {
+    const decoded = unescape(text);
+    if (decoded === text) break;
+    text = decoded;
+  }
+  return text;
 }
 
 /** Where the gateway logs an unexpected error: stderr, with secrets redacted (the place too: a URL may hold a token). */
@@ -13,7 +29,7 @@ export const logError: ErrorLog = (error, where) => console.error(`[fulcrum] ${r
  */
 export function redactSecrets(value: unknown): unknown {
   const scrub = (text: string) =>
-    text
+    decodePercents(text)
       .replace(/\$argon2(?:id|i|d)\$[^\s'",)`]*/g, '[redacted hash]')
       // API tokens (docs/integrators.md): a secret, or the SHA-256 hex the api_tokens table keeps of one.
       .replace(/fulcrum_pat_[0-9A-Za-z]*/g, '[redacted token]')

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerOptions, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import {
@@ -8,7 +8,7 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import { OperationTypeNode, type GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '@fulcrum/schema';
 import type { ErrorLog } from '../logging.js';
 import { createArmor, PARSE_OPTIONS } from './armor.js';
@@ -31,6 +31,30 @@ const rateLimitStatus: ApolloServerPlugin<GraphQLContext> = {
     };
   },
 };
+
+export const SUBSCRIPTION_OVER_HTTP =
+  'Subscriptions are served over websockets (graphql-transport-ws on /graphql), not over HTTP: send queries and mutations here.';
+
+/** A subscription over HTTP is the client's mistake: refused with 400 before it is priced or runs (nothing to log). */
+const subscriptionsOverWebsocketsOnly: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async responseForOperation({ operation }) {
+        if ((operation as typeof operation | undefined)?.operation !== OperationTypeNode.SUBSCRIPTION) return null;
+        return {
+          http: { status: 400, headers: new HeaderMap() },
+          body: { kind: 'single', singleResult: { errors: [{ message: SUBSCRIPTION_OVER_HTTP, extensions: { code: 'BAD_REQUEST' } }] } },
+        };
+      },
+    };
+  },
+};
+
+/** Apollo's own log lines (e.g. an error it did not expect) go to the gateway's log, redacted like every other. */
+function apolloLogger(log: ErrorLog): NonNullable<ApolloServerOptions<GraphQLContext>['logger']> {
+  const quiet = () => {};
+  return { debug: quiet, info: quiet, warn: (...args) => log(args.join(' '), 'graphql (apollo)'), error: (...args) => log(args.join(' '), 'graphql (apollo)') };
+}
 
 export interface ApolloOptions {
   schema: GraphQLSchema;
@@ -62,8 +86,10 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
     validationRules: armor.validationRules,
     parseOptions: PARSE_OPTIONS,
     formatError: createFormatError(options.log),
+    logger: apolloLogger(options.log),
     plugins: [
       ...armor.plugins,
+      subscriptionsOverWebsocketsOnly,
       costPlugin(options.budget),
       rateLimitStatus,
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),

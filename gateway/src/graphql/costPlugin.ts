@@ -30,7 +30,11 @@ export function costPlugin(budget: TokenBudget): ApolloServerPlugin<GraphQLConte
       let cost: number | undefined;
       let state: BudgetState | undefined;
       return {
-        async responseForOperation({ schema, document, request, operationName, operation, contextValue }) {
+        async responseForOperation({ schema, document, request, operationName, operation: resolved, contextValue }) {
+          // No operation to run (operationName names none in the document): nothing to price or to allow; graphql-js
+          // answers "Unknown operation named …" and Apollo sends it with 400. (Apollo types it as present; it is not.)
+          const operation = resolved as typeof resolved | undefined;
+          if (!operation) return null;
           const service = contextValue.service;
           try {
             apiTokens.assertScopeAllows(service, operation.operation);

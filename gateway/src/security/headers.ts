@@ -34,6 +34,9 @@ export function helmetFor(secure: boolean) {
   });
 }
 
+/** The answer to a Host header that is no host name. */
+export const INVALID_HOST = 'The Host header is not a valid host name: send the host name (and port) of this server.';
+
 /** What helmet does to a response: the headers it sets and the ones it removes, in order. */
 type HeaderSteps = { set: [string, string][]; remove: string[] };
 
@@ -41,12 +44,18 @@ type HeaderSteps = { set: [string, string][]; remove: string[] };
  * Security headers on every response. helmet decides them; its answer depends on nothing but the Host header (the
  * CSP's ws:/wss: origins), so it runs once per Host value against a recording response, and every request just
  * sets the recorded headers: the same headers, without walking helmet's dozen middlewares and rebuilding the CSP
- * string per request. Bounded (Host is the client's to choose); a Host helmet refuses (an invalid CSP value) goes
- * through helmet itself every time, so it fails exactly as before.
+ * string per request. Bounded (Host is the client's to choose). A Host helmet refuses (one that would be an invalid
+ * CSP value, such as `a;b` or `a,b`: no real host name) is the client's error: it gets 400 with a clear message,
+ * under the headers of a request without a Host, and nothing is logged.
  */
 export function securityHeaders(secure: boolean): RequestHandler {
   const middleware = helmetFor(secure);
   const byHost = new QuickLRU<string, HeaderSteps>({ maxSize: 256 });
+  let withoutHost: HeaderSteps | undefined;
+  const apply = (res: ServerResponse, steps: HeaderSteps) => {
+    for (const [name, value] of steps.set) res.setHeader(name, value);
+    for (const name of steps.remove) res.removeHeader(name);
+  };
   const record = (req: IncomingMessage): HeaderSteps | null => {
     const steps: HeaderSteps = { set: [], remove: [] };
     const recorder = {
@@ -63,11 +72,14 @@ export function securityHeaders(secure: boolean): RequestHandler {
     let steps = byHost.get(host);
     if (!steps) {
       const recorded = record(req);
-      if (!recorded) return middleware(req, res, next);
+      if (!recorded) {
+        apply(res, (withoutHost ??= record({ headers: {} } as IncomingMessage)!));
+        res.status(400).json({ errors: [{ message: INVALID_HOST, extensions: { code: 'BAD_REQUEST' } }] });
+        return;
+      }
       byHost.set(host, (steps = recorded));
     }
-    for (const [name, value] of steps.set) res.setHeader(name, value);
-    for (const name of steps.remove) res.removeHeader(name);
+    apply(res, steps);
     next();
   };
 }

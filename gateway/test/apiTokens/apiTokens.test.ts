@@ -200,6 +200,22 @@ describe('the bearer decides alone; CSRF stays for cookies', () => {
     socket.ws.close();
   });
 
+  it('only the exact path /graphql serves GraphQL: a case variant never answers with the cookie beside a bearer', async () => {
+    const marnies = await createToken(marnie);
+    for (const path of ['/GraphQL', '/GRAPHQL', '/Graphql/', '/graphQL?x=1', '/%67raphql', '/GraphQL/%2e']) {
+      const res = await fetch(`${gw.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${marnies.secret}`, cookie: demo.cookieHeader },
+        body: JSON.stringify({ query: '{ me { id username } }' }),
+      });
+      const text = await res.text();
+      expect(res.status, `${path}: ${text}`).toBe(404);
+      expect(text).not.toMatch(/"me"|Demo|Marnie/);
+    }
+    // The exact path with both: the bearer's agent.
+    expect((await bearerGql(gw.url, marnies.secret, '{ me { id } }', {}, { cookie: demo.cookieHeader })).data?.me.id).toBe(2);
+  });
+
   it('cookie requests keep CSRF prevention; bearer requests are exempt', async () => {
     const { secret } = await createToken(demo, { scopes: ['WRITE'] });
     const get = (headers: Record<string, string>) => fetch(`${gw.url}/graphql?query=${encodeURIComponent('{ me { id } }')}`, { headers });

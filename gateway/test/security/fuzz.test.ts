@@ -1,13 +1,21 @@
 /**
  * Property-based fuzzing (fast-check) of every REST body and path parameter and every GraphQL root field's
- * input (issue 5): strings with NUL, quotes, emoji, 1 MB of text, wrong types, missing fields.
- * Figure: requests tried, 5xx answers (0), crashes (0), stack traces or internals in responses (0).
+ * input (issue 5): strings with NUL, quotes, emoji, 1 MB of text, wrong types, missing fields. Then the
+ * unauthenticated request shapes of issue 22 (an operationName that names no operation, a subscription over
+ * HTTP, a Host header that is no host name), sent to a real server process whose log is read afterwards.
+ * Figure: requests tried, 5xx answers (0), crashes (0), stack traces or internals in responses (0) and in the log (0).
  */
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
-import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
+import { createPostgresDatabase, REDIS_URL, startSignedIn, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
+import { startServerProcess } from '../../src/testing/processes.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { figure } from '../../src/testing/measure.js';
@@ -279,5 +287,126 @@ describe('fuzzing', () => {
       'fuzzing',
       `${stats.requests} requests (${REST_BODIES.length} REST bodies, ${REST_PATHS.length} REST paths, uploads, ${fields} GraphQL root fields; ${RUNS} runs each, seed ${SEED}): 5xx ${stats.fiveHundreds}, crashes 0, stack traces or internals in responses ${stats.leaks}, non-JSON answers ${stats.nonJson}`,
     );
+  }, 120_000);
+
+  it('unauthenticated shapes (issue 22) get a clear 4xx from a real server, with no stack trace in the answer or the log', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fulcrum-fuzz-'));
+    const env: Record<string, string | undefined> = { DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined };
+    const db = testDatabaseMode() === 'postgres' ? await createPostgresDatabase() : undefined;
+    if (db) {
+      env.DATABASE_URL = db.url;
+      env.SESSION_SECRET = randomBytes(32).toString('base64url');
+      if (process.env.FULCRUM_TEST_REDIS === '1') env.REDIS_URL = REDIS_URL;
+    }
+    const server = await startServerProcess(env);
+    const { port } = new URL(server.url);
+    try {
+      const before = stats.requests;
+      const counts = { unknownOperation: 0, subscription: 0, host: 0 };
+      /** One request with exactly these headers (fetch would not send a Host of our choosing). */
+      const raw = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+        new Promise<{ status: number; text: string; type: string | null }>((resolve, reject) => {
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port,
+              method,
+              path,
+              headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+            },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve({ status: res.statusCode!, text, type: res.headers['content-type'] ?? null }));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      const graphql = (body: unknown, headers: Record<string, string> = {}) =>
+        raw('POST', '/graphql', { 'content-type': 'application/json', ...headers }, JSON.stringify(body));
+      const expectRefused = (what: string, r: { status: number; text: string; type: string | null }, message: RegExp) => {
+        check(what, r.status, r.text, r.type);
+        expect(r.status, `${what}: ${r.text}`).toBe(400);
+        expect((JSON.parse(r.text) as { errors: { message: string }[] }).errors[0].message, what).toMatch(message);
+      };
+      const name = fc.stringMatching(/^[_A-Za-z][_0-9A-Za-z]{0,12}$/);
+      const documents = fc.constantFrom('{ __typename }', 'query { me { id } }', 'query A { __typename } query B { __typename }', 'mutation M { logout }');
+
+      // An operationName that names no operation of the document: graphql-js's own 400, never a 500.
+      await fc.assert(
+        fc.asyncProperty(
+          documents,
+          fc.oneof(
+            name,
+            nastyString.filter((v) => v.length < 2000),
+          ),
+          async (query, operationName) => {
+            if (['A', 'B', 'M'].includes(operationName)) return;
+            counts.unknownOperation++;
+            expectRefused(
+              `operationName ${JSON.stringify(operationName).slice(0, 40)}`,
+              await graphql({ query, operationName }),
+              /^Unknown operation named|^Must provide operation name/,
+            );
+          },
+        ),
+        { numRuns: RUNS, seed: SEED },
+      );
+      // Any subscription field, named or not, over HTTP (with or without a bearer token that is no token).
+      const schema = await buildFulcrumSchema();
+      const subscriptions = Object.values(schema.getSubscriptionType()!.getFields()).map((f) => {
+        const args = f.args.map((a) => `${a.name}: ${getNullableType(a.type).toString() === 'Int' ? '1' : '"x"'}`).join(', ');
+        return `${f.name}${args ? `(${args})` : ''}${isObjectType(getNamedType(f.type)) ? ' { __typename }' : ''}`;
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...subscriptions), fc.option(name, { nil: undefined }), fc.boolean(), async (field, opName, bearer) => {
+          counts.subscription++;
+          const query = `subscription${opName ? ` ${opName}` : ''} { ${field} }`;
+          const headers: Record<string, string> = bearer ? { authorization: `Bearer fulcrum_pat_${'x'.repeat(38)}` } : {};
+          const r = await graphql({ query, operationName: opName }, headers);
+          if (bearer && r.status === 401) return check(`subscription ${field} bearer`, r.status, r.text, r.type); // an unknown token is refused first
+          expectRefused(`subscription ${field}`, r, /^Subscriptions are served over websockets/);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      // A Host header that is no host name (a CSP separator in it), on every kind of route.
+      const hostChar = fc.constantFrom(...[...'ab1.-:[]_~!$&()*+=@ /?#"<>{}|^`%'], "'", '\\');
+      const badHost = fc
+        .tuple(fc.string({ unit: hostChar, maxLength: 12 }), fc.constantFrom(';', ','), fc.string({ unit: hostChar, maxLength: 12 }))
+        .map(([a, sep, b]) => `${a}${sep}${b}`);
+      const routes: [string, string, string | undefined][] = [
+        ['GET', '/api/auth/', undefined],
+        ['POST', '/api/auth/login', JSON.stringify({ email: 'demo@fulcrum.app', password: 'x' })],
+        ['POST', '/graphql', JSON.stringify({ query: '{ __typename }' })],
+        ['GET', '/', undefined],
+        ['GET', '/images/1', undefined],
+        ['GET', '/graphiql', undefined],
+        ['GET', '/no/such/page', undefined],
+      ];
+      await fc.assert(
+        fc.asyncProperty(badHost, fc.constantFrom(...routes), async (host, [method, path, body]) => {
+          counts.host++;
+          const r = await raw(method, path, { host, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
+          expectRefused(`Host ${JSON.stringify(host)} ${method} ${path}`, r, /^The Host header is not a valid host name/);
+        }),
+        { numRuns: RUNS * 2, seed: SEED },
+      );
+      expect(failures).toEqual([]);
+      // Still serving, and the whole log (start-up included) holds no stack frame and no logged error.
+      expect((await raw('GET', '/api/auth/', {})).status).toBe(401);
+      const log = server.output();
+      expect(log).not.toMatch(/\n\s+at \S/);
+      expect(log).not.toMatch(/\[fulcrum\]|Unexpected error|TypeError|Content-Security-Policy/);
+      figure(
+        'fuzzing, unauthenticated shapes',
+        `${stats.requests - before} requests to a real server (${counts.unknownOperation} unknown operation names, ${counts.subscription} subscriptions over HTTP, ${counts.host} bad Host headers over ${routes.length} routes): all 400 with their message; stack traces in answers ${stats.leaks}, in the log 0`,
+      );
+    } finally {
+      await server.stop();
+      await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

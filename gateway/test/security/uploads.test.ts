@@ -88,6 +88,9 @@ const ATTACKS: { name: string; data: Buffer; type?: string; message: string; sta
   },
   { name: 'decompression bomb: 50,000 x 50,000 PNG', data: png(50_000, 50_000), message: MESSAGES.imageDimensions },
   { name: 'decompression bomb: 1 x 100,000 PNG', data: png(1, 100_000), message: MESSAGES.imageDimensions },
+  // Each side within 8000, but 64 megapixels (192 MB decoded as RGB): over the 50-megapixel cap.
+  { name: 'decompression bomb: 8000 x 8000 PNG', data: png(8000, 8000), message: MESSAGES.imagePixels },
+  { name: 'one pixel over the cap: 8000 x 6251 PNG', data: png(8000, 6251), message: MESSAGES.imagePixels },
   { name: 'empty file', data: Buffer.alloc(0), message: MESSAGES.imageType },
   { name: 'over-size (5 MB + 1 byte)', data: Buffer.concat([PNG, Buffer.alloc(LIMITS.imageBytes + 1 - PNG.length)]), message: MESSAGES.imageSize, status: 413 },
 ];
@@ -180,6 +183,37 @@ describe('upload attacks', () => {
       'upload attacks refused',
       `${refused} of ${tried} (${ATTACKS.length} kinds x REST add/edit + GraphQL create/update, too many files, wrong field); rows stored: 0`,
     );
+  });
+
+  it('the pixel cap: 50 megapixels pass on REST and GraphQL (a 48-megapixel phone photo too), one row more does not', async () => {
+    const ticket = (await demo.post('/api/tickets/create', validTicket(1))).body.id;
+    const update = 'mutation($id: Int!, $i: TicketInput!, $img: Upload) { updateTicket(id: $id, input: $i, image: $img) { id } }';
+    const input = { title: 'pixels', requesterId: 1, description: 'pixel cap' };
+    expect(8000 * 6250).toBe(LIMITS.imagePixels);
+    for (const [width, height, ok] of [
+      [8000, 6000, true],
+      [8000, 6250, true],
+      [6250, 8000, true],
+      [8000, 6251, false],
+      [7071, 7071, true],
+      [7072, 7072, false],
+    ] as const) {
+      const file = { data: png(width, height) };
+      const rest = await demo.upload('PUT', `/api/tickets/${ticket}/edit-image`, file);
+      const gql = await demo.gqlUpload(update, { id: ticket, i: input }, 'img', file);
+      const what = `${width} x ${height}`;
+      if (ok) {
+        expect(rest.status, what).toBe(201);
+        expect(gql.data?.updateTicket?.id, what).toBe(ticket);
+      } else {
+        expect(rest.status, what).toBe(400);
+        expect(rest.body, what).toEqual({ errors: { image: [MESSAGES.imagePixels] } });
+        expect(gql.errors?.[0], what).toMatchObject({
+          message: MESSAGES.imagePixels,
+          extensions: { code: 'BAD_USER_INPUT', fields: { image: [MESSAGES.imagePixels] } },
+        });
+      }
+    }
   });
 
   it('serves a stored image with its real type, nosniff, a safe inline name and a sandbox CSP', async () => {

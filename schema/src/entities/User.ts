@@ -1,5 +1,7 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 
+/** Usernames are unique by their look-alike key (services/usernames.ts), but for look-alikes older than that rule. */
+@Unique({ name: 'users_username_key_unique', properties: ['usernameKey', 'usernameKeyDup'] })
 @Entity({ tableName: 'users' })
 export class User {
   @PrimaryKey({ type: 'integer', autoincrement: true })
@@ -7,6 +9,20 @@ export class User {
 
   @Property({ type: 'string', length: 30, unique: 'users_username_unique' })
   username!: string;
+
+  /**
+   * `usernameKey(username)`: equal for names that look alike. Null only for a row written around the service
+   * (a bulk seed that did not set it).
+   */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  usernameKey?: string | null;
+
+  /**
+   * 0, except for an account that already had a look-alike when the rule came (migration 20261126120000): it
+   * holds its own id, so it keeps working while the unique index still refuses every new look-alike.
+   */
+  @Property({ type: 'integer', default: 0, hidden: true })
+  usernameKeyDup: Opt<number> = 0;
 
   /** Stored lower-cased, so uniqueness and login ignore case. */
   @Property({ type: 'string', length: 255, unique: 'users_email_unique' })

@@ -98,7 +98,8 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
 
   SignupInput: 'A new agent account.',
   'SignupInput.email': 'The sign-in email; must not be in use.',
-  'SignupInput.username': 'The display name, 3 to 30 characters; must not be in use.',
+  'SignupInput.username':
+    'The display name, 3 to 30 characters; must not be in use, nor look like a name in use (other case, invisible characters, look-alike letters of other scripts).',
   'SignupInput.password': 'The password, 6 to 20 characters.',
   TicketInput: 'The fields of a ticket, on create and on edit.',
   'TicketInput.title': 'A one-line summary, 1 to 40 characters.',

@@ -3,6 +3,7 @@ import { Customer, Macro, Message, Ticket, TicketImage, User } from '../entities
 import { rebuildConversations } from '../services/conversations.js';
 import { hashPassword } from '../services/auth.js';
 import { checkImage } from '../services/images.js';
+import { usernameKey } from '../services/usernames.js';
 import { NO_MACRO_ID, TICKET_PRIORITIES, TICKET_TYPES } from '../validation/rules.js';
 import { demoTicketImage } from './demoImages.js';
 import { DEMO_ACCOUNTS } from './demoAccounts.js';
@@ -98,7 +99,9 @@ export async function seedDemo(orm: Orm): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const now = Date.now();
     const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
-    const users = DEMO_ACCOUNTS.map((a, i) => em.create(User, { username: a.username, email: a.email, passwordHash: hashes[i], createdAt: at(10_000 - i) }));
+    const users = DEMO_ACCOUNTS.map((a, i) =>
+      em.create(User, { username: a.username, usernameKey: usernameKey(a.username), email: a.email, passwordHash: hashes[i], createdAt: at(10_000 - i) }),
+    );
     await em.flush();
     const customers = CUSTOMERS.map((name, i) =>
       em.create(Customer, { name, email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`, owner: users[i % 3], createdAt: at(9_000 - i) }),

@@ -6,6 +6,7 @@ import { MESSAGES, hasErrors, validateLogin, validateSignup, type FieldErrors } 
 import type { ServiceContext } from './context.js';
 import type { UserRecord } from './records.js';
 import { toUserRecord } from './users.js';
+import { usernameKey } from './usernames.js';
 import { requireSession } from './apiTokens.js';
 
 /** OWASP's argon2id minimum (m = 19 MiB, t = 2, p = 1). */
@@ -39,17 +40,20 @@ export async function signup(ctx: ServiceContext, args: SignupArgs): Promise<Use
   await ctx.deps.limiter.consumeSignup(ctx.clientIp);
   const email = String(args.email).trim().toLowerCase();
   const username = String(args.username).trim();
-  const taken = await ctx.em.find(User, { $or: [{ email }, { username }] }, { fields: ['id', 'email', 'username'] });
+  // A name that looks like a taken one (case, invisible characters, confusable letters) is taken: usernames.ts.
+  const key = usernameKey(username);
+  const taken = await ctx.em.find(User, { $or: [{ email }, { usernameKey: key }] }, { fields: ['id', 'email', 'usernameKey'] });
   const conflicts: FieldErrors = {};
   if (taken.some((u) => u.email === email)) conflicts.email = [MESSAGES.emailInUse];
-  if (taken.some((u) => u.username.toLowerCase() === username.toLowerCase())) conflicts.username = [MESSAGES.usernameInUse];
+  if (taken.some((u) => u.usernameKey === key)) conflicts.username = [MESSAGES.usernameInUse];
   if (hasErrors(conflicts)) throw authError(conflicts);
 
-  const user = ctx.em.create(User, { email, username, passwordHash: await hashPassword(String(args.password)), createdAt: new Date() });
+  const user = ctx.em.create(User, { email, username, usernameKey: key, passwordHash: await hashPassword(String(args.password)), createdAt: new Date() });
   try {
     await ctx.em.flush();
   } catch (error) {
-    // Two signups raced for the same email or username: the unique index decides.
+    // Two signups raced for the same email or look-alike username: the unique indexes decide
+    // (users_username_unique, users_username_key_unique).
     if (error instanceof UniqueConstraintViolationException) {
       throw authError(String(error.message).includes('username') ? { username: [MESSAGES.usernameInUse] } : { email: [MESSAGES.emailInUse] });
     }

@@ -151,14 +151,12 @@ export async function updateCustomer(ctx: ServiceContext, rawId: unknown, input:
 
 /**
  * A customer who is still the requester of tickets is not deleted: those tickets would lose their requester.
- * The owner is told how many tickets hold on to them (some may be other agents'), and nothing changes.
+ * The owner is told only that tickets name them: some may be other agents', whose number is not theirs to learn.
  */
 export async function deleteCustomer(ctx: ServiceContext, rawId: unknown): Promise<number> {
   const customer = await findOwnCustomer(ctx, rawId);
-  const tickets = await ctx.em.count(Ticket, { requester: customer.id });
-  if (tickets > 0) {
-    const message = `This customer is the requester of ${tickets} ticket${tickets === 1 ? '' : 's'}; delete or reassign ${tickets === 1 ? 'it' : 'them'} first.`;
-    throw new AppError('CONFLICT', message, { fields: { customer: [message] } });
+  if ((await ctx.em.count(Ticket, { requester: customer.id })) > 0) {
+    throw new AppError('CONFLICT', MESSAGES.customerInUse, { fields: { customer: [MESSAGES.customerInUse] } });
   }
   const id = customer.id;
   const event = webhookEvent.customer('DELETED', customer);

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { LIMITS, MESSAGES } from '../validation/rules.js';
 
 export const ALLOWED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-/** Refuses decompression bombs: a 40 kB PNG can claim 50,000 x 50,000 pixels. */
+/** Refuses decompression bombs: a 40 kB PNG can claim 50,000 x 50,000 pixels (LIMITS.imagePixels caps the area too). */
 export const MAX_IMAGE_SIDE = 8000;
 /** Truncated or damaged files, and files with something else hidden after the image (polyglots). */
 export const IMAGE_DAMAGED_MESSAGE = 'Image file is damaged, incomplete, or has other content attached.';
@@ -39,6 +39,7 @@ export async function checkImage(data: Buffer | null | undefined): Promise<Check
   const { width = 0, height = 0 } = size;
   if (width < 1 || height < 1) throw imageError(MESSAGES.imageType);
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) throw imageError(MESSAGES.imageDimensions);
+  if (width * height > LIMITS.imagePixels) throw imageError(MESSAGES.imagePixels);
   const end = imageEnd(data, detected.mime);
   // Nothing but the image: no missing tail, no HTML, script, archive or second image appended after its end.
   // Only padding may follow (some cameras fill the last block with 0x00 or 0xFF), which carries nothing.

@@ -12,3 +12,4 @@ export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './authL
 export type { ApiCredential } from './apiTokens.js';
 export * as connection from './connection.js';
 export * as webhooks from './webhooks.js';
+export { usernameKey } from './usernames.js';

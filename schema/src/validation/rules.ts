@@ -16,6 +16,8 @@ export const LIMITS = {
   email: { max: 255 },
   /** Upload size limit for ticket images. */
   imageBytes: 5 * 1024 * 1024,
+  /** Pixels (width x height) of a ticket image: what it costs to decode (8000 x 8000 would be 192 MB as RGB). */
+  imagePixels: 50_000_000,
   /** The dashboard search box: longer input is refused with MESSAGES.searchLength (no engine sees it). */
   search: { max: 200 },
 } as const;
@@ -44,9 +46,12 @@ export const MESSAGES = {
   loginFailed: 'Email or password is incorrect.',
   emailInUse: 'Email address is already in use.',
   usernameInUse: 'Username is already in use.',
+  // Says only that tickets name the customer: how many would count other agents' tickets too (issue 22).
+  customerInUse: 'This customer is the requester of tickets and cannot be deleted. Change the requester of those tickets first.',
   imageType: 'Image must be a PNG, JPEG, GIF or WebP file.',
   imageSize: 'Image must be 5 MB or smaller.',
   imageDimensions: 'Image must be at most 8000 x 8000 pixels.',
+  imagePixels: 'Image must be at most 50 megapixels (width x height, e.g. 8000 x 6000). Scale it down and try again.',
   required: 'This field is required.',
   ticketType: 'Type must be one of Question, Incident, Problem, Task.',
   ticketPriority: 'Priority must be one of Low, Medium, High, Urgent.',

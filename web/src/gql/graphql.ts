@@ -54,7 +54,7 @@ export type SignupInput = {
   email: string;
   /** The password, 6 to 20 characters. */
   password: string;
-  /** The display name, 3 to 30 characters; must not be in use. */
+  /** The display name, 3 to 30 characters; must not be in use, nor look like a name in use (other case, invisible characters, look-alike letters of other scripts). */
   username: string;
 };
 
