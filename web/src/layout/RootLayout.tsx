@@ -46,10 +46,18 @@ export function StartLoading() {
   );
 }
 
-/** Code of the next screen on its way (React Router keeps the current one meanwhile): "Loading…" after a moment. */
+/**
+ * Code of the next screen on its way (React Router keeps the current one meanwhile): "Loading…" after a moment. The
+ * region is there only during such a navigation (empty at first, so the text is announced when it appears), so an
+ * idle shell has one status region, the live connection's.
+ */
 function NavigationStatus() {
   const navigation = useNavigation();
-  const slow = useDelayed(navigation.state === 'loading');
+  return navigation.state === 'loading' ? <PendingNavigation /> : null;
+}
+
+function PendingNavigation() {
+  const slow = useDelayed();
   return (
     <p className="navigation-status" role="status">
       {slow ? 'Loading…' : ''}
