@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { ApiTokenRow } from './ApiTokenRow';
 import { CreateApiTokenForm } from './CreateApiTokenForm';
@@ -28,7 +29,7 @@ const REVOKE_API_TOKEN = graphql(`
 
 /** Personal access tokens for integrations (docs/integrators.md): create (the secret shown once), list, revoke. */
 export default function ApiTokensPage() {
-  const { data } = useQuery(API_TOKENS_PAGE);
+  const { data, error, refetch } = useQuery(API_TOKENS_PAGE);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<{ id: number; name: string } | null>(null);
   const [revoke] = useMutation(REVOKE_API_TOKEN, {
@@ -36,7 +37,7 @@ export default function ApiTokensPage() {
       if (result) removeApiTokenFromList(cache, result.revokeApiToken.id);
     },
   });
-  if (!data) return null;
+  if (!data) return error ? <LoadFailed what="API tokens" error={error} retry={refetch} /> : <PageLoading />;
 
   return (
     <section className="page">

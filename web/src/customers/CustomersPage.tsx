@@ -7,6 +7,7 @@ import { CustomerRow } from './CustomerRow';
 import { useModals } from '../layout/ModalHost';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 
 const CUSTOMERS_PAGE_SIZE = 50;
 
@@ -34,7 +35,7 @@ const DELETE_CUSTOMER = graphql(`
 
 /** view/customers: "(n) Customers", the shared directory; Edit and Delete open modals (the owner's rows only). */
 export default function CustomersPage() {
-  const { data, fetchMore } = useQuery(CUSTOMERS_PAGE, { variables: { first: CUSTOMERS_PAGE_SIZE } });
+  const { data, error, refetch, fetchMore } = useQuery(CUSTOMERS_PAGE, { variables: { first: CUSTOMERS_PAGE_SIZE } });
   const { openModal } = useModals();
   const dialog = useRecordDialog<CustomerValues>();
   const [deleteCustomer] = useMutation(DELETE_CUSTOMER, {
@@ -42,7 +43,7 @@ export default function CustomersPage() {
       if (result) removeCustomer(cache, result.deleteCustomer);
     },
   });
-  if (!data) return null;
+  if (!data) return error ? <LoadFailed what="customers" error={error} retry={refetch} /> : <PageLoading />;
   const { totalCount, nodes, pageInfo } = data.customers;
   const deleting = dialog.deleting;
 

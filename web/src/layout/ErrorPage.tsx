@@ -1,32 +1,27 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { useRouteError } from 'react-router-dom';
 import { Brand } from './Brand';
+import { ReloadButton, routeErrorText } from './RouteError';
 
-/** The root errorElement: unknown routes (404 "No route matches URL") and any error a screen throws. */
+/**
+ * The root errorElement: only for an error of the shell itself (every screen's error renders inside the shell,
+ * see RouteError). There is no session here, so the header holds the brand alone.
+ */
 export default function ErrorPage() {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const path = typeof window === 'undefined' ? '' : window.location.pathname;
-  if (!notFound) console.error(error);
+  console.error(error);
+  const { title, detail } = routeErrorText(error);
   return (
     <div className="app">
       <header className="topbar">
-        {/* Outside the shell there is no session: the brand links to /. */}
         <Brand />
       </header>
       <main className="main">
         <section className="page page-narrow card error-page" role="alert">
-          <h1>Unexpected Application Error!</h1>
-          {notFound ? (
-            <>
-              <h2>404 Not Found</h2>
-              <p>No route matches URL "{path}"</p>
-            </>
-          ) : (
-            <p>{error instanceof Error ? error.message : 'Something went wrong. Please try again'}</p>
-          )}
-          <a className="button button-primary" href="/">
-            Back to the start
-          </a>
+          <h1>{title}</h1>
+          <p>{detail}</p>
+          <div className="form-actions">
+            <ReloadButton />
+          </div>
         </section>
       </main>
     </div>

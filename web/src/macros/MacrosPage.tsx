@@ -7,6 +7,7 @@ import { MacroCard } from './MacroCard';
 import { useModals } from '../layout/ModalHost';
 import { EditMacroModal, type MacroValues } from './MacroForm';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 
 const MACROS_PAGE_SIZE = 50;
 
@@ -37,7 +38,7 @@ const DELETE_MACRO = graphql(`
 
 /** view/macros: "(n) Macros" as cards; Edit and Delete open modals. */
 export default function MacrosPage() {
-  const { data, fetchMore } = useQuery(MACROS_PAGE, { variables: { first: MACROS_PAGE_SIZE } });
+  const { data, error, refetch, fetchMore } = useQuery(MACROS_PAGE, { variables: { first: MACROS_PAGE_SIZE } });
   const { openModal } = useModals();
   const dialog = useRecordDialog<MacroValues>();
   const [deleteMacro] = useMutation(DELETE_MACRO, {
@@ -46,7 +47,7 @@ export default function MacrosPage() {
       if (result) removeMacro(cache, result.deleteMacro.id, result.deleteMacro.movedTicketIds);
     },
   });
-  if (!data) return null;
+  if (!data) return error ? <LoadFailed what="macros" error={error} retry={refetch} /> : <PageLoading />;
   const { totalCount, nodes, pageInfo } = data.macros;
   const deleting = dialog.deleting;
 

@@ -2,6 +2,7 @@ import { useQuery, useReactiveVar } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
 import { useLoginAs } from '../session/auth';
 import { describeError } from '../apollo/errors';
+import { LoadFailedNotice, PageLoading } from '../layout/PageStates';
 import { useAllPages } from '../apollo/useAllPages';
 import { Modal } from '../ui/Modal';
 import { demoAccountFor } from '../session/demoAccounts';
@@ -42,7 +43,7 @@ export const MESSAGE_CENTER = graphql(`
 /** The conversation picker, the selected conversation, the composer and the demo helper. Page and modal share it. */
 export function MessageCenter() {
   const me = useSignedInUser();
-  const { data, fetchMore } = useQuery(MESSAGE_CENTER);
+  const { data, error, refetch, fetchMore } = useQuery(MESSAGE_CENTER);
   useAllPages(data?.users, fetchMore);
   const [partnerId, setPartnerId] = useState<number | null>(null);
   const [helperError, setHelperError] = useState<string | null>(null);
@@ -60,7 +61,7 @@ export function MessageCenter() {
     setPartnerId(start?.id ?? null);
   }, [data, partnerId, me.id]);
 
-  if (!data) return null;
+  if (!data) return error ? <LoadFailedNotice what="conversations" error={error} retry={refetch} /> : <PageLoading />;
   const partner = data.users.nodes.find((user) => user.id === partnerId) ?? null;
   const partnerAccount = partner ? demoAccountFor(partner.id) : undefined;
 

@@ -4,6 +4,7 @@ import { addTicketToList } from '../apollo/lists';
 import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 import { useSignedInUser } from '../session/session';
 import { FormPage } from '../ui/FormPage';
 
@@ -37,7 +38,7 @@ const CREATE_TICKET = graphql(`
 export default function CreateTicketPage() {
   const me = useSignedInUser();
   const navigate = useNavigate();
-  const { data, fetchMore } = useQuery(CREATE_TICKET_PAGE);
+  const { data, error, refetch, fetchMore } = useQuery(CREATE_TICKET_PAGE);
   const allMacros = useAllPages(data?.macros, fetchMore);
   const [createTicket] = useMutation(CREATE_TICKET, {
     update(cache, { data: result }) {
@@ -46,7 +47,8 @@ export default function CreateTicketPage() {
     },
   });
 
-  if (!data || !allMacros) return null;
+  if (!data) return error ? <LoadFailed what="macros for the form" error={error} retry={refetch} /> : <PageLoading />;
+  if (!allMacros) return <PageLoading />;
 
   async function submit(input: TicketValues, image: File | null) {
     try {

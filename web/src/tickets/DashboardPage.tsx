@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { LIMITS, MESSAGES } from '@fulcrum/schema/validation';
 import { TicketRow } from './TicketRow';
+import { LoadFailed, LoadFailedNotice, PageLoading } from '../layout/PageStates';
+import { loadProblem, problemText } from '../apollo/errors';
 import { graphql } from '../gql';
 import { STATUS_LABELS } from '../ui/Badges';
 import { DEFAULT_STATUSES, ORDERS, PRIORITIES, STATUSES, TYPES, isDefaultState, toVariables, toggle, useDashboardState } from './dashboardFilters';
@@ -39,8 +41,9 @@ const DASHBOARD_PAGE = graphql(`
 export default function DashboardPage() {
   const [state, update] = useDashboardState();
   const variables = { first: PAGE_SIZE, ...toVariables(state) };
-  const { data, previousData, error, fetchMore, loading } = useQuery(DASHBOARD_PAGE, { variables });
+  const { data, previousData, error, fetchMore, loading, refetch } = useQuery(DASHBOARD_PAGE, { variables });
   const [loadingMore, setLoadingMore] = useState(false);
+  const [loadMoreFailed, setLoadMoreFailed] = useState<string | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(state.search);
   const typed = useRef(false);
@@ -78,7 +81,10 @@ export default function DashboardPage() {
   }, []);
 
   const shown = data ?? previousData;
-  if (!shown) return null;
+  if (!shown) return error ? <LoadFailed what="tickets" error={error} retry={refetch} /> : <PageLoading />;
+  // These filters' tickets could not be loaded (offline, server down): the rows and counts of the filters before
+  // are not theirs, so neither is shown; the filters stay, with what happened and a retry where the rows go.
+  const failed = !data && !!error;
   const { totalCount, statusCounts, nodes, pageInfo } = shown.tickets;
   const unfiltered = isDefaultState(state);
   const searching = !!state.search.trim();
@@ -86,18 +92,26 @@ export default function DashboardPage() {
 
   async function loadMore() {
     setLoadingMore(true);
+    setLoadMoreFailed(null);
     try {
       // The typePolicy for Query.tickets appends the page to this filter's cached list.
       await fetchMore({ variables: { ...variables, after: pageInfo.endCursor } });
     } catch (error) {
       console.error('Failed to fetch tickets', error);
+      setLoadMoreFailed(problemText(loadProblem(error), 'next tickets', error).detail);
     } finally {
       setLoadingMore(false);
     }
   }
 
   const counts: Record<string, number> = { OPEN: statusCounts.open, PENDING: statusCounts.pending, SOLVED: statusCounts.solved };
-  const heading = unfiltered ? `(${totalCount}) Open Tickets` : `(${totalCount}) ${totalCount === 1 ? 'Matching Ticket' : 'Matching Tickets'}`;
+  const heading = failed
+    ? unfiltered
+      ? 'Open Tickets'
+      : 'Matching Tickets'
+    : unfiltered
+      ? `(${totalCount}) Open Tickets`
+      : `(${totalCount}) ${totalCount === 1 ? 'Matching Ticket' : 'Matching Tickets'}`;
 
   return (
     <section className="page">
@@ -157,7 +171,7 @@ export default function DashboardPage() {
           <ChipGroup label="Status">
             {STATUSES.map((status) => (
               <Chip key={status} pressed={state.statuses.includes(status)} onClick={() => update({ statuses: toggle(state.statuses, status) })}>
-                {STATUS_LABELS[status]} <span className="chip-count">({counts[status]})</span>
+                {STATUS_LABELS[status]} {!failed && <span className="chip-count">({counts[status]})</span>}
               </Chip>
             ))}
           </ChipGroup>
@@ -184,10 +198,12 @@ export default function DashboardPage() {
       </div>
 
       <p className="visually-hidden" role="status">
-        {loading ? 'Loading tickets' : `${totalCount} ${totalCount === 1 ? 'ticket' : 'tickets'}`}
+        {loading ? 'Loading tickets' : failed ? '' : `${totalCount} ${totalCount === 1 ? 'ticket' : 'tickets'}`}
       </p>
 
-      {nodes.length === 0 ? (
+      {failed ? (
+        <LoadFailedNotice what="tickets for these filters" error={error} retry={refetch} />
+      ) : nodes.length === 0 ? (
         <div className="card empty-state">
           {unfiltered ? (
             <p>No open tickets. Enjoy the balance, or create one.</p>
@@ -221,8 +237,13 @@ export default function DashboardPage() {
           </table>
         </div>
       )}
-      {pageInfo.hasNextPage && (
+      {!failed && pageInfo.hasNextPage && (
         <div className="load-more">
+          {loadMoreFailed && (
+            <p className="form-error" role="alert">
+              {loadMoreFailed}
+            </p>
+          )}
           <button type="button" className="button button-secondary" onClick={loadMore} disabled={loadingMore}>
             {loadingMore ? 'Loading...' : 'Load more'}
           </button>

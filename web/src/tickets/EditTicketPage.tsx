@@ -1,9 +1,10 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { isGone } from '../apollo/errors';
+import { isGone, routeId } from '../apollo/errors';
 import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 import { useSignedInUser } from '../session/session';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
 import { FormPage } from '../ui/FormPage';
@@ -42,12 +43,13 @@ const UPDATE_TICKET = graphql(`
 function EditTicketScreen({ id }: { id: number }) {
   const me = useSignedInUser();
   const navigate = useNavigate();
-  const { data, error, fetchMore } = useQuery(EDIT_TICKET_PAGE, { variables: { id } });
+  const { data, error, refetch, fetchMore } = useQuery(EDIT_TICKET_PAGE, { variables: { id } });
   const allMacros = useAllPages(data?.macros, fetchMore);
   const [updateTicket] = useMutation(UPDATE_TICKET);
 
-  if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
-  if (!data || !allMacros) return null;
+  if (isGone(error)) return <NotFoundPanel what="ticket" />;
+  if (!data) return error ? <LoadFailed what="ticket" error={error} retry={refetch} /> : <PageLoading />;
+  if (!allMacros) return <PageLoading />;
 
   async function submit(input: TicketValues, image: File | null) {
     try {
@@ -76,6 +78,6 @@ function EditTicketScreen({ id }: { id: number }) {
 }
 
 export default function EditTicketPage() {
-  const id = Number(useParams().ticketId);
-  return Number.isInteger(id) && id > 0 ? <EditTicketScreen id={id} /> : <NotFoundPanel what="ticket" />;
+  const id = routeId(useParams().ticketId);
+  return id ? <EditTicketScreen id={id} /> : <NotFoundPanel what="ticket" />;
 }

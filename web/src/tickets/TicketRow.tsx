@@ -58,7 +58,8 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
       <td>
         <span className="cell-label">Image</span>
         {ticket.image ? (
-          <img className="ticket-thumb" src={ticket.image.url} alt={`Ticket ${ticket.id} attachment`} loading="lazy" />
+          // The size is fixed (CSS, and these attributes before it applies): the row does not move when the image arrives.
+          <img className="ticket-thumb" src={ticket.image.url} alt={`Ticket ${ticket.id} attachment`} width={56} height={42} loading="lazy" />
         ) : (
           <span className="ticket-thumb ticket-thumb-empty">
             <ImagePlaceholderIcon />

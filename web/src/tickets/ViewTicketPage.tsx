@@ -1,12 +1,13 @@
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { isGone } from '../apollo/errors';
+import { isGone, routeId } from '../apollo/errors';
 import { deletingTicket, removeTicketFromList } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { TicketDetail } from './TicketDetail';
 import { TicketStatusControl } from './TicketStatusControl';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
 
 const VIEW_TICKET_PAGE = graphql(`
@@ -29,15 +30,15 @@ function ViewTicketScreen({ id }: { id: number }) {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const client = useApolloClient();
-  const { data, error } = useQuery(VIEW_TICKET_PAGE, { variables: { id } });
+  const { data, error, refetch } = useQuery(VIEW_TICKET_PAGE, { variables: { id } });
   const [deleteTicket] = useMutation(DELETE_TICKET, {
     update(cache, { data: result }) {
       if (result) removeTicketFromList(cache, result.deleteTicket, { evict: false });
     },
   });
 
-  if (isGone(error, !!data)) return <NotFoundPanel what="ticket" />;
-  if (!data) return null;
+  if (isGone(error)) return <NotFoundPanel what="ticket" />;
+  if (!data) return error ? <LoadFailed what="ticket" error={error} retry={refetch} /> : <PageLoading />;
 
   return (
     <section className="page card">
@@ -80,6 +81,6 @@ function ViewTicketScreen({ id }: { id: number }) {
 }
 
 export default function ViewTicketPage() {
-  const id = Number(useParams().ticketId);
-  return Number.isInteger(id) && id > 0 ? <ViewTicketScreen id={id} /> : <NotFoundPanel what="ticket" />;
+  const id = routeId(useParams().ticketId);
+  return id ? <ViewTicketScreen id={id} /> : <NotFoundPanel what="ticket" />;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeError } from '../apollo/errors';
+import { loadProblem, problemText } from '../apollo/errors';
 
 interface LoadMoreProps {
   /** How many records the screen shows, and how many the whole list holds. */
@@ -41,7 +41,7 @@ export function LoadMore({ shown, total, noun, hasNextPage, loadMore }: LoadMore
       await loadMore();
     } catch (error) {
       keepFocus.current = false;
-      setFailed(`Could not load more ${noun}: ${describeError(error).message}`);
+      setFailed(problemText(loadProblem(error), `next ${noun}`, error).detail);
     } finally {
       setLoading(false);
     }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { describeError, isGone } from '../apollo/errors';
+import { describeError, isGone, routeId } from '../apollo/errors';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
@@ -98,7 +99,7 @@ const outcome = (d: { succeeded: boolean; statusCode?: number | null; error?: st
 
 function WebhookScreen({ id }: { id: number }) {
   const navigate = useNavigate();
-  const { data, error } = useQuery(WEBHOOK_PAGE, { variables: { id } });
+  const { data, error, refetch } = useQuery(WEBHOOK_PAGE, { variables: { id } });
   const [announcement, setAnnouncement] = useState('');
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
@@ -119,8 +120,8 @@ function WebhookScreen({ id }: { id: number }) {
     },
   });
 
-  if (isGone(error, !!data)) return <NotFoundPanel what="webhook" />;
-  if (!data) return null;
+  if (isGone(error)) return <NotFoundPanel what="webhook" />;
+  if (!data) return error ? <LoadFailed what="webhook" error={error} retry={refetch} /> : <PageLoading />;
   const webhook = data.webhook;
 
   async function act(label: string, run: () => Promise<string>) {
@@ -247,6 +248,6 @@ function WebhookScreen({ id }: { id: number }) {
 
 /** One endpoint: its state, the delivery log with redelivery, test, enable/disable, rotate, delete. */
 export default function WebhookPage() {
-  const id = Number(useParams().webhookId);
-  return Number.isInteger(id) && id > 0 ? <WebhookScreen id={id} /> : <NotFoundPanel what="webhook" />;
+  const id = routeId(useParams().webhookId);
+  return id ? <WebhookScreen id={id} /> : <NotFoundPanel what="webhook" />;
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
+import { LoadFailed, PageLoading } from '../layout/PageStates';
 import { CreateWebhookForm } from './CreateWebhookForm';
 import { NewWebhookSecret } from './NewWebhookSecret';
 import { DataTable } from '../ui/DataTable';
@@ -17,9 +18,9 @@ const WEBHOOKS_PAGE = graphql(`
 
 /** Webhook endpoints (docs/webhooks.md): add one (the secret shown once), list them, open one's log. */
 export default function WebhooksPage() {
-  const { data } = useQuery(WEBHOOKS_PAGE);
+  const { data, error, refetch } = useQuery(WEBHOOKS_PAGE);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
-  if (!data) return null;
+  if (!data) return error ? <LoadFailed what="webhooks" error={error} retry={refetch} /> : <PageLoading />;
 
   return (
     <section className="page">
