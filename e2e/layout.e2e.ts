@@ -97,6 +97,15 @@ describe('header and navigation at 1024 px', () => {
     expect(await page.locator('.ticket-table thead').isVisible()).toBe(false);
     const labels = await page.locator('.ticket-row').first().locator('.cell-label').allInnerTexts();
     expect(labels.map((l) => l.toLowerCase())).toEqual(['id', 'subject', 'requester', 'type', 'priority', 'image']);
+    // The cells of a row side by side (a grid), inset from the card's edge, not stacked one under another.
+    const cells = await page
+      .locator('.ticket-row')
+      .first()
+      .locator('td')
+      .evaluateAll((tds) => tds.map((td) => ({ top: td.getBoundingClientRect().top, left: td.getBoundingClientRect().left })));
+    const rowBox = (await page.locator('.ticket-row').first().boundingBox())!;
+    expect(new Set(cells.map((c) => Math.round(c.top))).size).toBe(1);
+    expect(Math.min(...cells.map((c) => c.left))).toBeGreaterThan(rowBox.x + 8);
     await context.close();
   });
 

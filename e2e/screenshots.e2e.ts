@@ -37,7 +37,12 @@ describe.skipIf(!process.env.FULCRUM_SCREENSHOTS)('screenshots', () => {
       await snap(page, 'login', w);
 
       await demoLogin(page);
-      await page.waitForFunction(() => [...document.querySelectorAll('img.ticket-thumb')].every((img) => (img as HTMLImageElement).naturalWidth > 0));
+      // The thumbnails on screen (the others load lazily, when scrolled to).
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('img.ticket-thumb')]
+          .filter((img) => img.getBoundingClientRect().top < window.innerHeight)
+          .every((img) => (img as HTMLImageElement).naturalWidth > 0),
+      );
       await snap(page, 'dashboard', w);
 
       await page.getByRole('button', { name: 'Menu' }).click();
