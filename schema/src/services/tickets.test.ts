@@ -79,6 +79,18 @@ describe('validation', () => {
     // The macro owner may apply it; the caller as assignee, by number or string, is the default spelled out.
     const own = await create(MARNIE, { applyMacro: other.id, assignee: String(MARNIE) });
     expect(own).toMatchObject({ macroId: other.id, assigneeId: MARNIE });
+    // An edit is held to the same rules.
+    const demos = await create(DEMO);
+    expect((await refused(updateTicket(kit.as(DEMO), demos.id, body({ applyMacro: other.id, requester: 99999 })))).fields).toEqual({
+      requester: [MESSAGES.ticketRequesterUnknown],
+      applyMacro: [MESSAGES.ticketMacro],
+    });
+    expect((await getTicket(kit.as(DEMO), demos.id)).macroId).toBe(NO_MACRO_ID);
+  });
+
+  it("customers are a shared directory: any agent's customer may request a ticket", async () => {
+    const [marnies] = await kit.rows<{ id: number }>('select id from customers where owner_id = ? order by id limit 1', [MARNIE]);
+    expect(await create(DEMO, { requester: String(marnies.id) })).toMatchObject({ requesterId: marnies.id, assigneeId: DEMO });
   });
 });
 
@@ -91,6 +103,14 @@ describe('writes', () => {
     const image = await getTicketImageData(kit.as(DEMO), ticket.image!.id);
     expect(image).toMatchObject({ mimeType: 'image/png', ticketId: ticket.id });
     expect(image.data.equals(IMAGE)).toBe(true);
+  });
+
+  it('a status given on create is kept; the ids arrive as numbers or numeric strings', async () => {
+    expect(await create(DEMO, { status: 'PENDING', requester: '1', applyMacro: '1' })).toMatchObject({
+      status: 'PENDING',
+      requesterId: 1,
+      macroId: NO_MACRO_ID,
+    });
   });
 
   it("the legacy REST flow creates without an image, then adds one; a non-image is refused with the image's message", async () => {
