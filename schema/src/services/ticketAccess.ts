@@ -4,12 +4,14 @@
  * edit of this module alone, and scripts/ticketAccess.test.ts fails when ticket access is decided anywhere else.
  *
  * The forms of the rule:
- * - SQL: the condition a statement applies for "may read" and "may change" (`readSql`, `changeSql`), over the
- *   tickets table and over the two tables the triage triggers keep per agent (`countsSql` over ticket_counts,
- *   `searchSql`/`searchToken` over ticket_search). The hot list paths build their SQL by hand: they get the very
+ * - SQL: the condition a statement applies for "may read" (`readSql`), over the tickets table and over the two
+ *   tables the triage triggers keep per agent (`countsSql` over ticket_counts, `searchSql`/`searchToken` over
+ *   ticket_search). Every change goes through the ORM (below); a hand-written SQL write would add its own
+ *   "may change" fragment here. The hot list paths build their SQL by hand: they get the very
  *   fragment and bindings they wrote before (`t.assignee_id = ?`, the viewer's id), so their statements, their
  *   prepared-statement cache keys and their plans are unchanged.
- * - The ORM: the filter of a ticket (or of a ticket's image) the viewer may read or change (`readFilter`).
+ * - The ORM: the filter of a ticket (or of a ticket's image) the viewer may read (`readFilter`) or change
+ *   (`changeFilter`; today the same tickets).
  * - One record: `findForChange` loads a ticket the viewer may change; anything else is NOT_FOUND, so an id
  *   leaks nothing (the same answer for another agent's ticket as for one that does not exist).
  * - The audience of a ticket event: the agents who may read it (`audience`: the webhook endpoints of those agents
@@ -46,11 +48,6 @@ export function readSql(viewerId: number, alias: string | null = 't'): AccessSql
   return { sql: `${alias ? `${alias}.` : ''}assignee_id = ?`, bindings: [viewerId] };
 }
 
-/** "May change": today the same tickets as may be read. */
-export function changeSql(viewerId: number, alias: string | null = 't'): AccessSql {
-  return readSql(viewerId, alias);
-}
-
 /** "May read" over the per-agent counters (ticket_counts, aliased `alias`): the rows that sum to the viewer's totals. */
 export function countsSql(viewerId: number, alias = 'k'): AccessSql {
   return { sql: `${alias}.assignee_id = ?`, bindings: [viewerId] };
@@ -77,11 +74,6 @@ export function readFilter(viewerId: number): ObjectQuery<Ticket> {
 /** "May change" as a MikroORM filter of tickets. */
 export function changeFilter(viewerId: number): ObjectQuery<Ticket> {
   return readFilter(viewerId);
-}
-
-/** Whether the viewer may read this ticket (a record or an entity already in hand). */
-export function mayRead(viewerId: number, ticket: TicketOwner): boolean {
-  return assigneeOf(ticket) === viewerId;
 }
 
 /** Whether the viewer may give a ticket to this agent (on create and edit): only to themselves. */
