@@ -10,7 +10,7 @@ import { forkEm } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
-import { openLive, TICKET_EVENTS, untilLive, type Live } from '../../src/testing/wsClient.js';
+import { openLive, openSocket, TICKET_EVENTS, untilLive, type Live, type RawSocket } from '../../src/testing/wsClient.js';
 import { bearerGql, createToken } from '../apiTokens/support.js';
 import { createWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
 
@@ -21,6 +21,8 @@ interface Agent {
   token: string;
   live: Live;
   events: ReturnType<Live['subscribe']>;
+  /** A graphql-ws socket authenticated by the agent's API token (connectionParams), subscribed to ticketEvents. */
+  tokenSocket: RawSocket;
   webhookId: number;
 }
 
@@ -50,7 +52,28 @@ async function agent(name: 'A' | 'B', index: 0 | 1): Promise<Agent> {
     },
     (data, probe) => data.ticketEvents?.ticket?.title === probe,
   );
-  return { name, client, token: secret, live, events, webhookId };
+  const tokenSocket = openSocket(gw.url);
+  tokenSocket.send({ type: 'connection_init', payload: { authorization: `Bearer ${secret}` } });
+  await tokenSocket.next('connection_ack');
+  tokenSocket.send({ id: 'token', type: 'subscribe', payload: { query: TICKET_EVENTS } });
+  // Live end to end as above: probes until one comes back on the token's socket.
+  for (let attempt = 1; !tokenEvents(tokenSocket).some((e) => e.ticket?.title.startsWith('token probe')); attempt++) {
+    if (attempt > 20) throw new Error('the token socket never became live');
+    await client.post('/api/tickets/create', { ...validTicket(1), title: `token probe ${attempt}` });
+    await untilTokenEvent(tokenSocket, (e) => e.ticket?.title === `token probe ${attempt}`, 500).catch(() => {});
+  }
+  return { name, client, token: secret, live, events, tokenSocket, webhookId };
+}
+
+/** The ticketEvents a raw socket has received so far. */
+function tokenEvents(socket: RawSocket): { id: number; ticket?: { title: string } | null }[] {
+  return socket.messages.filter((m) => m.type === 'next').map((m) => m.payload.data.ticketEvents);
+}
+
+/** Resolves once the socket has received a matching ticket event (checked as frames arrive, never by sleeping long). */
+async function untilTokenEvent(socket: RawSocket, match: (e: { id: number; ticket?: { title: string } | null }) => boolean, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !tokenEvents(socket).some(match); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > deadline) throw new Error(`no matching event on the token socket within ${timeoutMs} ms`);
 }
 
 beforeAll(async () => {
@@ -71,7 +94,10 @@ beforeAll(async () => {
   for (const id of [T.requester, T.id, T.image]) expect(id).toBeTypeOf('number');
 }, 120_000);
 afterAll(async () => {
-  for (const x of [A, B]) await x?.live.dispose();
+  for (const x of [A, B]) {
+    x?.tokenSocket.ws.close();
+    await x?.live.dispose();
+  }
   await receiver?.close();
   await gw?.destroy();
 });
@@ -221,6 +247,14 @@ const SURFACES: { surface: string; sees: (x: Agent) => Promise<boolean> }[] = [
       const seen = [ids(r.data?.all.nodes).includes(T.id), ids(r.data?.found.nodes).includes(T.id), one.data?.ticket?.id === T.id];
       expect(new Set(seen).size).toBe(1);
       return seen[0];
+    },
+  },
+  {
+    surface: "API token: ticketEvents on the agent's token socket",
+    sees: async (x) => {
+      const own = await ownTicketAfterT(x);
+      await untilTokenEvent(x.tokenSocket, (e) => e.id === own);
+      return tokenEvents(x.tokenSocket).some((e) => e.id === T.id);
     },
   },
   {
