@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { auth, customers, macros, messages, tickets, users, imageUrl } from '../services/index.js';
+import { auth, customers, macros, messages, ticketAccess, tickets, users, imageUrl } from '../services/index.js';
 import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../services/records.js';
 import { requireViewer } from '../services/context.js';
 import { reviveDates, type Change, type MessageChange, type TicketChange } from '../realtime/events.js';
@@ -318,7 +318,7 @@ export class LiveResolver {
     description: 'Your tickets created, edited or deleted, by any client.',
     subscribe: ({ context }) => {
       const viewerId = requireViewer((context as GraphQLContext).service);
-      return (context as GraphQLContext).service.deps.bus.subscribe('ticket', viewerId);
+      return ticketAccess.subscribe((context as GraphQLContext).service.deps.bus, viewerId);
     },
   })
   async ticketEvents(@Root() change: TicketChange, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {

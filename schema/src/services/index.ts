@@ -3,6 +3,7 @@ export * as users from './users.js';
 export * as customers from './customers.js';
 export * as macros from './macros.js';
 export * as tickets from './tickets.js';
+export * as ticketAccess from './ticketAccess.js';
 export * as messages from './messages.js';
 export * as conversations from './conversations.js';
 export * as apiTokens from './apiTokens.js';

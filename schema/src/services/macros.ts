@@ -4,6 +4,7 @@ import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } fro
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type MacroRecord } from './records.js';
+import * as ticketAccess from './ticketAccess.js';
 import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
 
 export function toMacroRecord(m: Macro): MacroRecord {
@@ -137,9 +138,9 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
         return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
       }),
     ]);
-    return tickets.map((t) => ({ id: t.id, assigneeId: t.assignee.id }));
+    return tickets.map((t) => ({ id: t.id, audience: ticketAccess.audience(t) }));
   });
   ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });
-  for (const t of moved) ctx.deps.bus.publish('ticket', t.assigneeId, { kind: 'UPDATED', id: t.id });
+  for (const t of moved) ticketAccess.publish(ctx.deps.bus, t.audience, { kind: 'UPDATED', id: t.id });
   return { id, movedTicketIds: moved.map((t) => t.id) };
 }

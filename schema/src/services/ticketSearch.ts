@@ -10,6 +10,7 @@
  */
 import type { DatabaseKind } from '../database.js';
 import { searchTicketId, searchWords } from '../validation/rules.js';
+import * as ticketAccess from './ticketAccess.js';
 
 export interface ParsedSearch {
   /** Distinct words, lower-cased, in the order typed (rules.searchWords). */
@@ -28,10 +29,10 @@ export function parseSearch(text: string): ParsedSearch {
  */
 const isPrefix = (word: string) => word.length >= 2;
 
-/** SQLite FTS5: `agent` holds one token per ticket (a<assignee id>), so the engine only walks the viewer's postings. */
+/** SQLite FTS5: the `agent` column restricts the match to the tickets the viewer may read (ticketAccess.searchToken). */
 function sqliteMatch(words: string[], viewerId: number): string {
   const terms = words.map((w) => `"${w}"${isPrefix(w) ? '*' : ''}`).join(' AND ');
-  return `agent : "a${viewerId}" AND {title description requester} : (${terms})`;
+  return `${ticketAccess.searchToken(viewerId)} AND {title description requester} : (${terms})`;
 }
 
 /** PostgreSQL: to_tsquery over quoted literals (the words hold no quote, backslash or operator character). */
@@ -56,16 +57,18 @@ export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: n
       bindings.push(sqliteMatch(search.words, viewerId));
     } else {
       // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
+      const readable = ticketAccess.searchSql(viewerId, 's');
       parts.push(
-        `select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where s.assignee_id = ? and s.document @@ q.q${notNamed}`,
+        `select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where ${readable.sql} and s.document @@ q.q${notNamed}`,
       );
-      bindings.push(postgresQuery(search.words), viewerId);
+      bindings.push(postgresQuery(search.words), ...readable.bindings);
     }
     if (search.ticketId) bindings.push(search.ticketId);
   }
   if (search.ticketId) {
-    parts.push(`select id as ticket_id, ${kind === 'sqlite' ? '1000000000.0' : '1000000000.0::float8'} as score from tickets where id = ? and assignee_id = ?`);
-    bindings.push(search.ticketId, viewerId);
+    const read = ticketAccess.readSql(viewerId, null);
+    parts.push(`select id as ticket_id, ${kind === 'sqlite' ? '1000000000.0' : '1000000000.0::float8'} as score from tickets where id = ? and ${read.sql}`);
+    bindings.push(search.ticketId, ...read.bindings);
   }
   if (!parts.length) return { sql: 'select id as ticket_id, 0.0 as score from tickets where 1 = 0', bindings: [] };
   return { sql: parts.join(' union all '), bindings };

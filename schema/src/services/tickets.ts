@@ -22,6 +22,7 @@ import {
 } from '../validation/rules.js';
 import { dateBinding, emKind, hotRead, hotReadArrays, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
+import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { pageSize } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
@@ -211,14 +212,15 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
   const branches: string[] = [];
   const bindings: unknown[] = [];
   const statuses = c.statuses ?? [...TICKET_STATUSES];
+  const read = ticketAccess.readSql(c.viewerId);
   if (c.order === 'UPDATED') {
     const rest = residual(c, { priority: true, status: false });
     for (const status of statuses) {
       const after = cursor ? 'and (t.updated_at < ? or (t.updated_at = ? and t.id < ?))' : '';
       branches.push(
-        `select t.id as id, t.updated_at as sk from tickets t where t.assignee_id = ? and t.status = ? ${rest.sql} ${after} order by t.updated_at desc, t.id desc limit ?`,
+        `select t.id as id, t.updated_at as sk from tickets t where ${read.sql} and t.status = ? ${rest.sql} ${after} order by t.updated_at desc, t.id desc limit ?`,
       );
-      bindings.push(c.viewerId, status, ...rest.bindings);
+      bindings.push(...read.bindings, status, ...rest.bindings);
       if (cursor) bindings.push(dateBinding(kind, cursor.key), dateBinding(kind, cursor.key), cursor.id);
       bindings.push(limit);
     }
@@ -230,9 +232,9 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
     const after = cursor ? (c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?') : '';
     for (const status of c.statuses ?? [null]) {
       branches.push(
-        `select t.id as id, t.id as sk from tickets t where t.assignee_id = ?${status ? ' and t.status = ?' : ''} ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+        `select t.id as id, t.id as sk from tickets t where ${read.sql}${status ? ' and t.status = ?' : ''} ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
       );
-      bindings.push(c.viewerId, ...(status ? [status] : []), ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
+      bindings.push(...read.bindings, ...(status ? [status] : []), ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
     }
   } else {
     const rest = residual(c, { priority: false, status: false });
@@ -246,9 +248,9 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
         } else if (cursor) after = c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?';
         const key = c.order === 'PRIORITY' ? String(rank) : 't.id';
         branches.push(
-          `select t.id as id, ${key} as sk from tickets t where t.assignee_id = ? and t.status = ? and t.priority = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+          `select t.id as id, ${key} as sk from tickets t where ${read.sql} and t.status = ? and t.priority = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
         );
-        bindings.push(c.viewerId, status, priority, ...rest.bindings);
+        bindings.push(...read.bindings, status, priority, ...rest.bindings);
         if (after) bindings.push(cursor!.id);
         bindings.push(limit);
       }
@@ -285,9 +287,10 @@ function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
  */
 function foundSql(c: Criteria): Sql {
   const rest = residual(c, { priority: true, status: false });
+  const read = ticketAccess.readSql(c.viewerId);
   return {
-    sql: `select t.id, m.score, t.status, t.priority, t.updated_at from matches m join tickets t on t.id = m.ticket_id where t.assignee_id = ? ${rest.sql}`,
-    bindings: [c.viewerId, ...rest.bindings],
+    sql: `select t.id, m.score, t.status, t.priority, t.updated_at from matches m join tickets t on t.id = m.ticket_id where ${read.sql} ${rest.sql}`,
+    bindings: [...read.bindings, ...rest.bindings],
   };
 }
 
@@ -298,8 +301,9 @@ function foundSql(c: Criteria): Sql {
 function countsSql(c: Criteria): Sql {
   const per = (count: (status: string) => string) => TICKET_STATUSES.map((s) => `${count(s)} as ${s.toLowerCase()}_count`).join(', ');
   if (!c.search && !c.requesterId) {
-    const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where k.assignee_id = ?`];
-    const bindings: unknown[] = [c.viewerId];
+    const counted = ticketAccess.countsSql(c.viewerId, 'k');
+    const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where ${counted.sql}`];
+    const bindings: unknown[] = [...counted.bindings];
     if (c.priorities) {
       sql.push(`and k.priority in ${placeholders(c.priorities)}`);
       bindings.push(...c.priorities);
@@ -312,9 +316,10 @@ function countsSql(c: Criteria): Sql {
   }
   if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
   const rest = residual(c, { priority: true, status: false });
+  const read = ticketAccess.readSql(c.viewerId);
   return {
-    sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where t.assignee_id = ? ${rest.sql}`,
-    bindings: [c.viewerId, ...rest.bindings],
+    sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where ${read.sql} ${rest.sql}`,
+    bindings: [...read.bindings, ...rest.bindings],
   };
 }
 
@@ -514,23 +519,16 @@ const userRecord = (r: unknown[], i: number): UserRecord => ({
 
 /** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
 export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[]> {
-  const viewerId = requireViewer(ctx);
-  return loadTickets(ctx, 'tickets_of_agent', 'where t.assignee_id = ? order by t.id desc', [viewerId]);
+  const read = ticketAccess.readSql(requireViewer(ctx));
+  return loadTickets(ctx, 'tickets_of_agent', `where ${read.sql} order by t.id desc`, read.bindings);
 }
 
 /** A ticket the caller may see (their own); anything else is "not found", so ids leak nothing. */
 export async function getTicket(ctx: ServiceContext, rawId: unknown): Promise<TicketRecord> {
   const viewerId = requireViewer(ctx);
   const id = parseId(rawId);
-  const [ticket] = id ? await loadTickets(ctx, 'ticket_of_agent', 'where t.id = ? and t.assignee_id = ?', [id, viewerId]) : [];
-  if (!ticket) throw AppError.notFound('Ticket');
-  return ticket;
-}
-
-async function findOwnTicketEntity(ctx: ServiceContext, rawId: unknown): Promise<Ticket> {
-  const viewerId = requireViewer(ctx);
-  const id = parseId(rawId);
-  const ticket = id ? await ctx.em.findOne(Ticket, { id, assignee: viewerId }, { populate: ['image'] }) : null;
+  const read = ticketAccess.readSql(viewerId);
+  const [ticket] = id ? await loadTickets(ctx, 'ticket_of_agent', `where t.id = ? and ${read.sql}`, [id, ...read.bindings]) : [];
   if (!ticket) throw AppError.notFound('Ticket');
   return ticket;
 }
@@ -568,7 +566,7 @@ async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Pro
     status: input.status,
   });
   const assigneeId = input.assignee === undefined || input.assignee === null || input.assignee === '' ? viewerId : parseId(input.assignee);
-  if (assigneeId !== viewerId) fields.assignee = ['Tickets can only be assigned to yourself.'];
+  if (!ticketAccess.mayAssign(viewerId, assigneeId)) fields.assignee = ['Tickets can only be assigned to yourself.'];
   let requesterId: number | null = null;
   if (!fields.requester) {
     requesterId = parseId(input.requester);
@@ -642,7 +640,7 @@ function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
 
 function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', ticket: Ticket, previous?: TicketFacets): TicketRecord {
   const record = ticketRecordOf(ticket);
-  ctx.deps.bus.publish('ticket', record.assigneeId, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
+  ticketAccess.publish(ctx.deps.bus, record, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
   return record;
 }
 
@@ -665,7 +663,7 @@ export async function createTicket(
     priority: data.priority,
     description: data.description,
     status: data.status ?? DEFAULT_TICKET_STATUS,
-    assignee: ctx.em.getReference(User, viewerId),
+    assignee: ctx.em.getReference(User, ticketAccess.assigneeOnCreate(viewerId)),
     requester: ctx.em.getReference(Customer, data.requesterId),
     macro: ctx.em.getReference(Macro, data.macroId),
     createdAt: new Date(),
@@ -678,7 +676,7 @@ export async function createTicket(
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
-  const ticket = await findOwnTicketEntity(ctx, rawId);
+  const ticket = await ticketAccess.findForChange(ctx, rawId);
   const before = ticketData(ticket);
   const previous = facetsOf(ticket);
   const { data, checkedImage } = await validateAll(ctx, input, image, false);
@@ -691,7 +689,7 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
 
 /** The one-click status change of the ticket page (also live in the agent's other tabs). */
 export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, status: unknown): Promise<TicketRecord> {
-  const ticket = await findOwnTicketEntity(ctx, rawId);
+  const ticket = await ticketAccess.findForChange(ctx, rawId);
   if (!isTicketStatus(status)) throw AppError.validation({ status: [MESSAGES.ticketStatus] });
   const previous = facetsOf(ticket);
   if (ticket.status !== status) {
@@ -705,7 +703,7 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
 
 /** Adds or replaces the ticket's one image (REST add-image and edit-image). */
 export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image: Buffer | null | undefined): Promise<TicketImageRecord> {
-  const ticket = await findOwnTicketEntity(ctx, rawId);
+  const ticket = await ticketAccess.findForChange(ctx, rawId);
   const fields: FieldErrors = {};
   const checkedImage = await validateImageField(image, true, fields);
   if (hasErrors(fields) || !checkedImage) throw AppError.validation(fields);
@@ -718,16 +716,16 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
 }
 
 export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise<number> {
-  const ticket = await findOwnTicketEntity(ctx, rawId);
+  const ticket = await ticketAccess.findForChange(ctx, rawId);
   const { id } = ticket;
-  const assigneeId = ticket.assignee.id;
+  const audience = ticketAccess.audience(ticket);
   const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
   const event = webhookEvent.ticket('DELETED', ticket);
   if (ticket.image) ctx.em.remove(ticket.image);
   ctx.em.remove(ticket);
   await flushWithEvents(ctx, () => event);
-  ctx.deps.bus.publish('ticket', assigneeId, { kind: 'DELETED', id, previous });
+  ticketAccess.publish(ctx.deps.bus, audience, { kind: 'DELETED', id, previous });
   return id;
 }
 
@@ -735,7 +733,7 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
 export async function getTicketImageData(ctx: ServiceContext, rawImageId: unknown): Promise<{ mimeType: string; data: Buffer; ticketId: number }> {
   const viewerId = requireViewer(ctx);
   const id = parseId(rawImageId);
-  const image = id ? await ctx.em.findOne(TicketImage, { id, ticket: { assignee: viewerId } }, { populate: ['data'] }) : null;
+  const image = id ? await ctx.em.findOne(TicketImage, { id, ticket: ticketAccess.readFilter(viewerId) }, { populate: ['data'] }) : null;
   if (!image) throw AppError.notFound('Image');
   return { mimeType: image.mimeType, data: image.data, ticketId: image.ticket.id };
 }

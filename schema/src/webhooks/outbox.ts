@@ -10,6 +10,7 @@ import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
 import type { Em } from '../database.js';
 import type { ServiceContext } from '../services/context.js';
 import { ticketRecordOf } from '../services/records.js';
+import * as ticketAccess from '../services/ticketAccess.js';
 import type { WebhookEventTypeName } from '../validation/rules.js';
 
 type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
@@ -84,16 +85,16 @@ function draft(
 
 /**
  * The event of one change, by record kind. Audiences follow the read rules of the services: a ticket is read by
- * its assignee, a message by its sender and receiver, a macro by its owner (macro 1, ownerless, by everyone),
+ * whom services/ticketAccess.ts lets read it, a message by its sender and receiver, a macro by its owner (macro 1, ownerless, by everyone),
  * a customer by every agent.
  */
 export const webhookEvent = {
-  ticket: (kind: Kind, t: Ticket, before?: Data) => draft('TICKET', kind, [t.assignee.id], ticketData(t), before),
+  ticket: (kind: Kind, t: Ticket, before?: Data) => draft('TICKET', kind, ticketAccess.audience(t), ticketData(t), before),
   customer: (kind: Kind, c: Customer, before?: Data) => draft('CUSTOMER', kind, 'all', customerData(c), before),
   macro: (kind: Kind, m: Macro, before?: Data) => draft('MACRO', kind, m.owner ? [m.owner.id] : 'all', macroData(m), before),
   message: (kind: Kind, m: Message, before?: Data) => draft('MESSAGE', kind, [...new Set([m.sender.id, m.receiver.id])], messageData(m), before),
   /** A ticket changed without its entity at hand (macro deletion moves tickets with one UPDATE). */
-  ticketData: (kind: Kind, data: Data, before?: Data) => draft('TICKET', kind, [Number(data.assigneeId)], data, before),
+  ticketData: (kind: Kind, data: Data, before?: Data) => draft('TICKET', kind, ticketAccess.audience({ assigneeId: data.assigneeId }), data, before),
 };
 
 export function newMessageId(): string {
