@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Browser tests: `npm run test:e2e` (step 6 of `npm test`). One gateway for the whole run, started from the bundle
+ * Browser tests: `npm run test:e2e` (step 7 of `npm test`). One gateway for the whole run, started from the bundle
  * `npm start` runs (globalSetup), files one after another, each in its own browser context(s).
  */
 export default defineConfig({

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# withTestServices.sh COMMAND...: runs COMMAND (step 4 of scripts/test.sh) with PostgreSQL and Redis for the
+# withTestServices.sh COMMAND...: runs COMMAND (step 6 of scripts/test.sh) with PostgreSQL and Redis for the
 # scale-out tests, exported as FULCRUM_TEST_PG_URL and FULCRUM_TEST_REDIS_URL (read by the gateway test harness).
 # For each of the two (scripts/requireServices.mjs decides):
 #   - the variable is set: that server is used; if it does not answer, fail plainly (never second-guessed);

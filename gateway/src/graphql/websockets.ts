@@ -394,10 +394,12 @@ export function createLiveServer(
     },
     async dispose() {
       clearInterval(sweep);
+      // The close frames go out first: anything awaited before them (the quota's Redis round trip) leaves time for
+      // the HTTP drain to cut the connections, and clients would see 1006 instead of 1001.
+      for (const client of wss.clients) client.close(1001, 'Server shutting down');
       await ended.return?.();
       await tokens.dispose();
       await quota.dispose();
-      for (const client of wss.clients) client.close(1001, 'Server shutting down');
       await server.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

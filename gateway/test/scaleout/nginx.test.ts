@@ -19,6 +19,7 @@ import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 import { figure, sleep } from '../../src/testing/measure.js';
 import { freePort, spawnGateway, type GatewayProcess } from '../../src/testing/processes.js';
 import { MESSAGE_EVENTS, openLive, untilLive, type Live } from '../../src/testing/wsClient.js';
+import { ensureWebBuilt } from '../../../scripts/ensureWebBuilt.mjs';
 
 const CONFIG = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
 const NGINX =
@@ -87,6 +88,8 @@ describe.skipIf(!postgres || !NGINX)('deploy/nginx.conf in front of two gateways
   const tlsBefore = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
 
   beforeAll(async () => {
+    // The gateways serve web/dist as `npm start` builds it (a no-op when it is current: `npm test` builds it first).
+    ensureWebBuilt();
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0'; // the throwaway certificate below
     database = await createPostgresDatabase();
     sql = new pg.Client({ connectionString: database.url });
