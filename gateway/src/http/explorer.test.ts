@@ -2,31 +2,10 @@
  * /graphiql serves the explorer built from npm (web/explorer) under the gateway's CSP, with nothing loaded from
  * another origin: the page and every asset it names come from this gateway.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useGatewayOnFreshBuild } from '../testing/freshBuild.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-let webDist: string;
-let gw: TestGateway;
-
-beforeAll(async () => {
-  // A fresh build of the explorer alone (a few seconds), so the test checks what the sources make today.
-  webDist = mkdtempSync(join(tmpdir(), 'fulcrum-explorer-'));
-  execFileSync('npx', ['vite', 'build', '-c', 'explorer/vite.config.ts', '--outDir', join(webDist, 'graphiql'), '--logLevel', 'error'], {
-    cwd: join(ROOT, 'web'),
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'pipe',
-  });
-  gw = await startTestGateway({ webDist });
-}, 180_000);
-afterAll(async () => {
-  await gw?.destroy();
-  rmSync(webDist, { recursive: true, force: true });
-});
+const fresh = useGatewayOnFreshBuild('explorer');
 
 /** The CSP's directives as a map; every source must be this gateway's own (or inline data/blob for images, fonts). */
 function directives(header: string | null): Map<string, string[]> {
@@ -66,8 +45,8 @@ const EXTERNAL = [
 
 describe('/graphiql', () => {
   it('serves its page and every asset from this gateway, each with the strict CSP and no external URL', async () => {
-    const host = new URL(gw.url).host;
-    const page = await fetch(`${gw.url}/graphiql`);
+    const host = new URL(fresh.gateway().url).host;
+    const page = await fetch(`${fresh.gateway().url}/graphiql`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('cache-control')).toBe('no-cache');
@@ -85,7 +64,7 @@ describe('/graphiql', () => {
       const path = queue.shift()!;
       if (seen.has(path)) continue;
       seen.add(path);
-      const res = await fetch(`${gw.url}${path}`);
+      const res = await fetch(`${fresh.gateway().url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(path.endsWith('.css') ? /^text\/css/ : /javascript/);
       expect(res.headers.get('cache-control'), path).toContain('immutable');
@@ -100,7 +79,7 @@ describe('/graphiql', () => {
   });
 
   it('an unknown asset is a plain 404, never the app page', async () => {
-    const res = await fetch(`${gw.url}/graphiql/assets/nope.js`);
+    const res = await fetch(`${fresh.gateway().url}/graphiql/assets/nope.js`);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('<div id="root">');
   });

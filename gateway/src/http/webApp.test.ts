@@ -3,35 +3,16 @@
  * raw file for a client that accepts neither), `Vary: Accept-Encoding`, hashed assets cached for a year and
  * index.html revalidated on every visit. Real requests over HTTP to a gateway serving a fresh build of web/.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useGatewayOnFreshBuild } from '../testing/freshBuild.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 /** web/vite.config.ts's compression threshold: smaller files get no compressed copy. */
 const COMPRESSED_FROM = 1024;
-let webDist: string;
-let gw: TestGateway;
-
-beforeAll(async () => {
-  // A fresh build of the app alone (a few seconds), so the test checks what web/vite.config.ts makes today.
-  webDist = mkdtempSync(join(tmpdir(), 'fulcrum-webapp-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'error'], {
-    cwd: join(ROOT, 'web'),
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'pipe',
-  });
-  gw = await startTestGateway({ webDist });
-}, 180_000);
-afterAll(async () => {
-  await gw?.destroy();
-  rmSync(webDist, { recursive: true, force: true });
-});
+const fresh = useGatewayOnFreshBuild('app');
 
 interface Raw {
   status: number;
@@ -44,7 +25,7 @@ function get(path: string, acceptEncoding?: string): Promise<Raw> {
   return new Promise((done, fail) => {
     const headers: Record<string, string> = { Accept: '*/*' };
     if (acceptEncoding !== undefined) headers['Accept-Encoding'] = acceptEncoding;
-    const req = request(new URL(path, gw.url), { headers }, (res) => {
+    const req = request(new URL(path, fresh.gateway().url), { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -75,7 +56,7 @@ describe('the web app over HTTP', () => {
   it('each hashed script and stylesheet: brotli when accepted, else gzip, else raw; the same bytes once decoded; cached for a year', async () => {
     const html = (await get('/', 'identity')).body.toString('utf8');
     for (const asset of entryAssets(html)) {
-      const raw = readFileSync(join(webDist, asset));
+      const raw = readFileSync(join(fresh.webDist(), asset));
       const type = asset.endsWith('.js') ? /^(text|application)\/javascript/ : /^text\/css/;
       if (raw.length < COMPRESSED_FROM) {
         // Too small to gain (a runtime stub, a tiny shared chunk): sent as it is, whatever the client accepts.
@@ -123,7 +104,7 @@ describe('the web app over HTTP', () => {
     let raw = html.body.length;
     for (const asset of assets) {
       sent += (await get(asset, 'gzip, deflate, br')).body.length;
-      raw += readFileSync(join(webDist, asset)).length;
+      raw += readFileSync(join(fresh.webDist(), asset)).length;
     }
     expect(sent).toBeLessThan(raw / 3);
   });

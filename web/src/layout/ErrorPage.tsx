@@ -1,6 +1,6 @@
 import { useRouteError } from 'react-router-dom';
 import { Brand } from './Brand';
-import { ReloadButton, routeErrorText } from './RouteError';
+import { RouteErrorPanel } from './RouteError';
 
 /**
  * The root errorElement: only for an error of the shell itself (every screen's error renders inside the shell,
@@ -9,20 +9,13 @@ import { ReloadButton, routeErrorText } from './RouteError';
 export default function ErrorPage() {
   const error = useRouteError();
   console.error(error);
-  const { title, detail } = routeErrorText(error);
   return (
     <div className="app">
       <header className="topbar">
         <Brand />
       </header>
       <main className="main">
-        <section className="page page-narrow card error-page" role="alert">
-          <h1>{title}</h1>
-          <p>{detail}</p>
-          <div className="form-actions">
-            <ReloadButton />
-          </div>
-        </section>
+        <RouteErrorPanel error={error} />
       </main>
     </div>
   );

@@ -30,6 +30,20 @@ export function routeErrorText(error: unknown): { title: string; detail: string 
   };
 }
 
+/** A screen's error as the agent sees it: what happened, what to do, and a reload. */
+export function RouteErrorPanel({ error }: { error: unknown }) {
+  const { title, detail } = routeErrorText(error);
+  return (
+    <section className="page page-narrow card error-page" role="alert">
+      <h1>{title}</h1>
+      <p>{detail}</p>
+      <div className="form-actions">
+        <ReloadButton />
+      </div>
+    </section>
+  );
+}
+
 /** The reload every screen error offers: a fresh copy of the app (and of the screen's code). */
 export function ReloadButton() {
   return (
@@ -47,16 +61,7 @@ export function RouteError() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   console.error(error);
-  const { title, detail } = routeErrorText(error);
-  return (
-    <section className="page page-narrow card error-page" role="alert">
-      <h1>{title}</h1>
-      <p>{detail}</p>
-      <div className="form-actions">
-        <ReloadButton />
-      </div>
-    </section>
-  );
+  return <RouteErrorPanel error={error} />;
 }
 
 /** Unknown routes (SPEC section 2: "Unexpected Application Error!" and 404 "No route matches URL"), in the shell. */
