@@ -6,10 +6,10 @@
  */
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { apiTokens, isAppError, type ApiCredential, type ServiceDeps } from '@fulcrum/schema';
-import { parseAuthorization } from './bearer.js';
-import type { TokenBudget } from './budget.js';
-import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost } from '../graphql/cost.js';
-import type { SocketGroup } from '../graphql/socketGroups.js';
+import { parseAuthorization } from '../apiTokens/bearer.js';
+import type { TokenBudget } from '../apiTokens/budget.js';
+import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost } from './cost.js';
+import type { SocketGroup } from './socketGroups.js';
 
 /** Close code for a socket whose token is revoked or expired (like 4401 for an ended session). */
 export const TOKEN_CLOSE_CODE = 4401;
@@ -30,7 +30,7 @@ export interface TokenSockets {
   dispose(): Promise<void>;
 }
 
-/** `byToken`: the gateway's bearer sockets by token id (graphql/socketGroups.ts); websockets.ts adds and removes them. */
+/** `byToken`: the gateway's bearer sockets by token id (socketGroups.ts); websockets.ts adds and removes them. */
 export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, recheckMs: number, byToken: SocketGroup<number>): TokenSockets {
   const closeToken = (tokenId: number) => byToken.close(tokenId, TOKEN_CLOSE_CODE, 'Unauthorized');
   const revoked = deps.bus.subscribe('apiTokenRevoked');
