@@ -152,7 +152,11 @@ async function checkedInput(
   return { fields, url, events };
 }
 
-/** The URL's shape and every address its host resolves to (webhooks/ssrf.ts); the normalised URL. */
+/**
+ * The URL's shape and every address its host resolves to (webhooks/ssrf.ts); the normalised URL. WebhookTargetError
+ * is not a second error type for clients: it is the SSRF check's signal inside the schema package, turned here into
+ * a field of an AppError and by the delivery engine into a log entry's reason; it never reaches a transport.
+ */
 async function validUrl(ctx: ServiceContext, raw: unknown, fields: FieldErrors): Promise<string> {
   try {
     return (await engineOf(ctx).checkUrl(raw)).url.toString();
