@@ -19,12 +19,31 @@ const ENTITY_NAMES = [...readFileSync(new URL('./schema/src/entities/index.ts', 
 // Where the architecture rules look. Patterns name layers, not files, so they survive files moving inside a layer.
 const REST_ROUTES = 'gateway/src/rest/**';
 const RESOLVERS = 'schema/src/graphql/**';
-const GRAPHQL_CODE = ['schema/src/graphql/**', 'gateway/src/**/graphql/**', 'gateway/src/graphql*.ts'];
+const GRAPHQL_CODE = ['schema/src/graphql/**', 'gateway/src/**/graphql/**'];
 // What web/ may import from schema/: the validation rules (messages and checks shared by forms and services), the
 // demo accounts (the Demo Login button's credentials; plain data shared with the seed, importing nothing, so the web
 // bundle gets no server code through it), and the emitted schema.graphql (the GraphQL contract as text, which the
 // explorer bundles to document the API where the gateway answers no introspection).
 const SHARED_WITH_WEB = ['schema/src/validation/**', 'schema/src/seed/demoAccounts.ts', 'schema/schema.graphql'];
+
+// ── Rules inside the layers (issue 23): services and GraphQL; SQL and the ORM ──────────────────────────────────────
+const SERVICES = 'schema/src/services/**';
+const GATEWAY_CODE = 'gateway/src/**';
+// Tests of the gateway set up and read stored state directly (rows written by another gateway, statement counts).
+const GATEWAY_TESTS = ['gateway/src/**/*.test.ts'];
+/** The raw-SQL helpers of schema/src/database.ts (prepared reads that bypass the ORM). */
+const SQL_HELPERS = ['hotRead', 'hotReadArrays'];
+/**
+ * SQL and the ORM: the database drivers, knex, MikroORM, the entities and the raw-SQL helpers. They belong to the
+ * schema package's service and database modules (services/, database.ts, entities/, migrations/, seed/, testing/).
+ */
+const SQL_AND_ORM = [
+  { to: { file: { path: 'schema/src/entities/**' } } },
+  { to: { file: { path: 'schema/src/index.ts' } }, dependency: { specifiers: [...ENTITY_NAMES, ...SQL_HELPERS] } },
+  { to: { file: { path: 'schema/src/database.ts' } }, dependency: { specifiers: SQL_HELPERS } },
+  { to: { module: { source: ['knex', '@mikro-orm/*', 'pg', 'better-sqlite3'] } } },
+];
+// ── end of the rules inside the layers ───────────────────────────────────────────────────────────────────────────
 
 export default tseslint.config(
   {
@@ -136,13 +155,23 @@ export default tseslint.config(
               disallow: { to: { file: { path: REST_ROUTES } } },
               message: 'GraphQL code never imports the REST facade: share through the service layer or a module of its own.',
             },
+            // ── Rules inside the layers (issue 23) ──
+            {
+              from: { file: { path: SERVICES } },
+              disallow: { to: { file: { path: GRAPHQL_CODE } } },
+              message: 'Services never import GraphQL code: the GraphQL layer adapts the services, never the other way round.',
+            },
+            {
+              from: { file: { path: GATEWAY_CODE } },
+              disallow: SQL_AND_ORM,
+              message:
+                "SQL and the ORM stay in the schema package's services and database modules: call a service (e.g. schema/src/services/sessions.ts), not MikroORM, knex, an entity or hotRead.",
+            },
+            { from: { file: { path: GATEWAY_TESTS } }, allow: SQL_AND_ORM },
+            // ── end of the rules inside the layers ──
             {
               from: { file: { path: [REST_ROUTES, RESOLVERS] } },
-              disallow: [
-                { to: { file: { path: 'schema/src/entities/**' } } },
-                { to: { file: { path: 'schema/src/index.ts' } }, dependency: { specifiers: ENTITY_NAMES } },
-                { to: { module: { source: ['knex', '@mikro-orm/*'] } } },
-              ],
+              disallow: SQL_AND_ORM,
               message: 'REST routes and resolvers are thin adapters over schema/src/services: no MikroORM entities, EntityManager or knex here.',
             },
           ],

@@ -3,9 +3,12 @@
  * broken on purpose by a small module linted as if it lived at a given path (ESLint's lintText, nothing written to
  * disk), and the allowed imports next to it pass. Type-aware rules are off here: only the import rules are tested.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
+import micromatch from 'micromatch';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -108,5 +111,86 @@ describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
       "import { Macro } from '../entities/index.js';\nimport { raw } from '@mikro-orm/knex';\nimport { macros } from '../services/index.js';\nexport const all = [Macro, raw, macros];",
     );
     expect(resolvers.map((e) => e.split(':')[0])).toEqual(['1', '2']);
+  });
+});
+
+// ── Rules inside the layers (issue 23): services and GraphQL; SQL and the ORM; patterns that match something ──────
+
+/** The file patterns of the boundaries policies in eslint.config.js (`from` and `to`, allow and disallow). */
+async function policyPatterns(): Promise<string[]> {
+  const { default: config } = (await import(pathToFileURL(resolve(ROOT, 'eslint.config.js')).href)) as { default: any[] };
+  const policies: any[] = config.flatMap((entry) => entry.rules?.['boundaries/dependencies']?.[1]?.policies ?? []);
+  expect(policies.length).toBeGreaterThan(0);
+  const patterns = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'file' && value && typeof value === 'object' && 'path' in value) [value.path].flat().forEach((p) => patterns.add(p as string));
+      else visit(value);
+    }
+  };
+  visit(policies);
+  return [...patterns];
+}
+
+/** The patterns that match no file of the repository (tracked or new, ignored ones aside), by the plugin's matcher. */
+function unmatched(patterns: string[]): string[] {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+  return patterns.filter((pattern) => micromatch(files, pattern).length === 0);
+}
+
+describe('architecture rules inside the layers (npm run lint)', { timeout: 60_000 }, () => {
+  it('services never import GraphQL code; other services and the validation rules are fine', async () => {
+    const at = 'schema/src/services/probe.ts';
+    const errors = await refused(
+      at,
+      [
+        `import * as resolvers from '${real(at, 'schema/src/graphql', '.ts')}';`,
+        "import { requireViewer } from './context.js';",
+        "import { MESSAGES } from '../validation/rules.js';",
+        'export const all = [resolvers, requireViewer, MESSAGES];',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([expect.stringMatching(/^1: Services never import GraphQL code/)]);
+  });
+
+  it('gateway code never imports SQL or the ORM (MikroORM, knex, drivers, entities, hotRead); services and forkEm are fine; its tests may', async () => {
+    const code = (at: string) =>
+      [
+        "import { Session } from '@fulcrum/schema';",
+        "import { hotRead } from '@fulcrum/schema';",
+        `import { Ticket } from '${relative(dirname(resolve(ROOT, at)), resolve(ROOT, 'schema/src/entities/Ticket.js'))}';`,
+        "import { MikroORM } from '@mikro-orm/core';",
+        "import knex from 'knex';",
+        "import pg from 'pg';",
+        "import { sessions, forkEm, AppError } from '@fulcrum/schema';",
+        'export const all = [Session, hotRead, Ticket, MikroORM, knex, pg, sessions, forkEm, AppError];',
+      ].join('\n');
+    for (const at of ['gateway/src/session/probe.ts', 'gateway/src/app.probe.ts', 'gateway/src/testing/probe.ts']) {
+      const errors = await refused(at, code(at));
+      expect(
+        errors.map((e) => e.split(':')[0]),
+        at,
+      ).toEqual(['1', '2', '3', '4', '5', '6']);
+      expect(errors[0]).toMatch(/SQL and the ORM stay in the schema package's services and database modules/);
+    }
+    expect(await refused('gateway/src/session/probe.test.ts', code('gateway/src/session/probe.test.ts'))).toEqual([]);
+  });
+
+  it('the resolvers never import the raw-SQL helpers either', async () => {
+    const errors = await refused(
+      'schema/src/graphql/probe.ts',
+      "import { hotRead } from '../database.js';\nimport { forkEm } from '../database.js';\nexport const all = [hotRead, forkEm];",
+    );
+    expect(errors).toEqual([expect.stringMatching(/^1: REST routes and resolvers are thin adapters/)]);
+  });
+
+  it('every file pattern of the boundary policies matches at least one file', async () => {
+    const patterns = await policyPatterns();
+    expect(patterns).toContain('schema/src/services/**');
+    expect(unmatched(patterns)).toEqual([]);
+    // The check itself: a pattern that matches nothing (the one this config had, a gateway/src/graphql*.ts) is named.
+    expect(unmatched(['gateway/src/graphql*.ts', 'gateway/src/**'])).toEqual(['gateway/src/graphql*.ts']);
   });
 });

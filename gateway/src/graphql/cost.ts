@@ -15,7 +15,7 @@
 import { createRequire } from 'node:module';
 import { GraphQLError, getNamedType, getNullableType, isLeafType, isListType, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
-import { rules, tickets } from '@fulcrum/schema';
+import { AppError, isAppError, rules, tickets } from '@fulcrum/schema';
 
 // The CommonJS build, through require: its ESM build imports graphql's .mjs files, a second copy of graphql
 // that the schema's types do not belong to ("from another module or realm").
@@ -34,11 +34,9 @@ export const COST = {
 export const MAX_OPERATION_COST = 2000;
 export const PAGE_SIZE = { min: 1, max: tickets.MAX_PAGE_SIZE, default: tickets.DEFAULT_PAGE_SIZE } as const;
 
-/** `first` outside 1..100: refused before anything runs. */
-export class PageSizeError extends GraphQLError {
-  constructor() {
-    super(rules.PAGE_SIZE_MESSAGE, { extensions: { code: 'BAD_USER_INPUT', field: 'first', fields: { first: [rules.PAGE_SIZE_MESSAGE] } } });
-  }
+/** `first` outside 1..100: refused before anything runs, with the one error type (a BAD_USER_INPUT on `first`). */
+export function pageSizeError(): AppError {
+  return AppError.validation({ first: [rules.PAGE_SIZE_MESSAGE] });
 }
 
 const isFrame = (typeName: string) => typeName.endsWith('Connection') || typeName.endsWith('Edge') || typeName === 'PageInfo';
@@ -51,7 +49,7 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
   let cost = item;
   if (field.args.some((a) => a.name === 'first')) {
     const first = (args.first as number | null | undefined) ?? PAGE_SIZE.default; // an Int, by the schema
-    if (!Number.isInteger(first) || first < PAGE_SIZE.min || first > PAGE_SIZE.max) throw new PageSizeError();
+    if (!Number.isInteger(first) || first < PAGE_SIZE.min || first > PAGE_SIZE.max) throw pageSizeError();
     cost = first * item;
   } else if (isListType(getNullableType(field.type)) && !type.name.endsWith('Connection')) {
     cost = COST.unpagedList * item;
@@ -60,7 +58,7 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
 };
 
 /**
- * The cost of the operation that will run. Throws PageSizeError for a `first` out of bounds. Variables that do not
+ * The cost of the operation that will run. Throws pageSizeError() (an AppError) for a `first` out of bounds. Variables that do not
  * fit their definitions make graphql-query-complexity throw; execution refuses those same variables before any
  * resolver runs, so such an operation costs nothing.
  */
@@ -73,7 +71,7 @@ export function operationCost(
   try {
     return getComplexity({ schema, query: document, variables: variables ?? {}, operationName: operationName ?? undefined, estimators: [estimator] });
   } catch (error) {
-    if (error instanceof PageSizeError) throw error;
+    if (isAppError(error)) throw error;
     return 0;
   }
 }
@@ -99,7 +97,7 @@ export function queryCost(
   const key = `${operationName ?? ''}\n${JSON.stringify(variables ?? {})}`;
   let cost = costs.get(key);
   if (cost === undefined) {
-    cost = operationCost(schema, document, variables, operationName); // a PageSizeError is thrown, never remembered
+    cost = operationCost(schema, document, variables, operationName); // a page-size AppError is thrown, never remembered
     if (costs.size >= MAX_COSTS_PER_DOCUMENT) costs.clear();
     costs.set(key, cost);
   }

@@ -2,7 +2,8 @@ import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apoll
 import { OperationTypeNode } from 'graphql';
 import { apiTokens, isAppError, type GraphQLContext } from '@fulcrum/schema';
 import type { BudgetState, TokenBudget } from '../apiTokens/budget.js';
-import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost, queryCost } from './cost.js';
+import { COST, MAX_OPERATION_COST, costLimitError, operationCost, queryCost } from './cost.js';
+import { appErrorExtensions } from './errors.js';
 
 /** IETF draft-ietf-httpapi-ratelimit-headers names, on every bearer response. */
 export function rateLimitHeaders(state: BudgetState): Record<string, string> {
@@ -45,7 +46,7 @@ export function costPlugin(budget: TokenBudget): ApolloServerPlugin<GraphQLConte
           try {
             cost = (operation.operation === OperationTypeNode.QUERY ? queryCost : operationCost)(schema, document, request.variables, operationName);
           } catch (error) {
-            if (error instanceof PageSizeError) return refusal(400, error.message, error.extensions);
+            if (isAppError(error)) return refusal(400, error.message, appErrorExtensions(error));
             throw error;
           }
           if (cost > MAX_OPERATION_COST) {

@@ -1,7 +1,16 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { isAppError } from '@fulcrum/schema';
+import { isAppError, type AppError } from '@fulcrum/schema';
 import type { ErrorLog } from '../logging.js';
+
+/** An AppError's GraphQL `extensions`: code, the fields (and the first one's name) when it has them, retryAfter. */
+export function appErrorExtensions(error: AppError): Record<string, unknown> {
+  return {
+    code: error.code,
+    ...(error.fields ? { field: error.field, fields: error.fields } : {}),
+    ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+  };
+}
 
 /**
  * The GraphQL side of the one error type: an AppError becomes `extensions { code, field, fields, retryAfter }`;
@@ -16,11 +25,7 @@ export function createFormatError(log: ErrorLog) {
         message: original.message,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: {
-          code: original.code,
-          ...(original.fields ? { field: original.field, fields: original.fields } : {}),
-          ...(original.retryAfter ? { retryAfter: original.retryAfter } : {}),
-        },
+        extensions: appErrorExtensions(original),
       };
     }
     const code = formatted.extensions?.code;

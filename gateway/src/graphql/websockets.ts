@@ -20,7 +20,7 @@ import {
 import QuickLRU from 'quick-lru';
 import { createLoaders, forkEm, type ApiCredential, type Em, type GraphQLContext, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { createTokenBudget, DEFAULT_TOKEN_BUDGET, type TokenBudget } from '../apiTokens/budget.js';
-import { createTokenSockets } from '../apiTokens/sockets.js';
+import { createTokenSockets } from './tokenSockets.js';
 import type { Sessions } from '../session/sessions.js';
 import { PARSE_OPTIONS, stripSuggestions } from './armor.js';
 import { createFormatError } from './errors.js';
@@ -44,7 +44,7 @@ export const WS_LIMITS = { subscriptionsPerSocket: 100, socketsPerSession: 20, s
 export const TOO_MANY_SOCKETS_CODE = 4429;
 export const LIMIT_EXCEEDED = 'LIMIT_EXCEEDED';
 
-/** A socket's caller: a session (sid) or an API token (apiTokens/sockets.ts), and its address (for rate limits). */
+/** A socket's caller: a session (sid) or an API token (tokenSockets.ts), and its address (for rate limits). */
 interface SocketUser {
   sid?: string;
   userId: number;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { isAppError, tickets, type ServiceDeps } from '@fulcrum/schema';
 import { serviceContextFor } from './serviceContext.js';
-import { sendAppError } from '../rest/errors.js';
+import { sendAppError } from './appErrors.js';
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -1,19 +1,7 @@
-import type { ErrorRequestHandler, Response } from 'express';
-import { AppError, HTTP_STATUS, isAppError } from '@fulcrum/schema';
+import type { ErrorRequestHandler } from 'express';
+import { AppError, isAppError } from '@fulcrum/schema';
+import { sendAppError } from '../http/appErrors.js';
 import type { ErrorLog } from '../logging.js';
-
-/** The REST side of the one error type: status from the code, body as REST-CONTRACT.md fixes it. */
-export function sendAppError(res: Response, error: AppError, options: { authRoute?: boolean } = {}): void {
-  const status = HTTP_STATUS[error.code];
-  if (error.retryAfter) res.setHeader('Retry-After', String(error.retryAfter));
-  // Login and signup answer a bare field dict with 401 (the legacy client reads it as-is).
-  if (options.authRoute && error.fields && (error.code === 'LOGIN_FAILED' || error.code === 'BAD_USER_INPUT')) {
-    res.status(401).json(error.fields);
-    return;
-  }
-  const body = error.fields && error.code !== 'FORBIDDEN' && error.code !== 'NOT_FOUND' ? error.fields : { message: error.message };
-  res.status(status).json({ errors: body });
-}
 
 /** Body-parser and multer failures arrive as plain errors with a status or a code. */
 function fromTransportError(error: { status?: number; type?: string; code?: string; message?: string }): AppError | null {

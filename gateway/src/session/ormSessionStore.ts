@@ -1,6 +1,6 @@
 import session from 'express-session';
 import QuickLRU from 'quick-lru';
-import { hotRead, Session, toDate, type EventBus, type Orm } from '@fulcrum/schema';
+import { sessions, type EventBus, type Orm } from '@fulcrum/schema';
 
 /** A session as stored: its JSON (parsed again for every request: express-session mutates what it gets) and expiry. */
 interface CachedSession {
@@ -29,7 +29,8 @@ const END_DELIVERY_TIMEOUT_MS = 1000;
  * express-session's store, kept in our own database through MikroORM, so sessions survive a restart and are
  * shared by every gateway on the same PostgreSQL. Hand-written because no maintained store targets
  * MikroORM 6, and a second database client (e.g. connect-sqlite3 on the slower sqlite3 driver) beside
- * the ORM would split the data. Each write uses its own em.fork().
+ * the ORM would split the data. The SQL is the schema package's (services/sessions.ts); this class keeps the
+ * cache and the protocol between gateways.
  *
  * Reads are answered from a small in-process cache (quick-lru, bounded, `ttlMs`) so that a signed-in request costs
  * no database read at all most of the time. Correctness never rests on the TTL alone: a session's data never
@@ -120,8 +121,8 @@ export class OrmSessionStore extends session.Store {
   }
 
   /**
-   * From the cache, or one indexed read through a prepared statement (no entity hydration, no em.fork()): every
-   * signed-in request starts here. With several gateways a hit is answered on the next turn of the event loop
+   * From the cache, or one indexed read through a prepared statement (sessions.readSession): every signed-in
+   * request starts here. With several gateways a hit is answered on the next turn of the event loop
    * (setImmediate), after the I/O callbacks of this turn: a `sessionEnded` that reached this gateway's Redis socket
    * before the request did is then applied first (see the class comment).
    */
@@ -139,33 +140,26 @@ export class OrmSessionStore extends session.Store {
 
   private read(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
     const epoch = this.epoch;
-    hotRead<{ data: string; expires_at: unknown }>(this.orm.em, 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [sid]).then(
-      (rows) => {
-        const row = rows[0];
-        const expiresAt = row ? toDate(row.expires_at).getTime() : 0;
-        if (!row || expiresAt <= Date.now()) return callback(null, null);
-        this.remember(sid, expiresAt);
-        if (epoch === this.epoch) this.cache.set(sid, { json: row.data, expiresAt });
-        callback(null, JSON.parse(row.data) as session.SessionData);
-      },
-      callback,
-    );
+    sessions.readSession(this.orm, sid).then((row) => {
+      if (!row || row.expiresAt <= Date.now()) return callback(null, null);
+      const expiresAt = row.expiresAt;
+      this.remember(sid, expiresAt);
+      if (epoch === this.epoch) this.cache.set(sid, { json: row.data, expiresAt });
+      callback(null, JSON.parse(row.data) as session.SessionData);
+    }, callback);
   }
 
   override set(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
     const row = { sid, data: JSON.stringify(data), userId: (data as { userId?: number }).userId ?? null, expiresAt: this.expiry(data) };
-    this.orm.em
-      .fork()
-      .upsert(Session, row)
-      .then(
-        () => {
-          this.remember(sid, row.expiresAt.getTime());
-          // Cached by the next read, not here: a session is only ever answered from memory once it was read back.
-          this.forget(sid);
-          callback?.();
-        },
-        (err) => callback?.(err),
-      );
+    sessions.saveSession(this.orm, row).then(
+      () => {
+        this.remember(sid, row.expiresAt.getTime());
+        // Cached by the next read, not here: a session is only ever answered from memory once it was read back.
+        this.forget(sid);
+        callback?.();
+      },
+      (err) => callback?.(err),
+    );
   }
 
   override touch(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
@@ -175,25 +169,21 @@ export class OrmSessionStore extends session.Store {
     const last = this.lastWrittenExpiry.get(sid);
     // The stored expiry is less than a minute behind: the idle timeout (hours) loses nothing by skipping this write.
     if (last !== undefined && expiresAt.getTime() - last < OrmSessionStore.TOUCH_EVERY_MS) return callback?.();
-    this.orm.em
-      .fork()
-      .nativeUpdate(Session, { sid }, { expiresAt })
-      .then(
-        () => {
-          this.remember(sid, expiresAt.getTime());
-          callback?.();
-        },
-        (err) => callback?.(err),
-      );
+    sessions.touchSession(this.orm, sid, expiresAt).then(
+      () => {
+        this.remember(sid, expiresAt.getTime());
+        callback?.();
+      },
+      (err) => callback?.(err),
+    );
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
     this.lastWrittenExpiry.delete(sid);
     const wasCached = this.cache.has(sid);
     this.evict(sid);
-    this.orm.em
-      .fork()
-      .nativeDelete(Session, { sid })
+    sessions
+      .deleteSession(this.orm, sid)
       // Announced only when something ended: express-session destroys a logged-out session a second time at the
       // end of the response (unset: 'destroy'), and a sign-in destroys the unsaved anonymous session it replaces.
       .then((deleted) => (this.announcesEnds && (deleted > 0 || wasCached) ? this.announceEnd(sid) : undefined))
@@ -225,14 +215,13 @@ export class OrmSessionStore extends session.Store {
 
   /** Removes expired sessions; the gateway calls this periodically. */
   async prune(): Promise<number> {
-    return this.orm.em.fork().nativeDelete(Session, { expiresAt: { $lte: new Date() } });
+    return sessions.pruneSessions(this.orm);
   }
 
   /** Of these session ids, the ones still stored and unexpired, with their data (one query). */
   async findLive(sids: string[]): Promise<Map<string, session.SessionData>> {
-    if (sids.length === 0) return new Map();
-    const rows = await this.orm.em.fork().find(Session, { sid: { $in: sids }, expiresAt: { $gt: new Date() } });
-    return new Map(rows.map((row) => [row.sid, JSON.parse(row.data) as session.SessionData]));
+    const live = await sessions.liveSessions(this.orm, sids);
+    return new Map([...live].map(([sid, json]) => [sid, JSON.parse(json) as session.SessionData]));
   }
 
   /** Loads a session without a request (websocket handshakes). Not `load`: that is express-session's own Store API. */

@@ -6,38 +6,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createPostgresDatabase } from '@fulcrum/schema/testing';
 import { startGateway, type Gateway } from '../app.js';
 import type { GatewayOptions } from '../config.js';
 import { clientsOf, type GatewayClients, type TestClient } from './client.js';
 
-export const PG_ADMIN_URL = process.env.FULCRUM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.FULCRUM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export function testDatabaseMode(): 'sqlite' | 'postgres' {
   return process.env.FULCRUM_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 }
 
-/** Creates an empty PostgreSQL database for one test gateway; returns its URL and a dropper. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: pg } = await import('pg');
-  const name = `fulcrum_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+/** An empty PostgreSQL database for one test gateway: the schema package's (one copy; SQL stays in schema/). */
+export { createPostgresDatabase };
 
 export interface TestGateway extends Gateway, GatewayClients {
   dataDir: string;

@@ -13,7 +13,7 @@ import { crc32 } from 'node:zlib';
 import { AppError } from '../errors.js';
 import { ApiToken, User } from '../entities/index.js';
 import { forkEm, hotRead, type Em } from '../database.js';
-import { API_SCOPES, API_TOKEN_LIMITS, hasErrors, validateApiToken, type ApiScopeName, type ApiTokenFields } from '../validation/rules.js';
+import { API_SCOPES, API_TOKEN_LIMITS, API_TOKEN_MESSAGES, hasErrors, validateApiToken, type ApiScopeName, type ApiTokenFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import { toDate } from './records.js';
 import { disableWebhooksOfLapsedTokens } from './webhooks.js';
@@ -98,7 +98,7 @@ export function toApiTokenRecord(token: ApiToken): ApiTokenRecord {
  * more tokens, outlive its own revocation or take over the account.
  */
 export function requireSession(ctx: ServiceContext): void {
-  if (ctx.token) throw AppError.forbidden('API tokens cannot manage tokens or sign in and out: use the web app, signed in.');
+  if (ctx.token) throw AppError.forbidden(API_TOKEN_MESSAGES.sessionOnly);
 }
 
 /**
@@ -107,7 +107,7 @@ export function requireSession(ctx: ServiceContext): void {
  */
 export function assertScopeAllows(ctx: Pick<ServiceContext, 'token'>, operation: 'query' | 'mutation' | 'subscription'): void {
   if (!ctx.token || operation !== 'mutation' || ctx.token.scopes.includes('WRITE')) return;
-  throw AppError.forbidden('This API token has the READ scope only: mutations need a token with the WRITE scope.');
+  throw AppError.forbidden(API_TOKEN_MESSAGES.readScope);
 }
 
 export interface ApiTokenInput extends ApiTokenFields {
@@ -182,7 +182,7 @@ export async function revokeApiToken(ctx: ServiceContext, id: unknown): Promise<
 
 /** One answer for unknown, malformed, expired and revoked tokens alike. */
 export function invalidToken(): AppError {
-  return new AppError('UNAUTHENTICATED', 'The API token is invalid, expired or revoked.');
+  return new AppError('UNAUTHENTICATED', API_TOKEN_MESSAGES.invalid);
 }
 
 /**

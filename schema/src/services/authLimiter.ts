@@ -9,6 +9,7 @@
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
+import { tooManyAttemptsMessage } from '../validation/rules.js';
 
 export interface AuthLimits {
   /** Login attempts that may fail per account and client address in `windowSeconds`. */
@@ -51,7 +52,7 @@ export interface AuthLimiter {
 
 function limited(res: RateLimiterRes | null): AppError {
   const retryAfter = Math.max(1, Math.ceil((res?.msBeforeNext ?? 1000) / 1000));
-  return new AppError('RATE_LIMITED', `Too many attempts. Try again in ${retryAfter} seconds.`, { retryAfter });
+  return new AppError('RATE_LIMITED', tooManyAttemptsMessage(retryAfter), { retryAfter });
 }
 
 async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {

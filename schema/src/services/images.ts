@@ -8,7 +8,7 @@ export const ALLOWED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'ima
 /** Refuses decompression bombs: a 40 kB PNG can claim 50,000 x 50,000 pixels (LIMITS.imagePixels caps the area too). */
 export const MAX_IMAGE_SIDE = 8000;
 /** Truncated or damaged files, and files with something else hidden after the image (polyglots). */
-export const IMAGE_DAMAGED_MESSAGE = 'Image file is damaged, incomplete, or has other content attached.';
+export const IMAGE_DAMAGED_MESSAGE = MESSAGES.imageDamaged;
 
 export interface CheckedImage {
   mimeType: string;

@@ -13,4 +13,5 @@ export { createAuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './authL
 export type { ApiCredential } from './apiTokens.js';
 export * as connection from './connection.js';
 export * as webhooks from './webhooks.js';
+export * as sessions from './sessions.js';
 export { usernameKey } from './usernames.js';

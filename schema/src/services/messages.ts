@@ -107,7 +107,7 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
     ? (await hotRead<{ id: number }>(ctx.em, 'user_exists', 'select id from users where id = ? limit 1', [receiverId]))[0]
     : undefined;
   if (!receiver) throw AppError.notFound('Receiver');
-  if (receiverId === viewerId) throw AppError.validation({ receiver: ['You cannot send a message to yourself.'] });
+  if (receiverId === viewerId) throw AppError.validation({ receiver: [MESSAGES.messageToSelf] });
   const valid = validText(text);
   // The message and both conversation rows (entities/Conversation) commit together.
   const record = await ctx.em.transactional(async (em) => {

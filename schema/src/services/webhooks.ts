@@ -10,7 +10,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import { AppError } from '../errors.js';
 import { User, Webhook } from '../entities/index.js';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, WEBHOOK_MESSAGES, type FieldErrors, type WebhookEventTypeName } from '../validation/rules.js';
+import { validateWebhook, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, WEBHOOK_MESSAGES, type FieldErrors, type WebhookEventTypeName } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toDate } from './records.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
@@ -133,23 +133,30 @@ export async function disableWebhooksOfLapsedTokens(
 }
 
 function engineOf(ctx: ServiceContext): WebhookEngine {
-  if (!ctx.deps.webhooks) throw new AppError('INTERNAL', 'Webhooks are not available on this server.');
+  if (!ctx.deps.webhooks) throw new AppError('INTERNAL', WEBHOOK_MESSAGES.unavailable);
   return ctx.deps.webhooks;
 }
 
-function validEvents(raw: unknown, fields: FieldErrors): WebhookEventTypeName[] {
-  if (!Array.isArray(raw) || raw.length === 0) {
-    fields.events = [WEBHOOK_MESSAGES.events];
-    return [];
-  }
-  if (!raw.every((e) => typeof e === 'string' && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e))) {
-    fields.events = [WEBHOOK_MESSAGES.eventUnknown];
-    return [];
-  }
-  return WEBHOOK_EVENT_TYPES.filter((e) => raw.includes(e));
+/**
+ * The fields of a create or an update: the checks shared with the web form (validateWebhook), then, for a URL that
+ * passed them, every address its host resolves to. A field left out (null) is not checked and comes back null.
+ */
+async function checkedInput(
+  ctx: ServiceContext,
+  input: { url: unknown; events: unknown },
+): Promise<{ fields: FieldErrors; url: string | null; events: WebhookEventTypeName[] | null }> {
+  const fields = validateWebhook(input);
+  const raw = input.events;
+  const events = Array.isArray(raw) && !fields.events ? WEBHOOK_EVENT_TYPES.filter((e) => raw.includes(e)) : null;
+  const url = input.url == null || fields.url ? null : await validUrl(ctx, input.url, fields);
+  return { fields, url, events };
 }
 
-/** The URL's shape and every address its host resolves to (webhooks/ssrf.ts); the normalised URL. */
+/**
+ * The URL's shape and every address its host resolves to (webhooks/ssrf.ts); the normalised URL. WebhookTargetError
+ * is not a second error type for clients: it is the SSRF check's signal inside the schema package, turned here into
+ * a field of an AppError and by the delivery engine into a log entry's reason; it never reaches a transport.
+ */
 async function validUrl(ctx: ServiceContext, raw: unknown, fields: FieldErrors): Promise<string> {
   try {
     return (await engineOf(ctx).checkUrl(raw)).url.toString();
@@ -181,10 +188,9 @@ export async function getWebhook(ctx: ServiceContext, rawId: unknown): Promise<W
 export async function createWebhook(ctx: ServiceContext, input: WebhookInput): Promise<{ secret: string; webhook: WebhookRecord }> {
   const viewerId = requireViewer(ctx);
   requireWebhookScope(ctx);
-  const fields: FieldErrors = {};
-  const events = validEvents(input.events, fields);
-  const url = await validUrl(ctx, input.url, fields);
-  if (Object.keys(fields).length) throw AppError.validation(fields);
+  // Both are required on a create: a missing one is checked as empty.
+  const { fields, url, events } = await checkedInput(ctx, { url: input.url ?? '', events: input.events ?? [] });
+  if (Object.keys(fields).length || url === null || events === null) throw AppError.validation(fields);
   if ((await ctx.em.count(Webhook, { owner: viewerId })) >= WEBHOOK_LIMITS.webhooksPerAgent) {
     throw new AppError('CONFLICT', WEBHOOK_MESSAGES.tooMany, { fields: { url: [WEBHOOK_MESSAGES.tooMany] } });
   }
@@ -214,10 +220,8 @@ export async function createWebhook(ctx: ServiceContext, input: WebhookInput): P
 export async function updateWebhook(ctx: ServiceContext, rawId: unknown, input: WebhookInput): Promise<WebhookRecord> {
   requireWebhookScope(ctx);
   const webhook = await findOwn(ctx, rawId);
-  const fields: FieldErrors = {};
-  const events = input.events == null ? null : validEvents(input.events, fields);
-  const url = input.url == null ? null : await validUrl(ctx, input.url, fields);
-  if (input.enabled != null && typeof input.enabled !== 'boolean') fields.enabled = ['enabled must be true or false.'];
+  const { fields, url, events } = await checkedInput(ctx, { url: input.url, events: input.events });
+  if (input.enabled != null && typeof input.enabled !== 'boolean') fields.enabled = [WEBHOOK_MESSAGES.enabled];
   if (Object.keys(fields).length) throw AppError.validation(fields);
   if (url !== null) webhook.url = url;
   if (events !== null) webhook.events = JSON.stringify(events);
@@ -295,7 +299,7 @@ const encodeCursor = (id: number) => Buffer.from(`delivery:${id}`).toString('bas
 function decodeCursor(cursor: string | null | undefined): number | null {
   if (!cursor) return null;
   const match = /^delivery:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw AppError.validation({ after: ['Invalid cursor.'] });
+  if (!match) throw AppError.validation({ after: [WEBHOOK_MESSAGES.deliveryCursor] });
   return Number(match[1]);
 }
 
@@ -330,8 +334,7 @@ async function deliveryById(ctx: ServiceContext, viewerId: number, id: number): 
   return toDelivery(row);
 }
 
-const enableFirst = () =>
-  new AppError('CONFLICT', 'This endpoint is disabled; enable it first.', { fields: { id: ['This endpoint is disabled; enable it first.'] } });
+const enableFirst = () => new AppError('CONFLICT', WEBHOOK_MESSAGES.disabled, { fields: { id: [WEBHOOK_MESSAGES.disabled] } });
 
 /**
  * Sends the event of a logged attempt again, now, with the same `webhook-id` (receivers deduplicate by it). One
@@ -353,7 +356,7 @@ export async function redeliverWebhookDelivery(ctx: ServiceContext, rawDeliveryI
     .where('id', jobId)
     .update({ max_attempts: knex.raw('case when max_attempts > attempts then max_attempts else attempts + 1 end') });
   const [logId] = await engineOf(ctx).attemptNow([jobId]);
-  if (!logId) throw new AppError('CONFLICT', 'An attempt for this event is in progress; look at the log again in a minute.');
+  if (!logId) throw new AppError('CONFLICT', WEBHOOK_MESSAGES.attemptInProgress);
   return deliveryById(ctx, viewerId, logId);
 }
 

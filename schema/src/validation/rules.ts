@@ -65,7 +65,15 @@ export const MESSAGES = {
   invalidUserId: 'Invalid user id.',
   invalidMessageId: 'Invalid message id.',
   conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
+  messageToSelf: 'You cannot send a message to yourself.',
+  /** Truncated or damaged files, and files with something else hidden after the image (polyglots). */
+  imageDamaged: 'Image file is damaged, incomplete, or has other content attached.',
 } as const;
+
+/** Too many sign-in attempts, or bad API tokens, from one address (services/authLimiter.ts). */
+export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
+  return `Too many attempts. Try again in ${retryAfterSeconds} seconds.`;
+}
 
 /** Page sizes of every paginated list (GraphQL `first`): the default, and the most one request may ask for. */
 export const PAGE_SIZE = { min: 1, default: 50, max: 100 } as const;
@@ -258,6 +266,11 @@ export const API_TOKEN_MESSAGES = {
   name: 'Name must be between 1 and 50 characters.',
   scopes: 'Choose at least one scope: READ, WRITE (which includes READ) or WEBHOOKS (which includes WRITE).',
   expiresInDays: 'Expiry must be a whole number of days from 1 to 366.',
+  /** A token may not mint tokens, outlive its revocation or sign in and out (services/apiTokens.ts). */
+  sessionOnly: 'API tokens cannot manage tokens or sign in and out: use the web app, signed in.',
+  readScope: 'This API token has the READ scope only: mutations need a token with the WRITE scope.',
+  /** One answer for unknown, malformed, expired and revoked tokens alike. */
+  invalid: 'The API token is invalid, expired or revoked.',
 } as const;
 
 export interface ApiTokenFields {
@@ -320,4 +333,32 @@ export const WEBHOOK_MESSAGES = {
   httpNotAllowed: 'URL must use https://. For an http:// endpoint on your own network, ask your administrator to allow this address.',
   /** An API token without the WEBHOOKS scope tried to manage webhooks (docs/webhooks.md, "Tokens and webhooks"). */
   tokenScope: 'Managing webhooks with an API token needs the WEBHOOKS scope; use the web app, or a token created with WEBHOOKS.',
+  enabled: 'enabled must be true or false.',
+  disabled: 'This endpoint is disabled; enable it first.',
+  attemptInProgress: 'An attempt for this event is in progress; look at the log again in a minute.',
+  deliveryCursor: 'Invalid cursor.',
+  unavailable: 'Webhooks are not available on this server.',
 } as const;
+
+export interface WebhookFields {
+  url: unknown;
+  events: unknown;
+}
+/**
+ * The checks of a webhook's URL and events that need no network, shared by the service (services/webhooks.ts, which
+ * then checks the addresses the host resolves to, webhooks/ssrf.ts) and the web form. A field left out (undefined or
+ * null) is not checked: an update changes only the fields it names; a create passes both.
+ */
+export function validateWebhook(input: Partial<WebhookFields>): FieldErrors {
+  const { url, events } = input;
+  const checks: Check[] = [];
+  if (url !== undefined && url !== null) {
+    checks.push(['url', typeof url === 'string' && url.trim() !== '' && url.length <= WEBHOOK_LIMITS.urlLength && !hasNul(url), WEBHOOK_MESSAGES.url]);
+  }
+  if (events !== undefined && events !== null) {
+    const list = Array.isArray(events) && events.length > 0;
+    checks.push(['events', list, WEBHOOK_MESSAGES.events]);
+    if (list) checks.push(['events', events.every((e) => (WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(e)), WEBHOOK_MESSAGES.eventUnknown]);
+  }
+  return collect(checks);
+}

@@ -6,10 +6,11 @@
  */
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { apiTokens, isAppError, type ApiCredential, type ServiceDeps } from '@fulcrum/schema';
-import { parseAuthorization } from './bearer.js';
-import type { TokenBudget } from './budget.js';
-import { COST, MAX_OPERATION_COST, PageSizeError, costLimitError, operationCost } from '../graphql/cost.js';
-import type { SocketGroup } from '../graphql/socketGroups.js';
+import { parseAuthorization } from '../apiTokens/bearer.js';
+import type { TokenBudget } from '../apiTokens/budget.js';
+import { COST, MAX_OPERATION_COST, costLimitError, operationCost } from './cost.js';
+import type { SocketGroup } from './socketGroups.js';
+import { appErrorExtensions } from './errors.js';
 
 /** Close code for a socket whose token is revoked or expired (like 4401 for an ended session). */
 export const TOKEN_CLOSE_CODE = 4401;
@@ -30,7 +31,7 @@ export interface TokenSockets {
   dispose(): Promise<void>;
 }
 
-/** `byToken`: the gateway's bearer sockets by token id (graphql/socketGroups.ts); websockets.ts adds and removes them. */
+/** `byToken`: the gateway's bearer sockets by token id (socketGroups.ts); websockets.ts adds and removes them. */
 export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, recheckMs: number, byToken: SocketGroup<number>): TokenSockets {
   const closeToken = (tokenId: number) => byToken.close(tokenId, TOKEN_CLOSE_CODE, 'Unauthorized');
   const revoked = deps.bus.subscribe('apiTokenRevoked');
@@ -65,7 +66,7 @@ export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, reche
       try {
         cost = operationCost(schema, document, variables, operationName);
       } catch (error) {
-        if (error instanceof PageSizeError) return [error];
+        if (isAppError(error)) return [new GraphQLError(error.message, { extensions: appErrorExtensions(error) })];
         throw error;
       }
       if (cost > MAX_OPERATION_COST) return [costLimitError(cost)];
