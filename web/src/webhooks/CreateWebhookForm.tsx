@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useMutation } from '@apollo/client/react';
-import { WEBHOOK_LIMITS, WEBHOOK_MESSAGES, type FieldErrors } from '@fulcrum/schema/validation';
+import { validateWebhook, WEBHOOK_LIMITS, type FieldErrors } from '@fulcrum/schema/validation';
 import { graphql } from '../gql';
 import type { WebhookEventType } from '../gql/graphql';
 import { Field } from '../ui/Field';
@@ -34,9 +34,8 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
 
   const toggle = (event: WebhookEventType, on: boolean) => setEvents((list) => (on ? [...list, event] : list.filter((e) => e !== event)));
 
-  const found: FieldErrors = {};
-  if (!url.trim() || url.length > WEBHOOK_LIMITS.urlLength) found.url = [WEBHOOK_MESSAGES.url];
-  if (!events.length) found.events = [WEBHOOK_MESSAGES.events];
+  // The same check the server runs (schema/src/validation): the address's shape and the events.
+  const found: FieldErrors = validateWebhook({ url, events });
   // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
   useEffect(() => form.recheck({ url, events }, found));
 
