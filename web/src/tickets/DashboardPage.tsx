@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { LIMITS, MESSAGES } from '@fulcrum/schema/validation';
 import { TicketRow } from './TicketRow';
-import { LoadFailed, LoadFailedNotice, PageLoading } from '../layout/PageStates';
+import { LoadFailed, LoadFailedNotice, PageLoading } from '../ui/PageStates';
 import { loadProblem, problemText } from '../apollo/errors';
 import { graphql } from '../gql';
 import { STATUS_LABELS } from '../ui/Badges';
