@@ -1,5 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useState } from 'react';
+import { TICKET_STATUSES } from '@fulcrum/schema/validation';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { TicketStatus } from '../gql/graphql';
 import { STATUS_LABELS } from '../ui/Badges';
@@ -20,8 +21,6 @@ const SET_TICKET_STATUS = graphql(`
     }
   }
 `);
-
-const STATUSES: TicketStatus[] = ['OPEN', 'PENDING', 'SOLVED'];
 
 /**
  * The ticket's status in one click: three toggle buttons, the current one pressed. The answer updates Ticket:{id}
@@ -47,7 +46,7 @@ export function TicketStatusControl(props: { ticket: FragmentType<typeof TicketS
   return (
     <div className="status-control">
       <div className="segmented" role="group" aria-label="Status">
-        {STATUSES.map((status) => (
+        {TICKET_STATUSES.map((status) => (
           <button
             key={status}
             type="button"
