@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useDemoLogin } from '../app/auth';
 import { describeError } from '../apollo/errors';
 import heroUrl from './hero.svg';
+import './landing.css';
 import { useSession } from '../app/session';
 
 /** The landing page: name, headline, tagline, Demo Login, the hero image and the footer. Stacks below 1400 px. */

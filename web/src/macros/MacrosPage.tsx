@@ -4,6 +4,7 @@ import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { MacroCard } from './MacroCard';
+import './macros.css';
 import { useModals } from '../app/modals';
 import { EditMacroModal, type MacroValues } from './MacroForm';
 import { graphql } from '../gql';
