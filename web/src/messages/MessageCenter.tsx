@@ -11,6 +11,7 @@ import { ConversationUnreadBadge } from '../live/unread';
 import { liveStatusVar } from '../live/connection';
 import { useSignedInUser } from '../app/session';
 import { ConversationView } from './ConversationView';
+import './messages.css';
 
 /**
  * The picker's data: every agent (with who is online; a workspace of more than 100 agents loads the rest in pages) and the read state of the agent's newest 100 conversations.
