@@ -8,6 +8,7 @@ import { loadProblem, problemText } from '../apollo/errors';
 import { graphql } from '../gql';
 import { STATUS_LABELS } from '../ui/Badges';
 import { DEFAULT_STATUSES, ORDERS, PRIORITIES, STATUSES, TYPES, isDefaultState, toVariables, toggle, useDashboardState } from './dashboardFilters';
+import './tickets.css';
 
 const PAGE_SIZE = 50;
 /** Typing settles this long before the list follows. */

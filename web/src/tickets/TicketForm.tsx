@@ -18,6 +18,7 @@ import type { SessionUser } from '../app/session';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
 import { RequesterPicker } from './RequesterPicker';
+import './tickets.css';
 
 export const TicketForm_ticket = graphql(`
   fragment TicketForm_ticket on Ticket {

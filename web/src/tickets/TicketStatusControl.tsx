@@ -4,6 +4,7 @@ import { TICKET_STATUSES } from '@fulcrum/schema/validation';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { TicketStatus } from '../gql/graphql';
 import { STATUS_LABELS } from '../ui/Badges';
+import './tickets.css';
 
 export const TicketStatusControl_ticket = graphql(`
   fragment TicketStatusControl_ticket on Ticket {

@@ -9,6 +9,7 @@ import { TicketStatusControl } from './TicketStatusControl';
 import { graphql } from '../gql';
 import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
+import './tickets.css';
 
 const VIEW_TICKET_PAGE = graphql(`
   query ViewTicketPage($id: Int!) {
