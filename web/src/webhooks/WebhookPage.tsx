@@ -12,6 +12,7 @@ import { DeliveryRow } from './DeliveryRow';
 import { eventLabel } from './eventNames';
 import { NewWebhookSecret } from './NewWebhookSecret';
 import { formatDateTime } from '../ui/formatDate';
+import './webhooks.css';
 
 const WEBHOOK_PAGE = graphql(`
   query WebhookPage($id: Int!) {
