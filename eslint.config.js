@@ -6,6 +6,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import boundaries from 'eslint-plugin-boundaries';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 import { readFileSync } from 'node:fs';
 
@@ -44,6 +46,55 @@ const SQL_AND_ORM = [
   { to: { module: { source: ['knex', '@mikro-orm/*', 'pg', 'better-sqlite3'] } } },
 ];
 // ── end of the rules inside the layers ───────────────────────────────────────────────────────────────────────────
+// ---- web/ inside (issue 23): layers, features, no import circles ----------------------------------------------
+// web/src's folders form layers, bottom to top; a file imports only from its own folder and the layers below it, so
+// no two folders import each other. `app/` is the shell's state (session, auth, the Apollo client, the modal
+// controls); `ui/` the shared components; the features sit above them and never import one another; `layout/`
+// renders the shell (and lazily loads the features' modals), and the router and entry point sit on top.
+const WEB_FEATURES = ['tickets', 'customers', 'macros', 'messages', 'webhooks', 'apiTokens', 'landing', 'session'];
+const WEB_LAYERS = [['gql'], ['apollo'], ['live'], ['app'], ['ui'], WEB_FEATURES, ['layout'], ['router.tsx', 'main.tsx']];
+const webPath = (entry) => (entry.includes('.') ? `web/src/${entry}` : `web/src/${entry}/**`);
+const WEB_POLICIES = [
+  ...WEB_LAYERS.flatMap((layer, index) =>
+    index === WEB_LAYERS.length - 1
+      ? []
+      : [
+          {
+            from: { file: { path: layer.map(webPath) } },
+            disallow: {
+              to: {
+                file: {
+                  path: WEB_LAYERS.slice(index + 1)
+                    .flat()
+                    .map(webPath),
+                },
+              },
+            },
+            message: `web/src/{${layer.join(',')}} imports only the layers below it (${WEB_LAYERS.slice(0, index + 1)
+              .map((l) => l.join('|'))
+              .join(' < ')}): move what both need down a layer (e.g. app/ or ui/).`,
+          },
+        ],
+  ),
+  ...WEB_FEATURES.map((feature) => ({
+    from: { file: { path: webPath(feature) } },
+    disallow: { to: { file: { path: WEB_FEATURES.filter((other) => other !== feature).map(webPath) } } },
+    message: 'A web feature never imports another feature: share through ui/ (components) or app/ (the shell).',
+  })),
+];
+// No import circle between web files (the layers above rule out circles between folders). import-x's no-cycle
+// because eslint-plugin-boundaries judges one import at a time and cannot see a circle.
+const WEB_NO_CYCLE = {
+  files: ['web/src/**/*.{ts,tsx}'],
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/extensions': ['.ts', '.tsx'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+  },
+  rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+};
+// ---- end of web/ inside ---------------------------------------------------------------------------------------
 
 export default tseslint.config(
   {
@@ -174,9 +225,11 @@ export default tseslint.config(
               disallow: SQL_AND_ORM,
               message: 'REST routes and resolvers are thin adapters over schema/src/services: no MikroORM entities, EntityManager or knex here.',
             },
+            ...WEB_POLICIES,
           ],
         },
       ],
     },
   },
+  WEB_NO_CYCLE,
 );

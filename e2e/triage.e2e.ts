@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './browser';
 import { gone, makePng, shown } from './helpers';
-import { anotherTab, DEMO, signedIn, type Agent } from './liveHelpers';
+import { anotherTab, DEMO, markDocument, sameDocument, signedIn, type Agent } from './liveHelpers';
 
 const chromium = useBrowser();
 let demo: Agent;
@@ -79,6 +79,22 @@ describe('status', () => {
 });
 
 describe('search and filters', () => {
+  it('a ticket created elsewhere joins a searched list in the priority order: the list is fetched again, no reload', async () => {
+    const low = `Joins low ${tag}`;
+    const urgent = `Joins urgent ${tag}`;
+    await createTicket(demo.page, low, 'Low');
+    await tabB.goto(`/view/tickets/all?q=${tag}&order=PRIORITY`);
+    await shown(row(tabB, low));
+    await markDocument(tabB);
+
+    // The browser does not run the search or the order: the server's answer puts the urgent ticket first.
+    await createTicket(demo.page, urgent, 'Urgent');
+    await shown(row(tabB, urgent));
+    expect(await tabB.locator('tr.ticket-row').first().innerText()).toContain(urgent);
+    expect(await sameDocument(tabB)).toBe(true);
+    await tabB.goto('/view/tickets/all');
+  });
+
   it('searches as you type (debounced), filters by chips; the URL keeps it across a reload and Back', async () => {
     const word = `${tag}srch`;
     const urgent = `Urgent printer ${word}`;

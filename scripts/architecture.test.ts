@@ -33,12 +33,12 @@ function real(from: string, dir: string, extension: '.ts' | '.tsx'): string {
   return source.startsWith('.') ? source : `./${source}`;
 }
 
-/** The boundaries/dependencies messages for `code` placed at `path`, one `line: message` per import refused. */
-async function refused(path: string, code: string): Promise<string[]> {
+/** The `rule` messages for `code` placed at `path`, one `line: message` per import refused. */
+async function refused(path: string, code: string, rule = 'boundaries/dependencies'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(ROOT, path) });
   const fatal = result.messages.filter((m) => m.fatal);
   expect(fatal).toEqual([]);
-  return result.messages.filter((m) => m.ruleId === 'boundaries/dependencies').map((m) => `${m.line}: ${m.message}`);
+  return result.messages.filter((m) => m.ruleId === rule).map((m) => `${m.line}: ${m.message}`);
 }
 
 describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
@@ -111,6 +111,59 @@ describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
       "import { Macro } from '../entities/index.js';\nimport { raw } from '@mikro-orm/knex';\nimport { macros } from '../services/index.js';\nexport const all = [Macro, raw, macros];",
     );
     expect(resolvers.map((e) => e.split(':')[0])).toEqual(['1', '2']);
+  });
+
+  // ---- web/ inside (issue 23) ----
+  it('web/src folders import only the layers below them (gql < apollo < live < app < ui < features < layout)', async () => {
+    const ui = 'web/src/ui/probe.tsx';
+    const uiErrors = await refused(
+      ui,
+      [
+        `import * as layout from '${real(ui, 'web/src/layout', '.tsx')}';`,
+        `import * as tickets from '${real(ui, 'web/src/tickets', '.tsx')}';`,
+        "import { useSession } from '../app/session.js';",
+        "import { describeError } from '../apollo/errors.js';",
+        'export const all = [layout, tickets, useSession, describeError];',
+      ].join('\n'),
+    );
+    expect(uiErrors.map((e) => e.split(':')[0])).toEqual(['1', '2']);
+    expect(uiErrors[0]).toMatch(/web\/src\/\{ui\} imports only the layers below it/);
+    const apollo = 'web/src/apollo/probe.ts';
+    const apolloErrors = await refused(apollo, `import * as live from '${real(apollo, 'web/src/live', '.ts')}';\nexport const all = [live];`);
+    expect(apolloErrors).toEqual([expect.stringMatching(/^1: web\/src\/\{apollo\} imports only the layers below it/)]);
+  });
+
+  it('a web feature never imports another feature (nor the layout); ui/ and app/ are shared', async () => {
+    const at = 'web/src/customers/probe.tsx';
+    const errors = await refused(
+      at,
+      [
+        `import * as tickets from '${real(at, 'web/src/tickets', '.tsx')}';`,
+        `import * as layout from '${real(at, 'web/src/layout', '.tsx')}';`,
+        "import { Modal } from '../ui/Modal.js';",
+        "import { useModals } from '../app/modals.js';",
+        'export const all = [tickets, layout, Modal, useModals];',
+      ].join('\n'),
+    );
+    expect(errors.map((e) => e.split(':')[0])).toEqual(['1', '2']);
+    expect(errors[0]).toMatch(/A web feature never imports another feature/);
+  });
+
+  it('no import circle between web files, inside a folder as well', async () => {
+    // ui/ConfirmModal.tsx imports ui/Modal.tsx: Modal importing it back closes a circle within one folder.
+    const inFolder = await refused(
+      'web/src/ui/Modal.tsx',
+      "import { ConfirmModal } from './ConfirmModal.js';\nexport const all = [ConfirmModal];",
+      'import-x/no-cycle',
+    );
+    expect(inFolder).toEqual([expect.stringMatching(/^1: Dependency cycle detected/)]);
+    // The circle issue 23 found: layout/ModalHost lazily loads the session forms, which imported useModals from it.
+    const back = await refused(
+      'web/src/session/LoginForm.tsx',
+      "import { ModalHost } from '../layout/ModalHost.js';\nexport const all = [ModalHost];",
+      'import-x/no-cycle',
+    );
+    expect(back).toEqual([expect.stringMatching(/^1: Dependency cycle detected/)]);
   });
 });
 

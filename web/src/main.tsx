@@ -2,7 +2,7 @@ import { ApolloProvider } from '@apollo/client/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { createApolloClient } from './apollo/client';
+import { createApolloClient } from './app/client';
 import { router } from './router';
 import './styles/global.css';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { ApiTokenRow } from './ApiTokenRow';
 import { CreateApiTokenForm } from './CreateApiTokenForm';

@@ -1,5 +1,5 @@
 import type { ApolloCache, Reference } from '@apollo/client';
-import { NO_MACRO_ID, searchTicketId, searchWords } from '@fulcrum/schema/validation';
+import { NO_MACRO_ID } from '@fulcrum/schema/validation';
 import { graphql } from '../gql';
 
 /**
@@ -10,6 +10,12 @@ import { graphql } from '../gql';
  *
  * A list that is not cached yet (its screen was never opened) is left alone: `cache.modify` only visits fields
  * that exist, and the screen fetches the current list when it opens.
+ *
+ * Nothing here re-implements the server's search or sort: where a record would join a searched list, or take a
+ * place that only the server's order knows (priority, last update, relevance), the cached list is dropped instead
+ * (`DELETE`), and a screen showing it fetches it again (Apollo refetches a watched query whose data went missing).
+ * What stays local is what needs no server rule: taking a row out, the counts of the facets a list is keyed by
+ * (equality on status, priority, type, requester), and a place in the number order (newest or oldest first).
  */
 
 type Refs = readonly Reference[];
@@ -58,20 +64,19 @@ function matchesRest(facets: TicketFacets, filter: ListArgs['filter']): boolean 
   );
 }
 
-const PRIORITY_RANK: Record<string, number> = { Low: 0, Medium: 1, High: 2, Urgent: 3 };
+/** Orders by the ticket's number, where a row's place needs nothing but the ids the cache holds. */
+const NUMBER_ORDERS = new Set(['NEWEST', 'OLDEST']);
 
 /**
- * Moves one ticket between the cached ticket lists, whatever their filter and order: out of those it stops
- * matching, into those it starts matching (at its place in their order, if that place is within the loaded pages),
- * and the totals and per-status counts follow from its facets before (`previous`) and after (`current`).
- *
- * A searched list cannot run the search here: a ticket counts as matching it when every search word begins a
- * word of its title, description or requester (searchWords, the server's own word rule), or when the search is its id.
+ * Moves one ticket between the cached ticket lists: out of those it stops matching, and the totals and per-status
+ * counts follow from its facets before (`previous`) and after (`current`). Where it joins a list or may move in
+ * it, the list keeps it only when its place is the number order's; a searched list, or one in another order, is
+ * dropped and fetched again (see the top of this file).
  */
 function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | null, current: TicketFacets | null): void {
   cache.modify<{ tickets: ConnectionValue }>({
     fields: {
-      tickets(existing, { storeFieldName, toReference, readField }) {
+      tickets(existing, { storeFieldName, toReference, DELETE }) {
         const args = listArgs(storeFieldName);
         if (!args) return existing;
         const connection = existing as ConnectionValue;
@@ -80,16 +85,17 @@ function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | nul
         const searching = !!filter?.search?.trim();
         const order = args.orderBy ?? (searching ? 'RELEVANCE' : 'NEWEST');
         const present = has(connection.nodes, ref);
-        // A row the server put in a searched list matched it; any other ticket is checked word by word.
-        const textOk = !searching || present || searchMatches(readField, ref, id, filter!.search!);
-        const restBefore = !!previous && textOk && matchesRest(previous, filter);
-        const restAfter = !!current && textOk && matchesRest(current, filter);
+        const restBefore = !!previous && matchesRest(previous, filter);
+        const restAfter = !!current && matchesRest(current, filter);
+        // Whether a search finds a ticket that is not in the list (to show, or to count by status) is the server's.
+        if (searching && !present && (restBefore || restAfter)) return DELETE;
         const wasIn = restBefore && inList(filter?.status, previous.status);
         const isIn = restAfter && inList(filter?.status, current.status);
+        // A place in an order other than the number's (priority, last update; relevance for a newcomer) is the server's.
+        if (isIn && !NUMBER_ORDERS.has(order) && (!present || order !== 'RELEVANCE')) return DELETE;
         let nodes = connection.nodes;
-        // A ticket that stays keeps its place in a relevance order; in the others it moves to where its key now sorts.
-        if (present && (!isIn || order !== 'RELEVANCE')) nodes = nodes.filter((node) => node.__ref !== ref.__ref);
-        if (isIn && !(present && order === 'RELEVANCE')) nodes = insertInOrder(nodes, ref, order, !!connection.pageInfo?.hasNextPage, readField);
+        if (present && !isIn) nodes = nodes.filter((node) => node.__ref !== ref.__ref);
+        if (isIn && !present) nodes = insertByNumber(nodes, ref, order === 'OLDEST', !!connection.pageInfo?.hasNextPage, id);
         let statusCounts = connection.statusCounts;
         if (statusCounts && (restBefore || restAfter)) {
           statusCounts = { ...statusCounts };
@@ -104,37 +110,12 @@ function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | nul
   });
 }
 
-type ReadField = <T>(field: string, from: Reference) => T | undefined;
+/** `Ticket:12` -> 12. */
+const idOf = (ref: Reference) => Number(ref.__ref.slice(ref.__ref.indexOf(':') + 1));
 
-function searchMatches(readField: ReadField, ref: Reference, id: number, search: string): boolean {
-  if (searchTicketId(search) === id) return true;
-  const requester = readField<Reference>('requester', ref);
-  const text = [
-    readField<string>('title', ref),
-    readField<string>('description', ref),
-    requester && readField<string>('name', requester),
-    requester && readField<string>('email', requester),
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const words = searchWords(text);
-  const wanted = searchWords(search);
-  return wanted.length > 0 && wanted.every((w) => words.some((word) => (w.length >= 2 ? word.startsWith(w) : word === w)));
-}
-
-/** Where the ticket goes in the list's order; past the last loaded row of a list with more pages: not loaded yet. */
-function insertInOrder(nodes: Refs, ref: Reference, order: string, hasNextPage: boolean, readField: ReadField): Refs {
-  const key = (r: Reference): number[] => {
-    const id = readField<number>('id', r) ?? 0;
-    if (order === 'OLDEST') return [-id];
-    if (order === 'PRIORITY') return [PRIORITY_RANK[readField<string>('priority', r) ?? 'Low'] ?? 0, id];
-    if (order === 'UPDATED') return [new Date(readField<string>('updatedAt', r) ?? 0).getTime(), id];
-    return [id];
-  };
-  if (order === 'RELEVANCE') return [ref, ...nodes];
-  const mine = key(ref);
-  const before = (other: number[]) => mine[0] > other[0] || (mine[0] === other[0] && (mine[1] ?? 0) > (other[1] ?? 0));
-  const at = nodes.findIndex((node) => before(key(node)));
+/** Where the ticket goes by number; past the last loaded row of a list with more pages: not loaded yet. */
+function insertByNumber(nodes: Refs, ref: Reference, oldestFirst: boolean, hasNextPage: boolean, id: number): Refs {
+  const at = nodes.findIndex((node) => (oldestFirst ? idOf(node) > id : idOf(node) < id));
   if (at < 0) return hasNextPage ? nodes : [...nodes, ref];
   return [...nodes.slice(0, at), ref, ...nodes.slice(at)];
 }
@@ -220,13 +201,10 @@ export function isDeletingTicket(id: number): boolean {
 
 /**
  * Query.customers (the shared directory, newest first; one cached list per page size and search): a new customer
- * goes on top of the directory and of each search it matches, and counts.
+ * goes on top of the directory, and counts; the searched lists are fetched again.
  */
 export function addCustomerToList(cache: ApolloCache, id: number): void {
-  prependToConnection(cache, 'customers', { __typename: 'Customer', id }, (search, readField, ref) => {
-    const text = `${readField<string>('name', ref) ?? ''}\n${readField<string>('email', ref) ?? ''}`.toLowerCase();
-    return text.includes(search.trim().toLowerCase());
-  });
+  prependToConnection(cache, 'customers', { __typename: 'Customer', id });
 }
 
 export function removeCustomer(cache: ApolloCache, id: number): void {
@@ -339,27 +317,21 @@ function searchOf(storeFieldName: string): string | null {
   }
 }
 
-/** A new record on top of each cached list of a connection field (a searched list only when it matches). */
-function prependToConnection(
-  cache: ApolloCache,
-  field: 'customers' | 'macros',
-  entity: { __typename: string; id: number },
-  matches?: (search: string, readField: ReadField, ref: Reference) => boolean,
-): void {
+/**
+ * A new record on top of each cached list of a connection field (newest first). A searched list is dropped instead
+ * and fetched again when shown: whether the search finds the record is the server's rule.
+ */
+function prependToConnection(cache: ApolloCache, field: 'customers' | 'macros', entity: { __typename: string; id: number }): void {
   cache.modify({
     fields: {
       [field](
         existing: unknown,
-        {
-          toReference,
-          storeFieldName,
-          readField,
-        }: { toReference: (value: typeof entity) => Reference | undefined; storeFieldName: string; readField: ReadField },
+        { toReference, storeFieldName, DELETE }: { toReference: (value: typeof entity) => Reference | undefined; storeFieldName: string; DELETE: unknown },
       ) {
         const connection = existing as ConnectionValue;
         const ref = toReference(entity)!;
-        const search = searchOf(storeFieldName);
-        if (has(connection.nodes, ref) || (search !== null && !matches?.(search, readField, ref))) return existing;
+        if (has(connection.nodes, ref)) return existing;
+        if (searchOf(storeFieldName) !== null) return DELETE;
         return { ...connection, totalCount: connection.totalCount + 1, nodes: [ref, ...connection.nodes] };
       },
     },

@@ -1,6 +1,6 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { CustomerValues } from './CustomerForm';
-import { useSignedInUser } from '../session/session';
+import { useSignedInUser } from '../app/session';
 
 export const CustomerRow_customer = graphql(`
   fragment CustomerRow_customer on Customer {

@@ -4,10 +4,10 @@ import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { CustomerRow } from './CustomerRow';
-import { useModals } from '../layout/ModalHost';
+import { useModals } from '../app/modals';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
 
 const CUSTOMERS_PAGE_SIZE = 50;
 

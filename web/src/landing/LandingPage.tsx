@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useDemoLogin } from '../session/auth';
+import { useDemoLogin } from '../app/auth';
 import { describeError } from '../apollo/errors';
 import heroUrl from './hero.svg';
-import { useSession } from '../session/session';
+import './landing.css';
+import { useSession } from '../app/session';
 
 /** The landing page: name, headline, tagline, Demo Login, the hero image and the footer. Stacks below 1400 px. */
 export default function LandingPage() {

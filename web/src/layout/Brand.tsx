@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useSession } from '../session/session';
+import { useSession } from '../app/session';
 import { LogoMark } from '../ui/Icons';
 
 /**

@@ -1,22 +1,9 @@
-import { Component, createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { loadChunk } from './loadChunk';
 import { ReloadButton, routeErrorText } from './RouteError';
 import { Modal } from '../ui/Modal';
-
-/** The app-wide modals any header, nav bar or page can open. Row-level modals (edit/delete) live with their lists. */
-export type GlobalModal = 'login' | 'signup' | 'createCustomer' | 'createMacro' | 'messageCenter';
-
-interface ModalControls {
-  openModal: (modal: GlobalModal) => void;
-  closeModal: () => void;
-}
-
-const ModalContext = createContext<ModalControls>({ openModal: () => {}, closeModal: () => {} });
-
-export function useModals(): ModalControls {
-  return useContext(ModalContext);
-}
+import { ModalContext, type GlobalModal, type ModalControls } from '../app/modals';
 
 // Each modal's code loads when it first opens, so the landing page stays small; a stale tab reloads once (loadChunk).
 const LoginModal = lazy(() => loadChunk(() => import('../session/LoginForm')).then((m) => ({ default: m.LoginModal })));

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useLogout } from '../session/auth';
+import { useLogout } from '../app/auth';
 import { UnreadBadge } from '../live/unread';
-import { useSession } from '../session/session';
+import { useSession } from '../app/session';
 import { BurgerIcon } from '../ui/Icons';
-import { useModals } from './ModalHost';
+import { useModals } from '../app/modals';
 
 /**
  * "Sign In" / "Menu" at 1310 px and wider, a burger icon below (the label stays for screen readers).

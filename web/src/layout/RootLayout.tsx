@@ -4,10 +4,10 @@ import { Brand } from './Brand';
 import { Header } from './Header';
 import { ModalHost } from './ModalHost';
 import { NavBar } from './NavBar';
-import { LoadFailed, useDelayed } from './PageStates';
+import { LoadFailed, useDelayed } from '../ui/PageStates';
 import { LiveUpdates } from '../live/LiveUpdates';
 import { sessionSwitchingVar } from '../live/session';
-import { ROOT_QUERY, SessionContext } from '../session/session';
+import { ROOT_QUERY, SessionContext } from '../app/session';
 
 /**
  * Before the session is known there is no menu to show: the header holds the brand alone. `children` is the

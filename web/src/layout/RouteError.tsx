@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router-dom';
-import { useSession } from '../session/session';
+import { useSession } from '../app/session';
 import { ChunkLoadError } from './loadChunk';
 
 /** What went wrong with a screen, in words for the agent: never the raw error (that goes to the console). */

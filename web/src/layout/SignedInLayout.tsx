@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router-dom';
-import { useDemoLogin } from '../session/auth';
-import { useSession } from '../session/session';
-import { useModals } from './ModalHost';
+import { useDemoLogin } from '../app/auth';
+import { useSession } from '../app/session';
+import { useModals } from '../app/modals';
 
 /**
  * The one signed-in layout route (pathless, see router.tsx): every workspace screen below it needs a session.

@@ -1,7 +1,7 @@
 import type { ApolloClient, TypedDocumentNode } from '@apollo/client';
 import { useApolloClient, useReactiveVar } from '@apollo/client/react';
 import { useEffect } from 'react';
-import type { SessionUser } from '../session/session';
+import type { RootQuery } from '../gql/graphql';
 import { liveStatusVar, openLive } from './connection';
 import {
   applyCustomerEvent,
@@ -29,7 +29,8 @@ let lastSessionCheck = -Infinity;
  * changes). Opens the socket, subscribes to the event streams (lists, unread counts, presence, typing), applies every event to the Apollo cache and
  * shows "Reconnecting…" while the socket is down. Nothing else subscribes.
  */
-export function LiveUpdates({ me }: { me: SessionUser }) {
+// The signed-in user as the shell's root query returns it (app/session.tsx's SessionUser; live/ sits below app/).
+export function LiveUpdates({ me }: { me: NonNullable<RootQuery['me']> }) {
   const client = useApolloClient();
 
   // Presence versions and typing signals belong to the agent's session.

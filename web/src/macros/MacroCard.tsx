@@ -1,6 +1,7 @@
 import { MESSAGES, NO_MACRO_ID } from '@fulcrum/schema/validation';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { MacroValues } from './MacroForm';
+import './macros.css';
 
 export const MacroCard_macro = graphql(`
   fragment MacroCard_macro on Macro {

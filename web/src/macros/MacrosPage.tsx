@@ -4,10 +4,11 @@ import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';
 import { MacroCard } from './MacroCard';
-import { useModals } from '../layout/ModalHost';
+import './macros.css';
+import { useModals } from '../app/modals';
 import { EditMacroModal, type MacroValues } from './MacroForm';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
 
 const MACROS_PAGE_SIZE = 50;
 

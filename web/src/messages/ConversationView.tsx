@@ -5,8 +5,9 @@ import { addMessageToLists, removeMessage } from '../apollo/lists';
 import { graphql } from '../gql';
 import { TYPING_SIGNAL_EVERY_MS, useIsTyping } from '../live/presence';
 import { useConversationUnread } from '../live/unread';
-import { useSignedInUser } from '../session/session';
+import { useSignedInUser } from '../app/session';
 import { MessageCard, type MessageCardMode } from './MessageCard';
+import './messages.css';
 
 /** The newest 50 messages of one conversation; older pages are fetched with `after` as the agent scrolls up. */
 export const CONVERSATION_MESSAGES = graphql(`

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { validateMessage } from '@fulcrum/schema/validation';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { formatDateTime } from '../ui/formatDate';
+import './messages.css';
 
 export const MessageCard_message = graphql(`
   fragment MessageCard_message on Message {

@@ -1,16 +1,17 @@
 import { useQuery, useReactiveVar } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
-import { useLoginAs } from '../session/auth';
+import { useLoginAs } from '../app/auth';
 import { describeError } from '../apollo/errors';
-import { LoadFailedNotice, PageLoading } from '../layout/PageStates';
+import { LoadFailedNotice, PageLoading } from '../ui/PageStates';
 import { useAllPages } from '../apollo/useAllPages';
 import { Modal } from '../ui/Modal';
-import { demoAccountFor } from '../session/demoAccounts';
+import { demoAccountFor } from '../app/demoAccounts';
 import { graphql } from '../gql';
 import { ConversationUnreadBadge } from '../live/unread';
 import { liveStatusVar } from '../live/connection';
-import { useSignedInUser } from '../session/session';
+import { useSignedInUser } from '../app/session';
 import { ConversationView } from './ConversationView';
+import './messages.css';
 
 /**
  * The picker's data: every agent (with who is online; a workspace of more than 100 agents loads the rest in pages) and the read state of the agent's newest 100 conversations.

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { validateLogin } from '@fulcrum/schema/validation';
-import { useLoginAs } from './auth';
+import { useLoginAs } from '../app/auth';
 import { Field } from '../ui/Field';
 import { Modal } from '../ui/Modal';
-import { useModals } from '../layout/ModalHost';
-import { DEMO_USER } from './demoAccounts';
+import { useModals } from '../app/modals';
+import { DEMO_USER } from '../app/demoAccounts';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
 

@@ -1,6 +1,6 @@
 import { Link, Navigate } from 'react-router-dom';
 import { LoginForm } from './LoginForm';
-import { useSession } from './session';
+import { useSession } from '../app/session';
 import { FormPage } from '../ui/FormPage';
 
 /** login: redirects to / when already signed in (including right after logging in here). */

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { MESSAGES, validateSignup, type FieldErrors } from '@fulcrum/schema/validation';
 import { useMutation } from '@apollo/client/react';
 import { useNavigate } from 'react-router-dom';
-import { SIGNUP_MUTATION, useSessionSwitch } from './auth';
+import { SIGNUP_MUTATION, useSessionSwitch } from '../app/auth';
 import { Field } from '../ui/Field';
 import { Modal } from '../ui/Modal';
-import { useModals } from '../layout/ModalHost';
+import { useModals } from '../app/modals';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
 

@@ -1,6 +1,6 @@
 import { Link, Navigate } from 'react-router-dom';
 import { SignupForm } from './SignupForm';
-import { useSession } from './session';
+import { useSession } from '../app/session';
 import { FormPage } from '../ui/FormPage';
 
 /** signup: redirects to / when already signed in. */

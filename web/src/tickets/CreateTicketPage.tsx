@@ -4,8 +4,8 @@ import { addTicketToList } from '../apollo/lists';
 import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
-import { useSignedInUser } from '../session/session';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
+import { useSignedInUser } from '../app/session';
 import { FormPage } from '../ui/FormPage';
 
 const CREATE_TICKET_PAGE = graphql(`

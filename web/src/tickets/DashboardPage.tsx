@@ -3,11 +3,12 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { LIMITS, MESSAGES } from '@fulcrum/schema/validation';
 import { TicketRow } from './TicketRow';
-import { LoadFailed, LoadFailedNotice, PageLoading } from '../layout/PageStates';
+import { LoadFailed, LoadFailedNotice, PageLoading } from '../ui/PageStates';
 import { loadProblem, problemText } from '../apollo/errors';
 import { graphql } from '../gql';
 import { STATUS_LABELS } from '../ui/Badges';
 import { DEFAULT_STATUSES, ORDERS, PRIORITIES, STATUSES, TYPES, isDefaultState, toVariables, toggle, useDashboardState } from './dashboardFilters';
+import './tickets.css';
 
 const PAGE_SIZE = 50;
 /** Typing settles this long before the list follows. */

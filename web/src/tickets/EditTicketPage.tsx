@@ -4,8 +4,8 @@ import { isGone, routeId } from '../apollo/errors';
 import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketValues } from './TicketForm';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
-import { useSignedInUser } from '../session/session';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
+import { useSignedInUser } from '../app/session';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
 import { FormPage } from '../ui/FormPage';
 

@@ -2,6 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { useCombobox } from 'downshift';
 import { useEffect, useState } from 'react';
 import { graphql, useFragment, type FragmentType } from '../gql';
+import './tickets.css';
 
 export const RequesterPicker_customer = graphql(`
   fragment RequesterPicker_customer on Customer {

@@ -2,6 +2,7 @@ import { graphql, useFragment, type FragmentType } from '../gql';
 import { ImagePlaceholderIcon } from '../ui/Icons';
 import { PriorityBadge, TypeBadge } from '../ui/Badges';
 import { formatDateTime } from '../ui/formatDate';
+import './tickets.css';
 
 export const TicketDetail_ticket = graphql(`
   fragment TicketDetail_ticket on Ticket {

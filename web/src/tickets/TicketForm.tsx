@@ -14,10 +14,11 @@ import {
 } from '@fulcrum/schema/validation';
 import { Field } from '../ui/Field';
 import { graphql, useFragment, type FragmentType } from '../gql';
-import type { SessionUser } from '../session/session';
+import type { SessionUser } from '../app/session';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
 import { RequesterPicker } from './RequesterPicker';
+import './tickets.css';
 
 export const TicketForm_ticket = graphql(`
   fragment TicketForm_ticket on Ticket {

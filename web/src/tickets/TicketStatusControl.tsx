@@ -1,8 +1,10 @@
 import { useMutation } from '@apollo/client/react';
 import { useState } from 'react';
+import { TICKET_STATUSES } from '@fulcrum/schema/validation';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { TicketStatus } from '../gql/graphql';
 import { STATUS_LABELS } from '../ui/Badges';
+import './tickets.css';
 
 export const TicketStatusControl_ticket = graphql(`
   fragment TicketStatusControl_ticket on Ticket {
@@ -20,8 +22,6 @@ const SET_TICKET_STATUS = graphql(`
     }
   }
 `);
-
-const STATUSES: TicketStatus[] = ['OPEN', 'PENDING', 'SOLVED'];
 
 /**
  * The ticket's status in one click: three toggle buttons, the current one pressed. The answer updates Ticket:{id}
@@ -47,7 +47,7 @@ export function TicketStatusControl(props: { ticket: FragmentType<typeof TicketS
   return (
     <div className="status-control">
       <div className="segmented" role="group" aria-label="Status">
-        {STATUSES.map((status) => (
+        {TICKET_STATUSES.map((status) => (
           <button
             key={status}
             type="button"

@@ -7,8 +7,9 @@ import { ConfirmModal } from '../ui/ConfirmModal';
 import { TicketDetail } from './TicketDetail';
 import { TicketStatusControl } from './TicketStatusControl';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
+import './tickets.css';
 
 const VIEW_TICKET_PAGE = graphql(`
   query ViewTicketPage($id: Int!) {

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { LIMITS } from '@fulcrum/schema/validation';
+import { LIMITS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@fulcrum/schema/validation';
 import type { TicketFilter, TicketOrder, TicketPriority, TicketStatus, TicketType } from '../gql/graphql';
 
 /**
@@ -8,9 +8,10 @@ import type { TicketFilter, TicketOrder, TicketPriority, TicketStatus, TicketTyp
  *   ?q=printer&status=OPEN,PENDING&priority=High,Urgent&type=Incident&order=PRIORITY
  * No `status` means the default, the unsolved tickets (OPEN and PENDING); `status=all` means every status.
  */
-export const STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const satisfies readonly TicketStatus[];
-export const PRIORITIES = ['Low', 'Medium', 'High', 'Urgent'] as const satisfies readonly TicketPriority[];
-export const TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const satisfies readonly TicketType[];
+// The lists are the shared validation module's (the server's GraphQL enums are built from the same lists).
+export const STATUSES = TICKET_STATUSES satisfies readonly TicketStatus[];
+export const PRIORITIES = TICKET_PRIORITIES satisfies readonly TicketPriority[];
+export const TYPES = TICKET_TYPES satisfies readonly TicketType[];
 export const ORDERS = [
   ['NEWEST', 'Newest'],
   ['OLDEST', 'Oldest'],

@@ -8,6 +8,7 @@ import { FormActions } from '../ui/FormActions';
 import { FormError, useFormState } from '../ui/useFormState';
 import { addWebhookToList } from './cache';
 import { EVENT_GROUPS, eventLabel } from './eventNames';
+import './webhooks.css';
 
 const CREATE_WEBHOOK = graphql(`
   mutation CreateWebhook($input: WebhookInput!) {

@@ -1,4 +1,5 @@
 import { SecretOnce } from '../ui/SecretOnce';
+import './webhooks.css';
 
 /** A signing secret just issued (new endpoint or rotation), shown this once, with a copy button. */
 export function NewWebhookSecret({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {

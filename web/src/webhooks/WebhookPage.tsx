@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { describeError, isGone, routeId } from '../apollo/errors';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
@@ -12,6 +12,7 @@ import { DeliveryRow } from './DeliveryRow';
 import { eventLabel } from './eventNames';
 import { NewWebhookSecret } from './NewWebhookSecret';
 import { formatDateTime } from '../ui/formatDate';
+import './webhooks.css';
 
 const WEBHOOK_PAGE = graphql(`
   query WebhookPage($id: Int!) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
-import { LoadFailed, PageLoading } from '../layout/PageStates';
+import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { CreateWebhookForm } from './CreateWebhookForm';
 import { NewWebhookSecret } from './NewWebhookSecret';
 import { DataTable } from '../ui/DataTable';

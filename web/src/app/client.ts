@@ -2,7 +2,7 @@ import { ApolloClient, ApolloLink } from '@apollo/client';
 import UploadHttpLink from 'apollo-upload-client/UploadHttpLink.mjs';
 import { OperationTypeNode } from 'graphql';
 import { createLiveLink } from '../live/connection';
-import { createCache } from './cache';
+import { createCache } from '../apollo/cache';
 
 /**
  * The link chain. Subscriptions go over graphql-ws (web/src/live/connection.ts owns the socket: opened for a

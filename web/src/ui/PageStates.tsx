@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { loadProblem, problemText } from '../apollo/errors';
-import { useSession } from '../session/session';
+import { useSession } from '../app/session';
 
 /** How long a load may take before the screen says it is loading: a quick load shows no flash of "Loading…". */
 export const LOADING_DELAY_MS = 300;
