@@ -1,5 +1,6 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { formatDay } from '../ui/formatDate';
+import '../ui/settings.css';
 
 export const ApiTokenRow_token = graphql(`
   fragment ApiTokenRow_token on ApiToken {

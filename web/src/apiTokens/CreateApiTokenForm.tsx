@@ -6,6 +6,8 @@ import { Field } from '../ui/Field';
 import { FormActions } from '../ui/FormActions';
 import { FormError, useFormState } from '../ui/useFormState';
 import { addApiTokenToList } from './cache';
+import '../ui/settings.css';
+import './apiTokens.css';
 
 const CREATE_API_TOKEN = graphql(`
   mutation CreateApiToken($input: ApiTokenInput!) {

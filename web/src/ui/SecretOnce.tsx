@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import './SecretOnce.css';
 
 interface SecretOnceProps {
   /** The card's heading, e.g. `Token “ci” created`. */

@@ -9,6 +9,7 @@ import { FormError, useFormState } from '../ui/useFormState';
 import { addWebhookToList } from './cache';
 import { EVENT_GROUPS, eventLabel } from './eventNames';
 import './webhooks.css';
+import '../ui/settings.css';
 
 const CREATE_WEBHOOK = graphql(`
   mutation CreateWebhook($input: WebhookInput!) {

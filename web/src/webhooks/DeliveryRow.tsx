@@ -2,6 +2,7 @@ import { graphql, useFragment, type FragmentType } from '../gql';
 import { eventLabel } from './eventNames';
 import { formatDateTime } from '../ui/formatDate';
 import './webhooks.css';
+import '../ui/settings.css';
 
 export const DeliveryRow_delivery = graphql(`
   fragment DeliveryRow_delivery on WebhookDelivery {

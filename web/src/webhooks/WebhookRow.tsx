@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { eventLabel } from './eventNames';
 import './webhooks.css';
+import '../ui/settings.css';
 
 export const WebhookRow_webhook = graphql(`
   fragment WebhookRow_webhook on Webhook {
