@@ -7,6 +7,7 @@ import { useModals } from '../app/modals';
 import { DEMO_USER } from '../app/demoAccounts';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
+import './session.css';
 
 interface LoginFormProps {
   /** Where to go after logging in: / for the page, view/tickets/all for the modal. */

@@ -2,6 +2,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { LoginForm } from './LoginForm';
 import { useSession } from '../app/session';
 import { FormPage } from '../ui/FormPage';
+import './session.css';
 
 /** login: redirects to / when already signed in (including right after logging in here). */
 export default function LoginPage() {

@@ -8,6 +8,7 @@ import { Modal } from '../ui/Modal';
 import { useModals } from '../app/modals';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
+import './session.css';
 
 interface SignupFormProps {
   /**

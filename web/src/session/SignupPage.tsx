@@ -2,6 +2,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { SignupForm } from './SignupForm';
 import { useSession } from '../app/session';
 import { FormPage } from '../ui/FormPage';
+import './session.css';
 
 /** signup: redirects to / when already signed in. */
 export default function SignupPage() {
