@@ -1,10 +1,13 @@
+// The base sheet first, then the class vocabularies no one component owns: every component's and feature's sheet
+// (imported below them, through the router) comes after these in the cascade.
+import './styles/global.css';
+import './ui/buttons.css';
 import { ApolloProvider } from '@apollo/client/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { createApolloClient } from './app/client';
 import { router } from './router';
-import './styles/global.css';
 
 const client = createApolloClient();
 

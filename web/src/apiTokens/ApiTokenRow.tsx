@@ -1,6 +1,7 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { formatDay } from '../ui/formatDate';
 import '../ui/settings.css';
+import '../ui/table.css';
 
 export const ApiTokenRow_token = graphql(`
   fragment ApiTokenRow_token on ApiToken {

@@ -1,6 +1,7 @@
 import { graphql, useFragment, type FragmentType } from '../gql';
 import type { CustomerValues } from './CustomerForm';
 import { useSignedInUser } from '../app/session';
+import '../ui/table.css';
 
 export const CustomerRow_customer = graphql(`
   fragment CustomerRow_customer on Customer {

@@ -8,6 +8,7 @@ import { useModals } from '../app/modals';
 import { EditCustomerModal, type CustomerValues } from './CustomerForm';
 import { graphql } from '../gql';
 import { LoadFailed, PageLoading } from '../ui/PageStates';
+import '../ui/table.css';
 import './customers.css';
 
 const CUSTOMERS_PAGE_SIZE = 50;

@@ -4,6 +4,7 @@ import { loadChunk } from './loadChunk';
 import { ReloadButton, routeErrorText } from './RouteError';
 import { Modal } from '../ui/Modal';
 import { ModalContext, type GlobalModal, type ModalControls } from '../app/modals';
+import '../ui/forms.css';
 
 // Each modal's code loads when it first opens, so the landing page stays small; a stale tab reloads once (loadChunk).
 const LoginModal = lazy(() => loadChunk(() => import('../session/LoginForm')).then((m) => ({ default: m.LoginModal })));

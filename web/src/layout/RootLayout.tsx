@@ -8,6 +8,7 @@ import { LoadFailed, useDelayed } from '../ui/PageStates';
 import { LiveUpdates } from '../live/LiveUpdates';
 import { sessionSwitchingVar } from '../live/session';
 import { ROOT_QUERY, SessionContext } from '../app/session';
+import '../ui/PageStates.css';
 
 /**
  * Before the session is known there is no menu to show: the header holds the brand alone. `children` is the

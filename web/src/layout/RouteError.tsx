@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router-dom';
 import { useSession } from '../app/session';
 import { ChunkLoadError } from './loadChunk';
+import '../ui/forms.css';
 
 /** What went wrong with a screen, in words for the agent: never the raw error (that goes to the console). */
 export function routeErrorText(error: unknown): { title: string; detail: string } {

@@ -2,6 +2,7 @@ import { Outlet } from 'react-router-dom';
 import { useDemoLogin } from '../app/auth';
 import { useSession } from '../app/session';
 import { useModals } from '../app/modals';
+import '../ui/forms.css';
 
 /**
  * The one signed-in layout route (pathless, see router.tsx): every workspace screen below it needs a session.

@@ -8,6 +8,8 @@ import { loadProblem, problemText } from '../apollo/errors';
 import { graphql } from '../gql';
 import { STATUS_LABELS } from '../ui/Badges';
 import { DEFAULT_STATUSES, ORDERS, PRIORITIES, STATUSES, TYPES, isDefaultState, toVariables, toggle, useDashboardState } from './dashboardFilters';
+import '../ui/table.css';
+import '../ui/LoadMore.css';
 import './tickets.css';
 
 const PAGE_SIZE = 50;
@@ -219,7 +221,7 @@ export default function DashboardPage() {
         </div>
       ) : (
         <div className="card table-card" aria-busy={loading || undefined}>
-          <table className="ticket-table">
+          <table className="data-table ticket-table">
             <thead>
               <tr>
                 <th scope="col">Id</th>

@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { PriorityBadge, StatusBadge, TypeBadge } from '../ui/Badges';
 import { ImagePlaceholderIcon } from '../ui/Icons';
+import '../ui/table.css';
 import './tickets.css';
 
 export const TicketRow_ticket = graphql(`

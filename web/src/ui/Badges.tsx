@@ -1,3 +1,5 @@
+import './Badges.css';
+
 /** Type and priority as small coloured pills; the text stays the value itself. */
 export function TypeBadge({ type }: { type: string }) {
   return <span className={`badge badge-type-${type.toLowerCase()}`}>{type}</span>;

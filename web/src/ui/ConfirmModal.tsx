@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { describeError } from '../apollo/errors';
 import { Modal } from './Modal';
+import './forms.css';
+import './Modal.css';
 
 interface ConfirmModalProps {
   title: string;

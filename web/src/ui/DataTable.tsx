@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './table.css';
 
 interface DataTableProps {
   /** Extra class of the table (column widths), after `data-table`. */

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import './forms.css';
 
 interface FieldProps {
   label: string;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './forms.css';
 
 /**
  * The button row every form ends with: optional extra buttons, an optional Cancel, and the submit button, which

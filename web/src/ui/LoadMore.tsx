@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadProblem, problemText } from '../apollo/errors';
+import './forms.css';
+import './LoadMore.css';
 
 interface LoadMoreProps {
   /** How many records the screen shows, and how many the whole list holds. */

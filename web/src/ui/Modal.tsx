@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import './Modal.css';
 
 interface ModalProps {
   title: string;

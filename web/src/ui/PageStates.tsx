@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { loadProblem, problemText } from '../apollo/errors';
 import { useSession } from '../app/session';
+import './forms.css';
+import './PageStates.css';
 
 /** How long a load may take before the screen says it is loading: a quick load shows no flash of "Loading…". */
 export const LOADING_DELAY_MS = 300;

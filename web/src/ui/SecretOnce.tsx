@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import './SecretOnce.css';
+import './forms.css';
 
 interface SecretOnceProps {
   /** The card's heading, e.g. `Token “ci” created`. */

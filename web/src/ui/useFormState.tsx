@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { hasErrors, type FieldErrors } from '@fulcrum/schema/validation';
 import { describeError, renameFields } from '../apollo/errors';
+import './forms.css';
 
 /**
  * The state every form shares: field errors (client rules, then the server's `extensions.fields`),

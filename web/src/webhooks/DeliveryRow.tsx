@@ -3,6 +3,7 @@ import { eventLabel } from './eventNames';
 import { formatDateTime } from '../ui/formatDate';
 import './webhooks.css';
 import '../ui/settings.css';
+import '../ui/table.css';
 
 export const DeliveryRow_delivery = graphql(`
   fragment DeliveryRow_delivery on WebhookDelivery {

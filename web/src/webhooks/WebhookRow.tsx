@@ -3,6 +3,7 @@ import { graphql, useFragment, type FragmentType } from '../gql';
 import { eventLabel } from './eventNames';
 import './webhooks.css';
 import '../ui/settings.css';
+import '../ui/table.css';
 
 export const WebhookRow_webhook = graphql(`
   fragment WebhookRow_webhook on Webhook {
