@@ -2,6 +2,7 @@
 // (imported below them, through the router) comes after these in the cascade.
 import './styles/global.css';
 import './ui/buttons.css';
+import './ui/page.css';
 import { ApolloProvider } from '@apollo/client/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useSession } from '../app/session';
 import { LogoMark } from '../ui/Icons';
+import './shell.css';
 
 /**
  * The stylised lowercase "fulcrum" with its subtitle; links to the dashboard when signed in, else home. The link's

@@ -1,6 +1,8 @@
 import { useRouteError } from 'react-router-dom';
 import { Brand } from './Brand';
 import { RouteErrorPanel } from './RouteError';
+import './shell.css';
+import './errors.css';
 
 /**
  * The root errorElement: only for an error of the shell itself (every screen's error renders inside the shell,

@@ -1,5 +1,6 @@
 import { Brand } from './Brand';
 import { ProfileMenu } from './ProfileMenu';
+import './shell.css';
 
 export function Header() {
   return (

@@ -2,6 +2,7 @@ import { NavLink } from 'react-router-dom';
 import { UnreadBadge } from '../live/unread';
 import { useSession } from '../app/session';
 import { useModals } from '../app/modals';
+import './shell.css';
 
 /** Signed-in agents only, and only at 1400 px and wider (CSS hides it below; the profile menu has the links then). */
 export function NavBar() {

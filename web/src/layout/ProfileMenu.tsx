@@ -5,6 +5,7 @@ import { UnreadBadge } from '../live/unread';
 import { useSession } from '../app/session';
 import { BurgerIcon } from '../ui/Icons';
 import { useModals } from '../app/modals';
+import './shell.css';
 
 /**
  * "Sign In" / "Menu" at 1310 px and wider, a burger icon below (the label stays for screen readers).

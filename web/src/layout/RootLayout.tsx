@@ -9,6 +9,7 @@ import { LiveUpdates } from '../live/LiveUpdates';
 import { sessionSwitchingVar } from '../live/session';
 import { ROOT_QUERY, SessionContext } from '../app/session';
 import '../ui/PageStates.css';
+import './shell.css';
 
 /**
  * Before the session is known there is no menu to show: the header holds the brand alone. `children` is the

@@ -2,6 +2,7 @@ import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-ro
 import { useSession } from '../app/session';
 import { ChunkLoadError } from './loadChunk';
 import '../ui/forms.css';
+import './errors.css';
 
 /** What went wrong with a screen, in words for the agent: never the raw error (that goes to the console). */
 export function routeErrorText(error: unknown): { title: string; detail: string } {

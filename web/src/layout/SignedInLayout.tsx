@@ -3,6 +3,7 @@ import { useDemoLogin } from '../app/auth';
 import { useSession } from '../app/session';
 import { useModals } from '../app/modals';
 import '../ui/forms.css';
+import './errors.css';
 
 /**
  * The one signed-in layout route (pathless, see router.tsx): every workspace screen below it needs a session.

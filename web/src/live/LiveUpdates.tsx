@@ -16,6 +16,7 @@ import {
 import { beginSessionSwitch } from './session';
 import { applyPresenceEvent, noteTyping, PRESENCE_EVENTS, resetPresence, TYPING_EVENTS } from './presence';
 import { applyUnreadEvent, UNREAD_EVENTS } from './unread';
+import './live.css';
 
 /** After a reconnect: wait this long (more reconnects in the meantime fold into it), then refetch once. */
 export const CATCH_UP_DELAY_MS = 250;

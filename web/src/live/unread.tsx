@@ -1,6 +1,7 @@
 import type { ApolloCache } from '@apollo/client';
 import { useFragment, useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
+import './live.css';
 
 /**
  * Unread messages are counted by the server (issue 13): `unreadMessageCount` for the openers' badge, each
