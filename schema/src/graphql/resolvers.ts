@@ -88,6 +88,14 @@ function selectedFields(info: GraphQLResolveInfo, fieldNodes: readonly FieldNode
   return byName;
 }
 
+/**
+ * The requester, macro and assignee read with a page's tickets (TicketPage.relations), keyed by the very record
+ * objects the page returned (a WeakMap: nothing outlives the request). The field resolvers below use them to
+ * answer synchronously; graphql-js then completes each row without a promise per relation. A relation the query
+ * did not select (selectedTicketRelations) is absent: its resolver loads it instead.
+ */
+const pageRelations = new WeakMap<TicketRecord, tickets.TicketRelations>();
+
 /** Which relations of its tickets a `tickets` query selects: the page's statement reads only those. */
 function selectedTicketRelations(info: GraphQLResolveInfo): tickets.PageRelations {
   const connection = getNamedType(info.returnType);
@@ -110,9 +118,10 @@ export class TicketResolver {
     @Ctx() { service }: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // The page's statement also reads the requesters, macros and assignee the query selects (tickets.pageRelations,
-    // used below); a relation it does not select is not joined.
+    // The page's statement also reads the requesters, macros and assignee the query selects (kept in pageRelations
+    // for the field resolvers below); a relation it does not select is not joined.
     const result = await tickets.listTickets(service, { ...page, filter, orderBy, relations: selectedTicketRelations(info) });
+    result.nodes.forEach((node, i) => pageRelations.set(node, result.relations[i]));
     const counts = result.statusCounts;
     return { ...toConnection(result), statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED } };
   }
@@ -162,17 +171,17 @@ export class TicketResolver {
 
   @FieldResolver(() => User)
   assignee(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return tickets.pageRelations.get(ticket)?.assignee ?? loaders.user.load(ticket.assigneeId);
+    return pageRelations.get(ticket)?.assignee ?? loaders.user.load(ticket.assigneeId);
   }
 
   @FieldResolver(() => Customer, { description: 'The requester.' })
   requester(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return tickets.pageRelations.get(ticket)?.requester ?? loaders.customer.load(ticket.requesterId);
+    return pageRelations.get(ticket)?.requester ?? loaders.customer.load(ticket.requesterId);
   }
 
   @FieldResolver(() => Macro, { description: 'The macro applied to the ticket; macro 1, "No Macro", when none was chosen.' })
   macro(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return tickets.pageRelations.get(ticket)?.macro ?? loaders.macro.load(ticket.macroId);
+    return pageRelations.get(ticket)?.macro ?? loaders.macro.load(ticket.macroId);
   }
 }
 

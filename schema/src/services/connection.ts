@@ -30,19 +30,47 @@ export interface Page<T> {
 }
 
 /** The lists that hand out cursors; a cursor is only valid on the list it came from. */
-export type CursorKind = 'ticket' | 'customer' | 'macro' | 'user' | 'conversation' | 'message';
+export type CursorKind = 'ticket' | 'customer' | 'macro' | 'user' | 'conversation' | 'message' | 'delivery';
 
-export function encodeCursor(kind: CursorKind, id: number): string {
-  return Buffer.from(`${kind}:${id}`).toString('base64url');
+/** Where a page ends, as a cursor carries it: the last row's id and, for a list in another order than by id, that order and the row's sort key. */
+export interface CursorPosition {
+  id: number;
+  sort: { order: string; key: number } | null;
 }
 
-/** The id a cursor stands for; null for no cursor (absent, null or empty); BAD_USER_INPUT on `after` for anything else. */
-export function decodeCursor(kind: CursorKind, cursor: string | null | undefined): number | null {
+/**
+ * The one cursor codec of every list: `<kind>:<id>`, or `<kind>:<ORDER>:<key>:<id>` for a list sorted by another
+ * key than its id (the ticket list's priority, update-time and relevance orders), in base64url.
+ */
+export function encodeCursor(kind: CursorKind, id: number, sort?: { order: string; key: number } | null): string {
+  return Buffer.from(sort ? `${kind}:${sort.order}:${sort.key}:${id}` : `${kind}:${id}`).toString('base64url');
+}
+
+/**
+ * The position a cursor of `kind` stands for; null for no cursor (absent, null or empty); BAD_USER_INPUT on
+ * `after` (with `message`) for anything else: another list's cursor, a malformed one, an id below 1.
+ */
+export function readCursor(kind: CursorKind, cursor: string | null | undefined, message: string = MESSAGES.pageCursor): CursorPosition | null {
   if (cursor === null || cursor === undefined || cursor === '') return null;
-  const match =
-    typeof cursor === 'string' && cursor.length <= 64 ? new RegExp(`^${kind}:(\\d{1,15})$`).exec(Buffer.from(cursor, 'base64url').toString()) : null;
-  if (!match || Number(match[1]) < 1) throw AppError.validation({ after: [MESSAGES.pageCursor] });
-  return Number(match[1]);
+  const text = typeof cursor === 'string' && cursor.length <= 160 ? Buffer.from(cursor, 'base64url').toString() : '';
+  const prefix = `${kind}:`;
+  const rest = text.startsWith(prefix) ? text.slice(prefix.length) : '';
+  const plain = /^(\d{1,15})$/.exec(rest);
+  const keyed = /^([A-Z]{1,12}):(-?[0-9.e+-]{1,40}):(\d{1,15})$/.exec(rest);
+  const position: CursorPosition | null = plain
+    ? { id: Number(plain[1]), sort: null }
+    : keyed && Number.isFinite(Number(keyed[2]))
+      ? { id: Number(keyed[3]), sort: { order: keyed[1], key: Number(keyed[2]) } }
+      : null;
+  if (!position || position.id < 1) throw AppError.validation({ after: [message] });
+  return position;
+}
+
+/** The id a cursor of a list in id order stands for; null for no cursor; BAD_USER_INPUT on `after` for anything else. */
+export function decodeCursor(kind: CursorKind, cursor: string | null | undefined, message: string = MESSAGES.pageCursor): number | null {
+  const position = readCursor(kind, cursor, message);
+  if (position?.sort) throw AppError.validation({ after: [message] });
+  return position ? position.id : null;
 }
 
 /** The page size asked for: the default when absent; BAD_USER_INPUT on `first` outside 1..100 (never silently cut). */

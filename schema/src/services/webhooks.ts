@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import { User, Webhook } from '../entities/index.js';
 import { validateWebhook, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, WEBHOOK_MESSAGES, type FieldErrors, type WebhookEventTypeName } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { decodeCursor, encodeCursor } from './connection.js';
 import { toDate } from './records.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import { newMessageId } from '../webhooks/outbox.js';
@@ -295,14 +296,6 @@ function toDelivery(r: DeliveryRow): WebhookDeliveryRecord {
   };
 }
 
-const encodeCursor = (id: number) => Buffer.from(`delivery:${id}`).toString('base64url');
-function decodeCursor(cursor: string | null | undefined): number | null {
-  if (!cursor) return null;
-  const match = /^delivery:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw AppError.validation({ after: [WEBHOOK_MESSAGES.deliveryCursor] });
-  return Number(match[1]);
-}
-
 function deliveryQuery(ctx: ServiceContext, viewerId: number) {
   return ctx.em.getKnex()('webhook_deliveries as d').join('webhooks as w', 'w.id', 'd.webhook_id').where('w.owner_id', viewerId).select('d.*');
 }
@@ -317,7 +310,7 @@ export async function listDeliveries(
   const webhookId = parseId(rawWebhookId);
   if (!webhookId) throw AppError.notFound('Webhook');
   const first = Math.min(Math.max(page.first ?? 20, 1), MAX_DELIVERY_PAGE);
-  const after = decodeCursor(page.after);
+  const after = decodeCursor('delivery', page.after, WEBHOOK_MESSAGES.deliveryCursor);
   const query = deliveryQuery(ctx, viewerId)
     .where('d.webhook_id', webhookId)
     .orderBy('d.id', 'desc')
@@ -325,7 +318,7 @@ export async function listDeliveries(
   if (after) query.where('d.id', '<', after);
   const rows = ((await query) as DeliveryRow[]).map(toDelivery);
   const nodes = rows.slice(0, first);
-  return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null };
+  return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor('delivery', nodes[nodes.length - 1].id) : null };
 }
 
 async function deliveryById(ctx: ServiceContext, viewerId: number, id: number): Promise<WebhookDeliveryRecord> {

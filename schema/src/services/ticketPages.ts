@@ -1,0 +1,421 @@
+/**
+ * Reading tickets: the dashboard's pages (one SQL statement per page, built here: filter, search, order, keyset
+ * cursor, per-status counts and the relations asked for), the REST list, one ticket, an image's bytes. Every
+ * read applies the ticket-access policy (ticketAccess.readSql / readFilter).
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '../errors.js';
+import { TicketImage } from '../entities/index.js';
+import {
+  MESSAGES,
+  TICKET_ORDERS,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  TICKET_TYPES,
+  hasErrors,
+  validateSearch,
+  type TicketOrder,
+  type TicketPriority,
+  type TicketStatus,
+  type TicketType,
+} from '../validation/rules.js';
+import { dateBinding, emKind, hotReadArrays, type DatabaseKind } from '../database.js';
+import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
+import * as ticketAccess from './ticketAccess.js';
+import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { encodeCursor as encodeListCursor, pageSize, readCursor } from './connection.js';
+import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type UserRecord } from './records.js';
+import { COL, PAGE_COLUMNS, TICKET_SELECT, customerRecord, macroRecord, relation, ticketRecordAt, userRecord, type TicketRelations } from './ticketRows.js';
+
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './connection.js';
+
+export interface TicketFilter {
+  /** Words and word prefixes in title, description, requester name and email; `123` or `#123` is ticket 123. */
+  search?: string | null;
+  /** Any of these statuses; null or empty: every status. */
+  status?: readonly string[] | null;
+  priority?: readonly string[] | null;
+  type?: readonly string[] | null;
+  requesterId?: unknown;
+}
+
+export type StatusCounts = Record<TicketStatus, number>;
+
+export interface TicketPage {
+  nodes: TicketRecord[];
+  /** Tickets matching the whole filter (every page, not just this one). */
+  totalCount: number;
+  /** Tickets matching the filter apart from its status part, per status. */
+  statusCounts: StatusCounts;
+  endCursor: string | null;
+  hasNextPage: boolean;
+  /**
+   * The requester, macro and assignee read with each node, in the nodes' order (one record per related row,
+   * shared by the page's tickets): the GraphQL layer answers the relation fields from them without a promise.
+   */
+  relations: TicketRelations[];
+}
+
+/** Where a page ends: the order it belongs to, the sort key of its last row and that row's id. */
+interface Cursor {
+  order: TicketOrder;
+  key: number;
+  id: number;
+}
+
+/**
+ * Opaque to clients, in the project's one cursor codec (connection.ts): NEWEST keeps the original `ticket:<id>`
+ * form; the others carry their order and sort key (priority rank, update time in ms, relevance score), so a
+ * cursor is only good for the order it came from.
+ */
+export function encodeCursor(id: number, order: TicketOrder = 'NEWEST', key: number = id): string {
+  return encodeListCursor('ticket', id, order === 'NEWEST' ? null : { order, key });
+}
+
+export function decodeCursor(cursor: string | null | undefined, order: TicketOrder = 'NEWEST'): Cursor | null {
+  const position = readCursor('ticket', cursor);
+  if (!position) return null;
+  const parsed: Cursor = position.sort
+    ? { order: position.sort.order as TicketOrder, key: position.sort.key, id: position.id }
+    : { order: 'NEWEST', key: position.id, id: position.id };
+  if (parsed.order !== order) throw AppError.validation({ after: [MESSAGES.pageCursor] });
+  return parsed;
+}
+
+async function loadTickets(ctx: ServiceContext, name: string, where: string, params: unknown[]): Promise<TicketRecord[]> {
+  // Rows as arrays (hotReadArrays): building an object per row cost as much as the read.
+  const rows = await hotReadArrays(ctx.em, `${name}_raw`, `${TICKET_SELECT} ${where}`, params);
+  return rows.map((row) => ticketRecordAt(row, 0));
+}
+
+/** Which relations of its tickets a page reads in its statement (default: all three). */
+export interface PageRelations {
+  requester?: boolean;
+  macro?: boolean;
+  assignee?: boolean;
+}
+
+/** A piece of SQL with its `?` bindings in order of appearance. */
+interface Sql {
+  sql: string;
+  bindings: unknown[];
+}
+const placeholders = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
+const distinct = <T extends string>(values: readonly string[] | null | undefined, allowed: readonly T[], field: string, message: string): T[] | null => {
+  if (!values?.length) return null;
+  if (!values.every((v) => (allowed as readonly string[]).includes(v))) throw AppError.validation({ [field]: [message] });
+  const set = [...new Set(values)] as T[];
+  return set.length === allowed.length ? null : set;
+};
+
+/** Validated filter: null means "no restriction" for each part. */
+interface Criteria {
+  viewerId: number;
+  statuses: TicketStatus[] | null;
+  priorities: TicketPriority[] | null;
+  types: TicketType[] | null;
+  requesterId: number | null;
+  search: ParsedSearch | null;
+  order: TicketOrder;
+}
+
+function criteria(viewerId: number, filter: TicketFilter, orderBy: string | null | undefined): Criteria {
+  const fields = validateSearch(filter.search);
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  if (orderBy != null && !(TICKET_ORDERS as readonly string[]).includes(orderBy))
+    throw AppError.validation({ orderBy: [`Order must be one of ${TICKET_ORDERS.join(', ')}.`] });
+  let requesterId: number | null = null;
+  if (filter.requesterId != null) {
+    requesterId = parseId(filter.requesterId);
+    if (!requesterId) throw AppError.validation({ requesterId: [MESSAGES.ticketRequesterUnknown] });
+  }
+  const search = filter.search?.trim() ? parseSearch(filter.search) : null;
+  const requested = (orderBy as TicketOrder | null | undefined) ?? (search ? 'RELEVANCE' : 'NEWEST');
+  return {
+    viewerId,
+    statuses: distinct(filter.status, TICKET_STATUSES, 'status', MESSAGES.ticketStatus),
+    priorities: distinct(filter.priority, TICKET_PRIORITIES, 'priority', MESSAGES.ticketPriority),
+    types: distinct(filter.type, TICKET_TYPES, 'type', MESSAGES.ticketType),
+    requesterId,
+    search,
+    order: requested === 'RELEVANCE' && !search ? 'NEWEST' : requested,
+  };
+}
+
+/** Priority order is most urgent first: Urgent 3, High 2, Medium 1, Low 0. */
+const PRIORITY_RANK = `(case t.priority ${TICKET_PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end)`;
+
+/** `and t.type in (...) and t.requester_id = ?`: the parts of a filter no index range below covers. */
+function residual(c: Criteria, options: { priority: boolean; status: boolean }): Sql {
+  const sql: string[] = [];
+  const bindings: unknown[] = [];
+  if (options.status && c.statuses) {
+    sql.push(`and t.status in ${placeholders(c.statuses)}`);
+    bindings.push(...c.statuses);
+  }
+  if (options.priority && c.priorities) {
+    sql.push(`and t.priority in ${placeholders(c.priorities)}`);
+    bindings.push(...c.priorities);
+  }
+  if (c.types) {
+    sql.push(`and t.type in ${placeholders(c.types)}`);
+    bindings.push(...c.types);
+  }
+  if (c.requesterId) {
+    sql.push('and t.requester_id = ?');
+    bindings.push(c.requesterId);
+  }
+  return { sql: sql.join(' '), bindings };
+}
+
+/**
+ * The page without a search: a UNION ALL of one index range per status (and per priority, except in "last
+ * update" order), each read in sort order and cut at the page size, then merged. Every range is a walk of
+ * (assignee_id, status, priority, id) or (assignee_id, status, updated_at, id) from the cursor, so a page costs
+ * the same at 1,000 or 1,000,000 tickets, whichever statuses and priorities are asked for. (A single range over
+ * `status in (...)` would have to read and sort every matching row.)
+ */
+function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limit: number): Sql {
+  const branches: string[] = [];
+  const bindings: unknown[] = [];
+  const statuses = c.statuses ?? [...TICKET_STATUSES];
+  const read = ticketAccess.readSql(c.viewerId);
+  if (c.order === 'UPDATED') {
+    const rest = residual(c, { priority: true, status: false });
+    for (const status of statuses) {
+      const after = cursor ? 'and (t.updated_at < ? or (t.updated_at = ? and t.id < ?))' : '';
+      branches.push(
+        `select t.id as id, t.updated_at as sk from tickets t where ${read.sql} and t.status = ? ${rest.sql} ${after} order by t.updated_at desc, t.id desc limit ?`,
+      );
+      bindings.push(...read.bindings, status, ...rest.bindings);
+      if (cursor) bindings.push(dateBinding(kind, cursor.key), dateBinding(kind, cursor.key), cursor.id);
+      bindings.push(limit);
+    }
+  } else if (!c.priorities && c.order !== 'PRIORITY') {
+    // In id order without a priority filter: every status is one walk of (assignee_id, id) from the cursor (a union
+    // of the 12 status x priority ranges would read up to 12 pages and merge them); a status filter (the web app's
+    // default, unsolved) is one (assignee_id, status, id) range per status.
+    const rest = residual(c, { priority: false, status: false });
+    const after = cursor ? (c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?') : '';
+    for (const status of c.statuses ?? [null]) {
+      branches.push(
+        `select t.id as id, t.id as sk from tickets t where ${read.sql}${status ? ' and t.status = ?' : ''} ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+      );
+      bindings.push(...read.bindings, ...(status ? [status] : []), ...rest.bindings, ...(cursor ? [cursor.id] : []), limit);
+    }
+  } else {
+    const rest = residual(c, { priority: false, status: false });
+    for (const status of statuses) {
+      for (const priority of c.priorities ?? [...TICKET_PRIORITIES]) {
+        const rank = TICKET_PRIORITIES.indexOf(priority);
+        let after = '';
+        if (cursor && c.order === 'PRIORITY') {
+          if (rank > cursor.key) continue; // wholly before the cursor
+          if (rank === cursor.key) after = 'and t.id < ?';
+        } else if (cursor) after = c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?';
+        const key = c.order === 'PRIORITY' ? String(rank) : 't.id';
+        branches.push(
+          `select t.id as id, ${key} as sk from tickets t where ${read.sql} and t.status = ? and t.priority = ? ${rest.sql} ${after} order by t.id ${c.order === 'OLDEST' ? 'asc' : 'desc'} limit ?`,
+        );
+        bindings.push(...read.bindings, status, priority, ...rest.bindings);
+        if (after) bindings.push(cursor!.id);
+        bindings.push(limit);
+      }
+    }
+  }
+  if (!branches.length) return { sql: 'select t.id as id, t.id as sk from tickets t where 1 = 0', bindings: [] };
+  return { sql: branches.map((b, i) => `select * from (${b}) as b${i}`).join(' union all '), bindings };
+}
+
+/** The page of a search: the viewer's matches joined to their tickets, filtered, in the chosen order. */
+function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limit: number): Sql {
+  const key = { RELEVANCE: 't.score', NEWEST: 't.id', OLDEST: 't.id', PRIORITY: PRIORITY_RANK, UPDATED: 't.updated_at' }[c.order];
+  const statuses = c.statuses ? `and t.status in ${placeholders(c.statuses)}` : '';
+  const bindings: unknown[] = [...(c.statuses ?? [])];
+  let after = '';
+  if (cursor) {
+    if (c.order === 'NEWEST' || c.order === 'OLDEST') {
+      after = c.order === 'OLDEST' ? 'and t.id > ?' : 'and t.id < ?';
+      bindings.push(cursor.id);
+    } else {
+      const value = c.order === 'UPDATED' ? dateBinding(kind, cursor.key) : cursor.key;
+      after = `and (${key} < ? or (${key} = ? and t.id < ?))`;
+      bindings.push(value, value, cursor.id);
+    }
+  }
+  bindings.push(limit);
+  const order = c.order === 'OLDEST' ? 't.id asc' : c.order === 'NEWEST' ? 't.id desc' : `${key} desc, t.id desc`;
+  return { sql: `select t.id as id, ${key} as sk from found t where 1 = 1 ${statuses} ${after} order by ${order} limit ?`, bindings };
+}
+
+/**
+ * A search's matches joined once to their tickets, with the rest of the filter applied (all but status): the page
+ * (searchPage) and the per-status counts (countsSql) both read this, so each match's ticket is read once.
+ */
+function foundSql(c: Criteria): Sql {
+  const rest = residual(c, { priority: true, status: false });
+  const read = ticketAccess.readSql(c.viewerId);
+  return {
+    sql: `select t.id, m.score, t.status, t.priority, t.updated_at from matches m join tickets t on t.id = m.ticket_id where ${read.sql} ${rest.sql}`,
+    bindings: [...read.bindings, ...rest.bindings],
+  };
+}
+
+/**
+ * Per-status totals under the rest of the filter. Without a search or requester they are sums over the
+ * counters the triggers keep (ticket_counts: at most 48 rows per agent), never a count over the agent's tickets.
+ */
+function countsSql(c: Criteria): Sql {
+  const per = (count: (status: string) => string) => TICKET_STATUSES.map((s) => `${count(s)} as ${s.toLowerCase()}_count`).join(', ');
+  if (!c.search && !c.requesterId) {
+    const counted = ticketAccess.countsSql(c.viewerId, 'k');
+    const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where ${counted.sql}`];
+    const bindings: unknown[] = [...counted.bindings];
+    if (c.priorities) {
+      sql.push(`and k.priority in ${placeholders(c.priorities)}`);
+      bindings.push(...c.priorities);
+    }
+    if (c.types) {
+      sql.push(`and k.type in ${placeholders(c.types)}`);
+      bindings.push(...c.types);
+    }
+    return { sql: sql.join(' '), bindings };
+  }
+  if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
+  const rest = residual(c, { priority: true, status: false });
+  const read = ticketAccess.readSql(c.viewerId);
+  return {
+    sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where ${read.sql} ${rest.sql}`,
+    bindings: [...read.bindings, ...rest.bindings],
+  };
+}
+
+/**
+ * The caller's tickets, filtered, searched and ordered, one page at a time (keyset cursor: sort key + id), in
+ * ONE SQL statement whatever the filter: the page's ids (browsePage or searchPage), the per-status counts
+ * (countsSql), and for each row its image metadata, requester, macro and assignee by primary key. The counts
+ * row is the statement's driving row, so an empty page still carries them.
+ *
+ * The one place the dashboard list is queried (a prepared-statement cache can key on the SQL text built here).
+ */
+export async function listTickets(
+  ctx: ServiceContext,
+  page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null; relations?: PageRelations } = {},
+): Promise<TicketPage> {
+  const viewerId = requireViewer(ctx);
+  const first = pageSize(page.first);
+  const c = criteria(viewerId, page.filter ?? {}, page.orderBy);
+  const cursor = decodeCursor(page.after, c.order);
+  const kind = emKind(ctx.em);
+  const ctes: string[] = [];
+  const bindings: unknown[] = [];
+  if (c.search) {
+    const matches = matchesSql(kind, c.search, viewerId);
+    ctes.push(`matches as materialized (${matches.sql})`);
+    bindings.push(...matches.bindings);
+    const found = foundSql(c);
+    ctes.push(`found as materialized (${found.sql})`);
+    bindings.push(...found.bindings);
+  }
+  const ids = c.search ? searchPage(kind, c, cursor, first + 1) : browsePage(kind, c, cursor, first + 1);
+  ctes.push(`page as (${ids.sql})`);
+  bindings.push(...ids.bindings);
+  const counts = countsSql(c);
+  ctes.push(`counts as (${counts.sql})`);
+  bindings.push(...counts.bindings);
+  const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
+  bindings.push(first + 1);
+  const want = { requester: page.relations?.requester ?? true, macro: page.relations?.macro ?? true, assignee: page.relations?.assignee ?? true };
+  // Column positions in the rows (arrays, see hotReadArrays): PAGE_COLUMNS, then each relation read.
+  const columns = [PAGE_COLUMNS.sql];
+  const joins: string[] = [];
+  let next = PAGE_COLUMNS.count;
+  const at = { customer: -1, macro: -1, user: -1 };
+  if (want.requester) {
+    columns.push('c.id as c_id, c.name as c_name, c.email as c_email, c.owner_id as c_owner_id, c.created_at as c_created_at');
+    joins.push('left join customers c on c.id = t.requester_id');
+    at.customer = next;
+    next += 5;
+  }
+  if (want.macro) {
+    columns.push('m.id as m_id, m.name as m_name, m.description as m_description, m.owner_id as m_owner_id, m.created_at as m_created_at');
+    joins.push('left join macros m on m.id = t.macro_id');
+    at.macro = next;
+    next += 5;
+  }
+  if (want.assignee) {
+    columns.push('u.id as u_id, u.username as u_username, u.email as u_email, u.created_at as u_created_at');
+    joins.push('left join users u on u.id = t.assignee_id');
+    at.user = next;
+  }
+  const sql = `with ${ctes.join(', ')}
+    select ${columns.join(', ')}
+    from counts k
+    left join (select id, sk from page p order by ${order} limit ?) as p on 1 = 1
+    left join tickets t on t.id = p.id
+    left join ticket_images i on i.ticket_id = t.id
+    ${joins.join(' ')}
+    order by ${order}`;
+  // Named by its text: the filter's shape (which statuses, priorities, types, search or not, cursor or not) and the
+  // relations read set it.
+  const rows = await hotReadArrays(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
+  const countsRow = rows[0];
+  const statusCounts = {
+    OPEN: Number(countsRow?.[COL.open] ?? 0),
+    PENDING: Number(countsRow?.[COL.pending] ?? 0),
+    SOLVED: Number(countsRow?.[COL.solved] ?? 0),
+  };
+  let totalCount = 0;
+  for (const s of c.statuses ?? TICKET_STATUSES) totalCount += statusCounts[s];
+  const found = rows.filter((row) => row[COL.id] != null);
+  const customers = new Map<number, CustomerRecord>();
+  const macros = new Map<number, MacroRecord>();
+  const users = new Map<number, UserRecord>();
+  const nodes: TicketRecord[] = [];
+  const related: TicketRelations[] = [];
+  for (const row of found.slice(0, first)) {
+    const record = ticketRecordAt(row, COL.id);
+    const relations: TicketRelations = {};
+    // One record per related row, shared by the page's tickets (as the loaders would).
+    if (at.customer >= 0) relations.requester = relation(customers, row, at.customer, customerRecord);
+    if (at.macro >= 0) relations.macro = relation(macros, row, at.macro, macroRecord);
+    if (at.user >= 0) relations.assignee = relation(users, row, at.user, userRecord);
+    nodes.push(record);
+    related.push(relations);
+  }
+  const last = found[Math.min(first, found.length) - 1];
+  const endKey = (row: unknown[]) => (c.order === 'UPDATED' ? toDate(row[COL.sortKey]).getTime() : Number(row[COL.sortKey]));
+  return {
+    nodes,
+    relations: related,
+    totalCount,
+    statusCounts,
+    hasNextPage: found.length > first,
+    endCursor: last ? encodeCursor(Number(last[COL.id]), c.order, endKey(last)) : null,
+  };
+}
+
+/** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
+export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[]> {
+  const read = ticketAccess.readSql(requireViewer(ctx));
+  return loadTickets(ctx, 'tickets_of_agent', `where ${read.sql} order by t.id desc`, read.bindings);
+}
+
+/** A ticket the caller may see (their own); anything else is "not found", so ids leak nothing. */
+export async function getTicket(ctx: ServiceContext, rawId: unknown): Promise<TicketRecord> {
+  const viewerId = requireViewer(ctx);
+  const id = parseId(rawId);
+  const read = ticketAccess.readSql(viewerId);
+  const [ticket] = id ? await loadTickets(ctx, 'ticket_of_agent', `where t.id = ? and ${read.sql}`, [id, ...read.bindings]) : [];
+  if (!ticket) throw AppError.notFound('Ticket');
+  return ticket;
+}
+
+/** The bytes of an image, for the caller's own tickets only. */
+export async function getTicketImageData(ctx: ServiceContext, rawImageId: unknown): Promise<{ mimeType: string; data: Buffer; ticketId: number }> {
+  const viewerId = requireViewer(ctx);
+  const id = parseId(rawImageId);
+  const image = id ? await ctx.em.findOne(TicketImage, { id, ticket: ticketAccess.readFilter(viewerId) }, { populate: ['data'] }) : null;
+  if (!image) throw AppError.notFound('Image');
+  return { mimeType: image.mimeType, data: image.data, ticketId: image.ticket.id };
+}
