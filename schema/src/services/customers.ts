@@ -4,8 +4,8 @@ import { Customer, Ticket, User } from '../entities/index.js';
 import { LIMITS, MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
-import { toDate, type CustomerRecord } from './records.js';
-import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from '../webhooks/outbox.js';
+import { toDate, type CustomerRecord } from '../records/index.js';
+import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from './changeLog.js';
 
 export function toCustomerRecord(c: Customer): CustomerRecord {
   return { id: c.id, name: c.name, email: c.email, ownerId: c.owner.id, createdAt: c.createdAt };

@@ -3,9 +3,9 @@ import { Macro, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
-import { toDate, type MacroRecord } from './records.js';
+import { toDate, type MacroRecord } from '../records/index.js';
 import * as ticketAccess from './ticketAccess.js';
-import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
+import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from './changeLog.js';
 
 export function toMacroRecord(m: Macro): MacroRecord {
   return { id: m.id, name: m.name, description: m.description, ownerId: m.owner?.id ?? null, createdAt: m.createdAt };

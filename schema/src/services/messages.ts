@@ -3,9 +3,9 @@ import { Message, User } from '../entities/index.js';
 import { hasErrors, MESSAGES, validateMessage } from '../validation/rules.js';
 import { hotRead } from '../database.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import { toDate, type MessageRecord } from './records.js';
+import { toDate, type MessageRecord } from '../records/index.js';
 import type { ChangeKind } from '../realtime/events.js';
-import { flushWithEvents, messageData, recordEvents, webhookEvent } from '../webhooks/outbox.js';
+import { flushWithEvents, messageData, recordEvents, webhookEvent } from './changeLog.js';
 import { decodeCursor, encodeCursor, pageSize, publishUnread, recordDeleted, recordSent, type Page } from './conversations.js';
 
 export function toMessageRecord(m: Message): MessageRecord {

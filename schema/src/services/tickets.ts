@@ -27,9 +27,9 @@ import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { pageSize } from './connection.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
-import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
+import { flushWithEvents, ticketData, webhookEvent } from './changeLog.js';
 import type { TicketFacets } from '../realtime/events.js';
-import { ticketRecordOf, toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from './records.js';
+import { ticketRecordOf, toDate, type CustomerRecord, type MacroRecord, type TicketImageRecord, type TicketRecord, type UserRecord } from '../records/index.js';
 
 export interface TicketInput {
   title: unknown;
