@@ -1,7 +1,8 @@
 /**
  * The change log of the domain: the one seam every write of the service layer passes to record what it changed.
  * A change is written with its webhook event (the outbox, webhooks/outbox.ts) in the same database transaction,
- * so the event is committed exactly when the change is and a rolled-back write leaves none. The event's audience
+ * so the event is committed exactly when the change is and a rolled-back write leaves none; its live bus event
+ * (the service's `publish` callback) goes out from here once that transaction has committed, never before. The event's audience
  * comes from the read rules (a ticket's from services/ticketAccess.ts), its data from the plain records.
  */
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
@@ -80,28 +81,30 @@ export const webhookEvent = {
 };
 
 /**
- * Writes the events into the outbox inside a transaction the caller runs: `em` must be the entity manager an
- * `em.transactional(async (em) => ...)` callback received (its own event manager), so this process's delivery
- * worker can be woken once that transaction commits.
+ * Records a change inside a transaction the caller runs: its webhook events go into the outbox now, and once that
+ * transaction commits, `publish` announces it on the live bus and this process's delivery worker is woken (a
+ * rolled-back change announces nothing). `em` must be the entity manager an `em.transactional(async (em) => ...)`
+ * callback received (its own event manager).
  */
-export async function recordEvents(em: Em, events: WebhookEventDraft[]): Promise<void> {
-  if (!events.length) return;
+export async function recordEvents(em: Em, events: WebhookEventDraft[], publish?: () => void): Promise<void> {
   await insertEvents(em, events);
-  let woken = false;
+  let committed = false;
   em.getEventManager().registerSubscriber({
     afterTransactionCommit: () => {
-      if (woken) return;
-      woken = true;
-      wakeWorkers(em);
+      if (committed) return;
+      committed = true;
+      if (events.length) wakeWorkers(em);
+      publish?.();
     },
   });
 }
 
 /**
- * Flushes the unit of work and writes the events it caused in one transaction, then wakes this process's
- * delivery worker. `events` runs after the flush (new records have their ids) and before the commit.
+ * Flushes the unit of work and writes the webhook events it caused in one transaction; once committed, announces
+ * the change on the live bus (`publish`) and wakes this process's delivery worker. `events` runs after the flush
+ * (new records have their ids) and before the commit.
  */
-export async function flushWithEvents(ctx: ServiceContext, events: () => WebhookEventDraft | WebhookEventDraft[]): Promise<void> {
+export async function flushWithEvents(ctx: ServiceContext, events: () => WebhookEventDraft | WebhookEventDraft[], publish?: () => void): Promise<void> {
   const em = ctx.em;
   const drafts = () => {
     const made = events();
@@ -109,7 +112,7 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => Webhook
   };
   if (em.isInTransaction()) {
     await em.flush();
-    await insertEvents(em, drafts());
+    await recordEvents(em, drafts(), publish);
     return;
   }
   await em.begin();
@@ -122,4 +125,5 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => Webhook
     throw error;
   }
   wakeWorkers(em);
+  publish?.();
 }
