@@ -96,6 +96,42 @@ const WEB_NO_CYCLE = {
 };
 // ---- end of web/ inside ---------------------------------------------------------------------------------------
 
+// ---- schema/src inside (issue 23): folders in layers, no circles ----------------------------------------------
+// schema/src's folders (and its root files) form layers, bottom to top; a file imports only from its own folder and
+// the layers below it, and never from another folder of its own layer, so no two folders import each other (type
+// imports count). The plain records (records/) sit below the bus (realtime/) and the webhook outbox and delivery
+// (webhooks/), which sit below the services: the services' change log (services/changeLog.ts) writes the outbox,
+// never the other way round. Tests sit above every layer (they use the kit in testing/).
+const SCHEMA_LAYERS = [
+  ['validation'],
+  ['errors.ts', 'text'],
+  ['entities'],
+  ['records', 'migrations'],
+  ['database.ts'],
+  ['realtime', 'webhooks'],
+  ['services'],
+  ['graphql', 'seed'],
+  ['testing', 'index.ts', 'emitSchema.ts'],
+];
+const schemaPath = (entry) => (entry.endsWith('.ts') ? `schema/src/${entry}` : `schema/src/${entry}/**`);
+const SCHEMA_POLICIES = [
+  ...SCHEMA_LAYERS.flatMap((layer, index) =>
+    layer.flatMap((entry) => {
+      const above = [...layer.filter((other) => other !== entry), ...SCHEMA_LAYERS.slice(index + 1).flat()];
+      if (!above.length) return [];
+      return [
+        {
+          from: { file: { path: schemaPath(entry) } },
+          disallow: { to: { file: { path: above.map(schemaPath) } } },
+          message: `schema/src/${entry} imports only its own folder and the layers below it (${SCHEMA_LAYERS.map((l) => l.join('|')).join(' < ')}): move what both need down a layer (e.g. records/).`,
+        },
+      ];
+    }),
+  ),
+  { from: { file: { path: 'schema/src/**/*.test.ts' } }, allow: { to: { file: { path: 'schema/src/**' } } } },
+];
+// ---- end of schema/src inside ---------------------------------------------------------------------------------
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', 'web/dist/**', 'gateway/dist/**', 'web/src/gql/**', 'examples/*/src/gql/**', 'data/**', 'coverage/**', '.tmp/**'],
@@ -182,6 +218,8 @@ export default tseslint.config(
           checkInternals: true,
           // Later policies override earlier ones for the same dependency.
           policies: [
+            // schema/src's layers first: the rules below say more where they apply to the same import.
+            ...SCHEMA_POLICIES,
             {
               from: { file: { path: 'schema/**' } },
               disallow: { to: { file: { path: ['gateway/**', 'web/**'] } } },

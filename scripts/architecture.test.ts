@@ -239,6 +239,31 @@ describe('architecture rules inside the layers (npm run lint)', { timeout: 60_00
     expect(errors).toEqual([expect.stringMatching(/^1: REST routes and resolvers are thin adapters/)]);
   });
 
+  it('schema/src folders import only the layers below them, never a folder of their own layer; tests may import any', async () => {
+    // The circle issue 23 found: the webhook outbox imported the services that write it.
+    const webhooks = 'schema/src/webhooks/probe.ts';
+    const errors = await refused(
+      webhooks,
+      [
+        "import { requireViewer } from '../services/context.js';",
+        `import * as bus from '${real(webhooks, 'schema/src/realtime', '.ts')}';`,
+        "import { toDate } from '../records/index.js';",
+        "import { forkEm } from '../database.js';",
+        "import { WEBHOOK_LIMITS } from '../validation/rules.js';",
+        'export const all = [requireViewer, bus, toDate, forkEm, WEBHOOK_LIMITS];',
+      ].join('\n'),
+    );
+    expect(errors.map((e) => e.split(':')[0])).toEqual(['1', '2']);
+    expect(errors[0]).toMatch(/schema\/src\/webhooks imports only its own folder and the layers below it/);
+    // A root file is a layer of its own: database.ts never imports the services (the migrations sit below it).
+    const database = await refused('schema/src/database.ts', "import { sessions } from './services/index.js';\nexport const all = [sessions];");
+    expect(database).toEqual([expect.stringMatching(/^1: schema\/src\/database.ts imports only its own folder/)]);
+    const records = await refused('schema/src/records/probe.ts', `import * as bus from '../realtime/events.js';\nexport const all = [bus];`);
+    expect(records).toEqual([expect.stringMatching(/^1: schema\/src\/records imports only/)]);
+    const test = 'schema/src/records/probe.test.ts';
+    expect(await refused(test, "import { openServiceKit } from '../testing/services.js';\nexport const all = [openServiceKit];")).toEqual([]);
+  });
+
   it('every file pattern of the boundary policies matches at least one file', async () => {
     const patterns = await policyPatterns();
     expect(patterns).toContain('schema/src/services/**');

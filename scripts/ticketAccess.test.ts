@@ -107,9 +107,9 @@ describe('ticket access is decided only in services/ticketAccess.ts', () => {
     ['schema/src/services/macros.ts', 'await em.nativeUpdate(Ticket, { macro: id, assignee: me }, { macro: 1 });', 'an ORM query filtering by the assignee'],
     ['gateway/src/http/images.ts', 'if (ticket.assigneeId !== viewerId) throw AppError.notFound();', 'a comparison with the assignee'],
     ['schema/src/graphql/resolvers.ts', 'if (viewerId === change.record.assignee.id) return change;', 'a comparison with the assignee'],
-    ['schema/src/webhooks/outbox.ts', "ticket: (kind, t) => draft('TICKET', kind, [t.assignee.id], ticketData(t)),", 'an audience built from the assignee'],
+    ['schema/src/services/changeLog.ts', "ticket: (kind, t) => draft('TICKET', kind, [t.assignee.id], ticketData(t)),", 'an audience built from the assignee'],
     [
-      'schema/src/webhooks/outbox.ts',
+      'schema/src/services/changeLog.ts',
       "ticketData: (kind, data) => draft('TICKET', kind, [Number(data.assigneeId)], data),",
       'an audience built from the assignee',
     ],

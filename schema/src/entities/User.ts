@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 
-/** Usernames are unique by their look-alike key (services/usernames.ts), but for look-alikes older than that rule. */
+/** Usernames are unique by their look-alike key (text/usernames.ts), but for look-alikes older than that rule. */
 @Unique({ name: 'users_username_key_unique', properties: ['usernameKey', 'usernameKeyDup'] })
 @Entity({ tableName: 'users' })
 export class User {

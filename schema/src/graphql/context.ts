@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../services/context.js';
 import { customers, macros, users } from '../services/index.js';
-import type { CustomerRecord, MacroRecord, UserRecord } from '../services/records.js';
+import type { CustomerRecord, MacroRecord, UserRecord } from '../records/index.js';
 
 /** Per-request batch loaders: a page of 50 tickets loads its requesters in one statement, not 50. */
 export function createLoaders(service: ServiceContext) {

@@ -24,7 +24,7 @@ import { conversations, messages } from '../services/index.js';
 import { requireViewer, type ServiceContext } from '../services/context.js';
 import type { ConversationRecord } from '../services/conversations.js';
 import type { TypingSignal, UnreadChange } from '../realtime/events.js';
-import type { UserRecord } from '../services/records.js';
+import type { UserRecord } from '../records/index.js';
 import type { GraphQLContext } from './context.js';
 import { Message, User } from './types.js';
 import { PageArgs, PageInfo, toConnection } from './connection.js';

@@ -4,7 +4,7 @@ import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } f
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { auth, customers, macros, messages, ticketAccess, tickets, users, imageUrl } from '../services/index.js';
-import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../services/records.js';
+import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../records/index.js';
 import { requireViewer } from '../services/context.js';
 import { reviveDates, type Change, type MessageChange, type TicketChange } from '../realtime/events.js';
 import type { GraphQLContext } from './context.js';

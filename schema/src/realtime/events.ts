@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createPubSub } from '@graphql-yoga/subscription';
-import type { MessageRecord, TicketRecord, CustomerRecord, MacroRecord } from '../services/records.js';
+import type { MessageRecord, TicketRecord, CustomerRecord, MacroRecord } from '../records/index.js';
 
 export type ChangeKind = 'CREATED' | 'UPDATED' | 'DELETED';
 

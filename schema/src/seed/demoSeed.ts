@@ -3,7 +3,7 @@ import { Customer, Macro, Message, Ticket, TicketImage, User } from '../entities
 import { rebuildConversations } from '../services/conversations.js';
 import { hashPassword } from '../services/auth.js';
 import { checkImage } from '../services/images.js';
-import { usernameKey } from '../services/usernames.js';
+import { usernameKey } from '../text/usernames.js';
 import { NO_MACRO_ID, TICKET_PRIORITIES, TICKET_TYPES } from '../validation/rules.js';
 import { demoTicketImage } from './demoImages.js';
 import { DEMO_ACCOUNTS } from './demoAccounts.js';

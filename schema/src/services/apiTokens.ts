@@ -14,9 +14,11 @@ import { AppError } from '../errors.js';
 import { ApiToken, User } from '../entities/index.js';
 import { forkEm, hotRead, type Em } from '../database.js';
 import { API_SCOPES, API_TOKEN_LIMITS, API_TOKEN_MESSAGES, hasErrors, validateApiToken, type ApiScopeName, type ApiTokenFields } from '../validation/rules.js';
-import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
-import { toDate } from './records.js';
-import { disableWebhooksOfLapsedTokens } from './webhooks.js';
+import { parseId, requireViewer, type ApiCredential, type ServiceContext, type ServiceDeps } from './context.js';
+
+export type { ApiCredential };
+import { toDate } from '../records/index.js';
+import { disableWebhooksOfLapsedTokens } from '../webhooks/lapsedTokens.js';
 
 export const SECRET_PREFIX = 'fulcrum_pat_';
 const RANDOM_LENGTH = 32;
@@ -37,13 +39,6 @@ export interface ApiTokenRecord {
   expiresAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-}
-
-/** Who a bearer request acts as, and what it may do. */
-export interface ApiCredential {
-  tokenId: number;
-  userId: number;
-  scopes: ApiScopeName[];
 }
 
 // Base62 is a dozen lines; the npm packages for it (base-x and friends) encode byte arrays, not this.

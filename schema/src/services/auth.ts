@@ -4,9 +4,9 @@ import { AppError } from '../errors.js';
 import { User } from '../entities/index.js';
 import { MESSAGES, hasErrors, validateLogin, validateSignup, type FieldErrors } from '../validation/rules.js';
 import type { ServiceContext } from './context.js';
-import type { UserRecord } from './records.js';
+import type { UserRecord } from '../records/index.js';
 import { toUserRecord } from './users.js';
-import { usernameKey } from './usernames.js';
+import { usernameKey } from '../text/usernames.js';
 import { requireSession } from './apiTokens.js';
 
 /** OWASP's argon2id minimum (m = 19 MiB, t = 2, p = 1). */

@@ -3,8 +3,15 @@ import { AppError } from '../errors.js';
 import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
 import type { Presence } from '../realtime/presence.js';
-import type { ApiCredential } from './apiTokens.js';
+import type { ApiScopeName } from '../validation/rules.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
+
+/** Who a bearer request acts as (an API token, services/apiTokens.ts), and what it may do. */
+export interface ApiCredential {
+  tokenId: number;
+  userId: number;
+  scopes: ApiScopeName[];
+}
 
 /** What a transport must supply to change the caller's session (express-session behind both). */
 export interface SessionPort {

@@ -14,7 +14,7 @@ import { AppError } from '../errors.js';
 import { MESSAGES } from '../validation/rules.js';
 import type { Em } from '../database.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import { toDate, type MessageRecord, type UserRecord } from './records.js';
+import { toDate, type MessageRecord, type UserRecord } from '../records/index.js';
 import type { UnreadReason } from '../realtime/events.js';
 
 export interface ConversationRecord {

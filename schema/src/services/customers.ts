@@ -4,8 +4,8 @@ import { Customer, Ticket, User } from '../entities/index.js';
 import { LIMITS, MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
-import { toDate, type CustomerRecord } from './records.js';
-import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from '../webhooks/outbox.js';
+import { toDate, type CustomerRecord } from '../records/index.js';
+import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from './changeLog.js';
 
 export function toCustomerRecord(c: Customer): CustomerRecord {
   return { id: c.id, name: c.name, email: c.email, ownerId: c.owner.id, createdAt: c.createdAt };
@@ -117,9 +117,9 @@ export async function isCustomerEmailAvailable(ctx: ServiceContext, email: unkno
   return count === 0;
 }
 
-async function flushUnique(ctx: ServiceContext, events: () => WebhookEventDraft): Promise<void> {
+async function flushUnique(ctx: ServiceContext, events: () => WebhookEventDraft, publish: () => void): Promise<void> {
   try {
-    await flushWithEvents(ctx, events);
+    await flushWithEvents(ctx, events, publish);
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw emailTaken();
     throw error;
@@ -131,9 +131,12 @@ export async function createCustomer(ctx: ServiceContext, input: CustomerFields)
   const data = validated(input);
   if ((await ctx.em.count(Customer, { email: data.email })) > 0) throw emailTaken();
   const customer = ctx.em.create(Customer, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
-  await flushUnique(ctx, () => webhookEvent.customer('CREATED', customer));
-  const record = toCustomerRecord(customer);
-  ctx.deps.bus.publish('customer', { kind: 'CREATED', id: record.id, record });
+  let record!: CustomerRecord;
+  await flushUnique(
+    ctx,
+    () => webhookEvent.customer('CREATED', customer),
+    () => ctx.deps.bus.publish('customer', { kind: 'CREATED', id: customer.id, record: (record = toCustomerRecord(customer)) }),
+  );
   return record;
 }
 
@@ -143,9 +146,12 @@ export async function updateCustomer(ctx: ServiceContext, rawId: unknown, input:
   if (data.email !== customer.email && (await ctx.em.count(Customer, { email: data.email, id: { $ne: customer.id } })) > 0) throw emailTaken();
   const before = customerData(customer);
   ctx.em.assign(customer, data);
-  await flushUnique(ctx, () => webhookEvent.customer('UPDATED', customer, before));
-  const record = toCustomerRecord(customer);
-  ctx.deps.bus.publish('customer', { kind: 'UPDATED', id: record.id, record });
+  let record!: CustomerRecord;
+  await flushUnique(
+    ctx,
+    () => webhookEvent.customer('UPDATED', customer, before),
+    () => ctx.deps.bus.publish('customer', { kind: 'UPDATED', id: customer.id, record: (record = toCustomerRecord(customer)) }),
+  );
   return record;
 }
 
@@ -161,7 +167,10 @@ export async function deleteCustomer(ctx: ServiceContext, rawId: unknown): Promi
   const id = customer.id;
   const event = webhookEvent.customer('DELETED', customer);
   ctx.em.remove(customer);
-  await flushWithEvents(ctx, () => event);
-  ctx.deps.bus.publish('customer', { kind: 'DELETED', id });
+  await flushWithEvents(
+    ctx,
+    () => event,
+    () => ctx.deps.bus.publish('customer', { kind: 'DELETED', id }),
+  );
   return id;
 }

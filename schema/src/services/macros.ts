@@ -3,9 +3,9 @@ import { Macro, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
-import { toDate, type MacroRecord } from './records.js';
+import { toDate, type MacroRecord } from '../records/index.js';
 import * as ticketAccess from './ticketAccess.js';
-import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
+import { flushWithEvents, macroData, recordEvents, ticketData, webhookEvent } from './changeLog.js';
 
 export function toMacroRecord(m: Macro): MacroRecord {
   return { id: m.id, name: m.name, description: m.description, ownerId: m.owner?.id ?? null, createdAt: m.createdAt };
@@ -101,9 +101,12 @@ export async function createMacro(ctx: ServiceContext, input: MacroFields): Prom
   const viewerId = requireViewer(ctx);
   const data = validated(input);
   const macro = ctx.em.create(Macro, { ...data, owner: ctx.em.getReference(User, viewerId), createdAt: new Date() });
-  await flushWithEvents(ctx, () => webhookEvent.macro('CREATED', macro));
-  const record = toMacroRecord(macro);
-  ctx.deps.bus.publish('macro', viewerId, { kind: 'CREATED', id: record.id, record });
+  let record!: MacroRecord;
+  await flushWithEvents(
+    ctx,
+    () => webhookEvent.macro('CREATED', macro),
+    () => ctx.deps.bus.publish('macro', viewerId, { kind: 'CREATED', id: macro.id, record: (record = toMacroRecord(macro)) }),
+  );
   return record;
 }
 
@@ -114,9 +117,12 @@ export async function updateMacro(ctx: ServiceContext, rawId: unknown, input: Ma
   const data = validated(input);
   const before = macroData(macro);
   ctx.em.assign(macro, data);
-  await flushWithEvents(ctx, () => webhookEvent.macro('UPDATED', macro, before));
-  const record = toMacroRecord(macro);
-  ctx.deps.bus.publish('macro', viewerId, { kind: 'UPDATED', id: record.id, record });
+  let record!: MacroRecord;
+  await flushWithEvents(
+    ctx,
+    () => webhookEvent.macro('UPDATED', macro, before),
+    () => ctx.deps.bus.publish('macro', viewerId, { kind: 'UPDATED', id: macro.id, record: (record = toMacroRecord(macro)) }),
+  );
   return record;
 }
 
@@ -131,16 +137,22 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
     const updatedAt = new Date();
     await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt });
     await em.nativeDelete(Macro, { id });
-    await recordEvents(em, [
-      webhookEvent.macro('DELETED', macro),
-      ...tickets.map((t) => {
-        const before = ticketData(t);
-        return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
-      }),
-    ]);
-    return tickets.map((t) => ({ id: t.id, audience: ticketAccess.audience(t) }));
+    const moved = tickets.map((t) => ({ id: t.id, audience: ticketAccess.audience(t) }));
+    await recordEvents(
+      em,
+      [
+        webhookEvent.macro('DELETED', macro),
+        ...tickets.map((t) => {
+          const before = ticketData(t);
+          return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
+        }),
+      ],
+      () => {
+        ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });
+        for (const t of moved) ticketAccess.publish(ctx.deps.bus, t.audience, { kind: 'UPDATED', id: t.id });
+      },
+    );
+    return moved;
   });
-  ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });
-  for (const t of moved) ticketAccess.publish(ctx.deps.bus, t.audience, { kind: 'UPDATED', id: t.id });
   return { id, movedTicketIds: moved.map((t) => t.id) };
 }

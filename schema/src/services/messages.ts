@@ -3,9 +3,9 @@ import { Message, User } from '../entities/index.js';
 import { hasErrors, MESSAGES, validateMessage } from '../validation/rules.js';
 import { hotRead } from '../database.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import { toDate, type MessageRecord } from './records.js';
+import { toDate, type MessageRecord } from '../records/index.js';
 import type { ChangeKind } from '../realtime/events.js';
-import { flushWithEvents, messageData, recordEvents, webhookEvent } from '../webhooks/outbox.js';
+import { flushWithEvents, messageData, recordEvents, webhookEvent } from './changeLog.js';
 import { decodeCursor, encodeCursor, pageSize, publishUnread, recordDeleted, recordSent, type Page } from './conversations.js';
 
 export function toMessageRecord(m: Message): MessageRecord {
@@ -121,11 +121,12 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
     await em.flush();
     const created = toMessageRecord(message);
     await recordSent(em, created);
-    await recordEvents(em, [webhookEvent.message('CREATED', message)]);
+    await recordEvents(em, [webhookEvent.message('CREATED', message)], () => {
+      publish(ctx, 'CREATED', created, created);
+      publishUnread(ctx, created.receiverId, created.senderId, 'MESSAGE_ARRIVED');
+    });
     return created;
   });
-  publish(ctx, 'CREATED', record, record);
-  publishUnread(ctx, record.receiverId, record.senderId, 'MESSAGE_ARRIVED');
   return record;
 }
 
@@ -143,9 +144,12 @@ export async function editMessage(ctx: ServiceContext, rawId: unknown, text: unk
   const before = messageData(message);
   message.text = validText(text);
   message.updatedAt = new Date();
-  await flushWithEvents(ctx, () => webhookEvent.message('UPDATED', message, before));
-  const record = toMessageRecord(message);
-  publish(ctx, 'UPDATED', record, record);
+  let record!: MessageRecord;
+  await flushWithEvents(
+    ctx,
+    () => webhookEvent.message('UPDATED', message, before),
+    () => publish(ctx, 'UPDATED', (record = toMessageRecord(message)), record),
+  );
   return record;
 }
 
@@ -154,13 +158,14 @@ export async function deleteMessage(ctx: ServiceContext, rawId: unknown): Promis
   const record = toMessageRecord(message);
   const event = webhookEvent.message('DELETED', message);
   // The row, the conversation counts and the webhook event change together; a second, concurrent delete of it changes nothing.
-  const unreadChanged = await ctx.em.transactional(async (em) => {
+  await ctx.em.transactional(async (em) => {
     const deleted = await em.nativeDelete(Message, { id: record.id });
-    if (deleted > 0) await recordEvents(em, [event]);
-    return deleted > 0 && (await recordDeleted(em, record));
+    const unreadChanged = deleted > 0 && (await recordDeleted(em, record));
+    await recordEvents(em, deleted > 0 ? [event] : [], () => {
+      publish(ctx, 'DELETED', record);
+      if (unreadChanged) publishUnread(ctx, record.receiverId, record.senderId, 'MESSAGE_DELETED');
+    });
   });
   ctx.em.clear();
-  publish(ctx, 'DELETED', record);
-  if (unreadChanged) publishUnread(ctx, record.receiverId, record.senderId, 'MESSAGE_DELETED');
   return record.id;
 }

@@ -5,7 +5,7 @@
  */
 import { hotRead, type Orm } from '../database.js';
 import { Session } from '../entities/index.js';
-import { toDate } from './records.js';
+import { toDate } from '../records/index.js';
 
 /** A stored session: its JSON as written, and when it expires (ms since the epoch). */
 export interface StoredSession {

@@ -4,7 +4,7 @@
  * row cost as much as the read.
  */
 import type { TicketPriority, TicketStatus, TicketType } from '../validation/rules.js';
-import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type UserRecord } from './records.js';
+import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type UserRecord } from '../records/index.js';
 
 /**
  * Tickets are read with one SQL statement (tickets left-joined to their image's metadata), without entity

@@ -9,9 +9,9 @@ import { DEFAULT_TICKET_STATUS, MESSAGES, hasErrors, isTicketStatus, type FieldE
 import * as ticketAccess from './ticketAccess.js';
 import { requireViewer, type ServiceContext } from './context.js';
 import type { CheckedImage } from './images.js';
-import { flushWithEvents, ticketData, webhookEvent } from '../webhooks/outbox.js';
+import { flushWithEvents, ticketData, webhookEvent } from './changeLog.js';
 import type { TicketFacets } from '../realtime/events.js';
-import { ticketRecordOf, type TicketImageRecord, type TicketRecord } from './records.js';
+import { ticketRecordOf, type TicketImageRecord, type TicketRecord } from '../records/index.js';
 import { validateAll, validateImageField, type TicketInput, type ValidTicket } from './ticketRules.js';
 
 export type { TicketInput } from './ticketRules.js';
@@ -84,8 +84,13 @@ export async function createTicket(
     updatedAt: new Date(),
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await flushWithEvents(ctx, () => webhookEvent.ticket('CREATED', ticket));
-  return publishTicket(ctx, 'CREATED', ticket);
+  let record!: TicketRecord;
+  await flushWithEvents(
+    ctx,
+    () => webhookEvent.ticket('CREATED', ticket),
+    () => (record = publishTicket(ctx, 'CREATED', ticket)),
+  );
+  return record;
 }
 
 /** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
@@ -97,8 +102,13 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
-  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
-  return publishTicket(ctx, 'UPDATED', ticket, previous);
+  let record!: TicketRecord;
+  await flushWithEvents(
+    ctx,
+    () => webhookEvent.ticket('UPDATED', ticket, before),
+    () => (record = publishTicket(ctx, 'UPDATED', ticket, previous)),
+  );
+  return record;
 }
 
 /** The one-click status change of the ticket page (also live in the agent's other tabs). */
@@ -110,8 +120,15 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
     const before = ticketData(ticket);
     ticket.status = status;
     ticket.updatedAt = new Date();
-    await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
+    let record!: TicketRecord;
+    await flushWithEvents(
+      ctx,
+      () => webhookEvent.ticket('UPDATED', ticket, before),
+      () => (record = publishTicket(ctx, 'UPDATED', ticket, previous)),
+    );
+    return record;
   }
+  // Nothing changed: the other tabs still hear of it (they may hold an older status).
   return publishTicket(ctx, 'UPDATED', ticket, previous);
 }
 
@@ -124,8 +141,12 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
-  await flushWithEvents(ctx, () => webhookEvent.ticket('UPDATED', ticket, before));
-  const record = publishTicket(ctx, 'UPDATED', ticket, facetsOf(ticket));
+  let record!: TicketRecord;
+  await flushWithEvents(
+    ctx,
+    () => webhookEvent.ticket('UPDATED', ticket, before),
+    () => (record = publishTicket(ctx, 'UPDATED', ticket, facetsOf(ticket))),
+  );
   return record.image!;
 }
 
@@ -138,7 +159,10 @@ export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise
   const event = webhookEvent.ticket('DELETED', ticket);
   if (ticket.image) ctx.em.remove(ticket.image);
   ctx.em.remove(ticket);
-  await flushWithEvents(ctx, () => event);
-  ticketAccess.publish(ctx.deps.bus, audience, { kind: 'DELETED', id, previous });
+  await flushWithEvents(
+    ctx,
+    () => event,
+    () => ticketAccess.publish(ctx.deps.bus, audience, { kind: 'DELETED', id, previous }),
+  );
   return id;
 }

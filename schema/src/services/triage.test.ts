@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TICKET_ORDERS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES, MESSAGES } from '../validation/rules.js';
-import type { TicketRecord } from './records.js';
+import type { TicketRecord } from '../records/index.js';
 import { openServiceKit, refused, uniqueWord, type ServiceKit } from '../testing/services.js';
 import { createCustomer } from './customers.js';
 import { createTicket, deleteTicket, listTickets, setTicketStatus, updateTicket, type TicketFilter } from './tickets.js';

@@ -2,7 +2,7 @@ import { AppError } from '../errors.js';
 import { User } from '../entities/index.js';
 import { requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
-import { toDate, type UserRecord } from './records.js';
+import { toDate, type UserRecord } from '../records/index.js';
 
 export function toUserRecord(user: Pick<User, 'id' | 'username' | 'email' | 'createdAt'>): UserRecord {
   return { id: user.id, username: user.username, email: user.email, createdAt: user.createdAt };

@@ -18,8 +18,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Em, Orm } from '../database.js';
-import { toDate } from '../services/records.js';
-import { disableWebhooksOfLapsedTokens } from '../services/webhooks.js';
+import { toDate } from '../records/index.js';
+import { disableWebhooksOfLapsedTokens } from './lapsedTokens.js';
 import { onOutboxWrite, parseAudience } from './outbox.js';
 import { DEFAULT_HTTP_LIMITS, postJson, type AttemptOutcome, type HttpLimits } from './http.js';
 import { signatureHeader } from './signing.js';
