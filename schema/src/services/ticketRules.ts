@@ -67,7 +67,7 @@ async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Pro
     status: input.status,
   });
   const assigneeId = input.assignee === undefined || input.assignee === null || input.assignee === '' ? viewerId : parseId(input.assignee);
-  if (!ticketAccess.mayAssign(viewerId, assigneeId)) fields.assignee = ['Tickets can only be assigned to yourself.'];
+  if (!ticketAccess.mayAssign(viewerId, assigneeId)) fields.assignee = [MESSAGES.ticketAssignee];
   let requesterId: number | null = null;
   if (!fields.requester) {
     requesterId = parseId(input.requester);

@@ -56,6 +56,8 @@ export const MESSAGES = {
   ticketType: 'Type must be one of Question, Incident, Problem, Task.',
   ticketPriority: 'Priority must be one of Low, Medium, High, Urgent.',
   ticketMacro: 'Macro not found.',
+  /** Another agent named as a ticket's assignee (the access rule: services/ticketAccess.ts). */
+  ticketAssignee: 'Tickets can only be assigned to yourself.',
   ticketRequesterUnknown: 'Requester not found.',
   pageSize: '`first` must be a whole number from 1 to 100.',
   pageCursor: 'Invalid cursor: pass the endCursor of the previous page of the same list (same filter and order), or start again from the first page.',
