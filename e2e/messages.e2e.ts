@@ -36,7 +36,8 @@ describe('message center', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     const card = page.locator('.message-card', { hasText: text });
     await shown(card);
-    expect(await page.getByLabel('Message to Marnie').inputValue()).toBe('');
+    // The card may come first (the live event can beat the mutation's answer); the composer empties on the answer.
+    await expect.poll(() => page.getByLabel('Message to Marnie').inputValue()).toBe('');
     // Own messages have Edit and Delete; Marnie's seeded messages (if any) do not.
     await shown(card.getByRole('button', { name: 'Edit' }));
     await shown(card.getByRole('button', { name: 'Delete' }));
