@@ -102,6 +102,14 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
+  return flushTicketUpdate(ctx, ticket, before, previous);
+}
+
+/**
+ * An edited ticket's change: its webhook event in the transaction and, once it commits, its live event (the change
+ * log). `before` is the webhook's previous data, `previous` the facets the live event reports as changed from.
+ */
+async function flushTicketUpdate(ctx: ServiceContext, ticket: Ticket, before: ReturnType<typeof ticketData>, previous: TicketFacets): Promise<TicketRecord> {
   let record!: TicketRecord;
   await flushWithEvents(
     ctx,
@@ -120,13 +128,7 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
     const before = ticketData(ticket);
     ticket.status = status;
     ticket.updatedAt = new Date();
-    let record!: TicketRecord;
-    await flushWithEvents(
-      ctx,
-      () => webhookEvent.ticket('UPDATED', ticket, before),
-      () => (record = publishTicket(ctx, 'UPDATED', ticket, previous)),
-    );
-    return record;
+    return flushTicketUpdate(ctx, ticket, before, previous);
   }
   // Nothing changed: the other tabs still hear of it (they may hold an older status).
   return publishTicket(ctx, 'UPDATED', ticket, previous);
@@ -141,12 +143,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
-  let record!: TicketRecord;
-  await flushWithEvents(
-    ctx,
-    () => webhookEvent.ticket('UPDATED', ticket, before),
-    () => (record = publishTicket(ctx, 'UPDATED', ticket, facetsOf(ticket))),
-  );
+  const record = await flushTicketUpdate(ctx, ticket, before, facetsOf(ticket));
   return record.image!;
 }
 
