@@ -60,18 +60,27 @@ async function holdNext(page: Page, operation: string): Promise<() => void> {
 /** Loads pages with the keyboard (Enter on the focused button) until the button is gone; returns the counts seen. */
 async function loadAllWithKeyboard(page: Page, noun: string, rows: () => Promise<number>, operation: string): Promise<number[]> {
   const button = page.getByRole('button', { name: `Load more ${noun}` });
+  // The live connection's catch-up refetch of the first page (after its socket opens) has come and gone: a page load
+  // held below must not race it (a CI run saw "Loading..." end while its request was still held).
+  await page.waitForLoadState('networkidle');
   const seen = [await rows()];
   for (let i = 0; (await button.count()) > 0; i++) {
     expect(i).toBeLessThan(10);
     await button.focus();
     const release = await holdNext(page, operation);
     await page.keyboard.press('Enter');
-    // Visible progress while the page loads, and the button keeps the focus.
+    // Visible progress while the page loads, and the button keeps the focus: read in one step of the page (three
+    // separate reads let a re-render between them detach the element the first one found, a flaky CI run).
     await shown(page.getByRole('button', { name: 'Loading...' }));
-    expect(await page.getByRole('button', { name: 'Loading...' }).getAttribute('aria-busy')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Loading...');
+    await page.waitForFunction(() => {
+      const focused = document.activeElement;
+      return focused?.textContent === 'Loading...' && focused.getAttribute('aria-busy') === 'true';
+    });
+    const before = seen.at(-1)!;
     release();
     await gone(page.getByRole('button', { name: 'Loading...' }));
+    // The page arrived: more rows than before (the count is read once they are there, not at the first paint).
+    await expect.poll(rows).toBeGreaterThan(before);
     seen.push(await rows());
   }
   // The last page took the button away: focus went to the count, not to the page's start.
