@@ -2,6 +2,8 @@
  * The message center's server side (issue 13): read state kept on the server (conversations, unread counts, mark
  * read), a conversation's messages as a cursor connection, unread events on every socket of the agent, presence and
  * typing. Real gateway, real database (SQLite, or PostgreSQL + Redis in the second pass), real websockets.
+ * The read-state rules themselves (positions past the newest, deletes, concurrency, conversation paging) are the
+ * domain's, tested beside it: schema/src/services/conversations.test.ts and messages.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -97,27 +99,6 @@ describe('read state on the server', () => {
     expect(await unread(marnie)).toBe(0);
   });
 
-  it('a read position past the newest message stops at it: later messages are still unread', async () => {
-    const last = await send(demo, MARNIE, 'before');
-    expect((await read(marnie, DEMO, last + 1000)).data!.markConversationRead).toMatchObject({ unreadCount: 0, lastReadMessageId: last });
-    await send(demo, MARNIE, 'after');
-    expect((await conversationWith(marnie, DEMO))!.unreadCount).toBe(1);
-    await read(marnie, DEMO);
-  });
-
-  it('a deleted unread message stops counting; a deleted read one changes nothing; the newest falls back', async () => {
-    const readOne = await send(demo, MARNIE, 'will be read');
-    await read(marnie, DEMO);
-    const unreadOne = await send(demo, MARNIE, 'deleted before she reads it');
-    expect(await unread(marnie)).toBe(1);
-    expect((await demo.get(`/api/messages/${unreadOne}/delete`)).status).toBe(200);
-    expect(await unread(marnie)).toBe(0);
-    expect((await conversationWith(marnie, DEMO))!.lastMessage.id).toBe(readOne);
-    expect((await demo.gql(`mutation { deleteMessage(id: ${readOne}) }`)).errors).toBeUndefined();
-    expect(await unread(marnie)).toBe(0);
-    expect((await conversationWith(demo, MARNIE))!.lastMessage.id).toBeLessThan(readOne);
-  });
-
   it('refuses bad input with a clear error and changes nothing', async () => {
     const before = await conversationWith(marnie, DEMO);
     const cases: [Record<string, unknown>, string, string?][] = [
@@ -145,43 +126,6 @@ describe('read state on the server', () => {
     }
     expect((await marnie.gql(CONVERSATIONS, { after: 'garbage' })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
     expect((await marnie.gql(PAGE, { with: DEMO, after: 'bWVzc2FnZTp4' })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
-  });
-
-  it('stays exact under concurrent sends, deletes and reads', async () => {
-    await read(marnie, DEMO);
-    await read(marnie, BOBBIE);
-    const deletable: Promise<number>[] = [];
-    const work: Promise<unknown>[] = [];
-    for (let i = 0; i < 30; i++) {
-      const sent = send(i % 2 ? bobbie : demo, MARNIE, `burst ${i}`);
-      work.push(sent);
-      if (i % 5 === 0) deletable.push(sent);
-      if (i % 4 === 0) work.push(read(marnie, i % 8 === 0 ? DEMO : BOBBIE));
-    }
-    await Promise.all(work);
-    await Promise.all(
-      (await Promise.all(deletable)).map((id) =>
-        (id % 2 ? demo : bobbie).gql(`mutation { deleteMessage(id: ${id}) }`).then(() => (id % 2 ? bobbie : demo).gql(`mutation { deleteMessage(id: ${id}) }`)),
-      ),
-    );
-    // The stored count of every row equals the messages past its read position, recounted from scratch.
-    const rows = await gw.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ stored: number; actual: number }[]>(
-        `select c.unread_count as stored,
-         (select count(*) from messages m where m.sender_id = c.partner_id and m.receiver_id = c.user_id and m.id > c.last_read_message_id) as actual
-       from conversations c`,
-      );
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Number(row.stored)).toBe(Number(row.actual));
-    const [mine] = await gw.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ n: number }[]>(
-        'select count(*) as n from messages m join conversations c on c.user_id = m.receiver_id and c.partner_id = m.sender_id where m.receiver_id = 2 and m.id > c.last_read_message_id',
-      );
-    expect(await unread(marnie)).toBe(Number(mine.n));
   });
 });
 
@@ -224,16 +168,6 @@ describe('a conversation as a cursor connection', () => {
     expect(Object.keys(res.body[0]).sort()).toEqual(['id', 'message', 'receiver_id', 'sender_id']);
     const ids = res.body.map((m: { id: number }) => m.id);
     expect(ids).toEqual([...ids].sort((x: number, y: number) => x - y));
-  });
-
-  it('conversations page by cursor too, newest activity first', async () => {
-    const first = (await marnie.gql(CONVERSATIONS, { first: 1 })).data!.conversations;
-    expect(first.nodes).toHaveLength(1);
-    expect(first.pageInfo.hasNextPage).toBe(first.totalCount > 1);
-    const second = (await marnie.gql(CONVERSATIONS, { first: 1, after: first.pageInfo.endCursor })).data!.conversations;
-    expect(second.nodes[0].lastMessage.id).toBeLessThan(first.nodes[0].lastMessage.id);
-    const past = (await marnie.gql(CONVERSATIONS, { first: 5, after: second.pageInfo.endCursor })).data!.conversations;
-    expect(past).toMatchObject({ nodes: [], totalCount: first.totalCount, pageInfo: { hasNextPage: false } });
   });
 });
 
@@ -293,10 +227,16 @@ describe('presence and typing', () => {
     const second = wsClient(gw.url, bobbie.cookieHeader, { lazy: false });
     sockets.push(first, second);
     await Promise.all([connected(first), connected(second)]);
-    const bobbieEvents = () =>
-      watcher.events.flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[]).filter((e) => e.userId === BOBBIE);
+    // From Bobbie's going online on: the offline change of the sockets disposed above is batched and may reach the
+    // watcher after it subscribed (a loaded run saw it first); it carries an older version, so it comes before.
+    const bobbieEvents = () => {
+      const all = watcher.events
+        .flatMap((e) => e.presenceEvents.changes as { userId: number; online: boolean; version: number }[])
+        .filter((e) => e.userId === BOBBIE);
+      const start = all.findIndex((e) => e.online);
+      return start < 0 ? [] : all.slice(start);
+    };
     await expect.poll(bobbieEvents, { timeout: 5_000 }).toHaveLength(1);
-    expect(bobbieEvents()[0].online).toBe(true);
     expect(await online()).toBe(true);
     await first.dispose();
     await settle();

@@ -196,91 +196,32 @@ describe('status', () => {
   });
 });
 
-describe('filters and orders', () => {
-  let agent: TestClient;
-  let ids: number[];
-  let requester: number;
-  const statuses = ['OPEN', 'PENDING', 'SOLVED'];
-  const priorities = ['Low', 'Medium', 'High', 'Urgent'];
-  const types = ['Question', 'Incident', 'Problem', 'Task'];
-
-  beforeAll(async () => {
-    // A fresh agent: every ticket of theirs is made here.
-    agent = gw.client();
+/*
+ * The rules of filters, orders, search and relevance are the domain's, tested beside it
+ * (schema/src/services/triage.test.ts, ticketSearch.test.ts); the access matrix proves search sees only the
+ * viewer's tickets. Here: the GraphQL arguments reach those rules, and what only a whole gateway shows.
+ */
+describe('filters and orders over GraphQL', () => {
+  it('a combined filter, an order with its cursors and the per-status counts arrive as the service gives them; a cursor of another order is refused with its field', async () => {
+    const agent = gw.client();
     const name = word('agent');
     const signup = await agent.post('/api/auth/signup', { email: `${name}@triage.test`, username: name, password: 'secret12' });
     expect(signup.status, JSON.stringify(signup.body)).toBeLessThan(300);
-    const customer = await agent.post('/api/customers/create', { name: 'Filter Requester', email: `${word()}@triage.test` });
-    requester = customer.body.id;
-    ids = [];
-    for (let i = 0; i < 26; i++) {
-      ids.push(
-        await createRest(agent, { title: `Filter ${i}`, priority: priorities[(i * 3) % 4], type: types[i % 4], requester: i % 5 === 0 ? requester : 1 }),
-      );
-      if (i % 3) await setStatus(agent, ids[i], statuses[i % 3]);
+    const ids: number[] = [];
+    for (const [i, priority] of ['Low', 'Urgent', 'High', 'Low', 'Urgent', 'Medium'].entries()) {
+      ids.push(await createRest(agent, { title: `Filter ${i}`, priority, type: i % 2 ? 'Task' : 'Question' }));
     }
-  });
+    await setStatus(agent, ids[1], 'SOLVED');
+    await setStatus(agent, ids[2], 'PENDING');
 
-  it('every filter, alone and combined, with exact totals and per-status counts', async () => {
-    const everything = await all(agent, {});
-    expect(everything.map((n) => n.id)).toEqual([...ids].reverse());
-    const cases: [Record<string, unknown>, (n: Node) => boolean][] = [
-      [{ status: ['OPEN'] }, (n) => n.status === 'OPEN'],
-      [{ status: ['OPEN', 'PENDING'] }, (n) => n.status !== 'SOLVED'],
-      [{ status: ['SOLVED'] }, (n) => n.status === 'SOLVED'],
-      [{ status: [] }, () => true],
-      [{ priority: ['Urgent', 'High'] }, (n) => n.priority === 'Urgent' || n.priority === 'High'],
-      [{ type: ['Task'] }, (n) => n.type === 'Task'],
-      [{ requesterId: requester }, (n) => n.requesterId === requester],
-      [
-        { status: ['OPEN', 'PENDING'], priority: ['Low'], type: ['Question', 'Problem'] },
-        (n) => n.status !== 'SOLVED' && n.priority === 'Low' && (n.type === 'Question' || n.type === 'Problem'),
-      ],
-      [{ status: ['PENDING'], requesterId: requester }, (n) => n.status === 'PENDING' && n.requesterId === requester],
-    ];
-    for (const [filter, keep] of cases) {
-      const expected = everything.filter(keep).map((n) => n.id);
-      const got = await all(agent, { filter });
-      expect(
-        got.map((n) => n.id),
-        JSON.stringify(filter),
-      ).toEqual(expected);
-      const page = await list(agent, { filter, first: 1 });
-      const { status: _status, ...others } = filter;
-      const rest = everything.filter((n) => keepRest(n, others));
-      expect(page.statusCounts, JSON.stringify(filter)).toEqual({
-        open: rest.filter((n) => n.status === 'OPEN').length,
-        pending: rest.filter((n) => n.status === 'PENDING').length,
-        solved: rest.filter((n) => n.status === 'SOLVED').length,
-      });
-    }
-  });
+    const filtered = await all(agent, { filter: { status: ['OPEN', 'PENDING'], type: ['Task'] } }, 1);
+    expect(filtered.map((n) => n.id)).toEqual([ids[5], ids[3]]);
+    const page = await list(agent, { filter: { status: ['OPEN'], priority: ['Urgent', 'High'] }, first: 1 });
+    expect(page.statusCounts).toEqual({ open: 1, pending: 1, solved: 1 });
+    expect(page.totalCount).toBe(1);
 
-  function keepRest(n: Node, f: Record<string, unknown>): boolean {
-    return (
-      (!f.priority || (f.priority as string[]).includes(n.priority)) &&
-      (!f.type || (f.type as string[]).includes(n.type)) &&
-      (!f.requesterId || n.requesterId === f.requesterId)
-    );
-  }
-
-  it('every order pages through the same set, in order, with cursors only good for their own order', async () => {
-    const everything = await all(agent, {});
-    const rank = (p: string) => priorities.indexOf(p);
-    const expected: Record<string, Node[]> = {
-      NEWEST: [...everything].sort((a, b) => b.id - a.id),
-      OLDEST: [...everything].sort((a, b) => a.id - b.id),
-      PRIORITY: [...everything].sort((a, b) => rank(b.priority) - rank(a.priority) || b.id - a.id),
-      UPDATED: [...everything].sort((a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime() || b.id - a.id),
-    };
-    for (const [orderBy, nodes] of Object.entries(expected)) {
-      expect(
-        (await all(agent, { orderBy }, 4)).map((n) => n.id),
-        orderBy,
-      ).toEqual(nodes.map((n) => n.id));
-      const filtered = (await all(agent, { orderBy, filter: { status: ['OPEN', 'PENDING'] } }, 2)).map((n) => n.id);
-      expect(filtered, orderBy).toEqual(nodes.filter((n) => n.status !== 'SOLVED').map((n) => n.id));
-    }
+    const byPriority = await all(agent, { orderBy: 'PRIORITY' }, 2);
+    expect(byPriority.map((n) => n.id)).toEqual([ids[4], ids[1], ids[2], ids[5], ids[3], ids[0]]);
     const first = await list(agent, { orderBy: 'PRIORITY', first: 2 });
     const wrong = await agent.gql(LIST, { orderBy: 'NEWEST', after: first.pageInfo.endCursor });
     expect(wrong.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
@@ -289,70 +230,6 @@ describe('filters and orders', () => {
 });
 
 describe('search', () => {
-  it('matches words and word prefixes in title, description, requester name and email; all words must match', async () => {
-    const unique = word();
-    const inTitle = await createRest(demo, { title: `Printer ${unique}`, description: 'The tray is jammed.' });
-    const inDescription = await createRest(demo, { title: 'Another one', description: `Nothing prints: ${unique} again` });
-    const both = await createRest(demo, { title: `${unique} scanner`, description: 'the scanner glass is cracked' });
-    expect((await all(demo, { filter: { search: unique } })).map((n) => n.id).sort()).toEqual([inTitle, inDescription, both].sort());
-    // Prefix of the unique word; two words (AND); case does not matter.
-    expect((await all(demo, { filter: { search: unique.slice(0, 6).toUpperCase() } })).map((n) => n.id)).toEqual(
-      expect.arrayContaining([inTitle, inDescription, both]),
-    );
-    expect((await all(demo, { filter: { search: `${unique} scan` } })).map((n) => n.id)).toEqual([both]);
-    expect(await all(demo, { filter: { search: `${unique} nosuchwordanywhere` } })).toEqual([]);
-
-    // Requester name and email (the demo seed's first customer), and a rename is searchable at once.
-    const customers = await demo.gql<{ customers: { nodes: { id: number; name: string; email: string; ownerId: number }[] } }>(
-      '{ customers(first: 100) { nodes { id name email ownerId } } me { id } }',
-    );
-    const own = customers.data!.customers.nodes.find((c) => c.ownerId === 1)!;
-    const ticket = await createRest(demo, { requester: own.id, title: 'Requester search', description: unique });
-    const nameWord = own.name.split(' ')[0];
-    expect((await all(demo, { filter: { search: `${nameWord} ${unique}` } })).map((n) => n.id)).toEqual([ticket]);
-    expect((await all(demo, { filter: { search: `${own.email} ${unique}` } })).map((n) => n.id)).toEqual([ticket]);
-    const renamed = word('renamed');
-    const update = await demo.gql('mutation ($id: Int!, $input: CustomerInput!) { updateCustomer(id: $id, input: $input) { id } }', {
-      id: own.id,
-      input: { name: `Zed ${renamed}`, email: own.email },
-    });
-    expect(update.errors).toBeUndefined();
-    expect((await all(demo, { filter: { search: renamed } })).map((n) => n.id)).toContain(ticket);
-    await demo.gql('mutation ($id: Int!, $input: CustomerInput!) { updateCustomer(id: $id, input: $input) { id } }', {
-      id: own.id,
-      input: { name: own.name, email: own.email },
-    });
-    expect(await all(demo, { filter: { search: renamed } })).toEqual([]);
-  });
-
-  it('ranks by relevance: a title match before a description-only match; the ticket named by its id first', async () => {
-    const unique = word();
-    const inDescription = await createRest(demo, { title: 'Plain title', description: `mentions ${unique} once in a longer description of the issue` });
-    const inTitle = await createRest(demo, { title: `${unique} title`, description: 'nothing else' });
-    const page = await list(demo, { filter: { search: unique } });
-    expect(page.nodes.map((n) => n.id)).toEqual([inTitle, inDescription]);
-    for (const search of [`#${inDescription}`, String(inDescription), ` #${inDescription} `]) {
-      expect((await list(demo, { filter: { search } })).nodes[0].id, search).toBe(inDescription);
-    }
-    // Relevance order pages with cursors like any other.
-    expect((await all(demo, { filter: { search: unique } }, 1)).map((n) => n.id)).toEqual([inTitle, inDescription]);
-    // Search combines with the other filters and orders.
-    await setStatus(demo, inTitle, 'SOLVED');
-    const open = await list(demo, { filter: { search: unique, status: ['OPEN', 'PENDING'] } });
-    expect(open.nodes.map((n) => n.id)).toEqual([inDescription]);
-    expect(open.statusCounts).toEqual({ open: 1, pending: 0, solved: 1 });
-    expect((await list(demo, { filter: { search: unique }, orderBy: 'OLDEST' })).nodes.map((n) => n.id)).toEqual([inDescription, inTitle]);
-  });
-
-  it("only ever searches the viewer's own tickets", async () => {
-    const secret = word('secret');
-    const marnies = await createRest(marnie, { title: `Marnie ${secret}`, description: `only ${secret}` });
-    expect((await all(marnie, { filter: { search: secret } })).map((n) => n.id)).toEqual([marnies]);
-    expect(await all(demo, { filter: { search: secret } })).toEqual([]);
-    expect(await all(demo, { filter: { search: `#${marnies}` } })).toEqual([]);
-    expect((await list(demo, { filter: { search: secret } })).statusCounts).toEqual({ open: 0, pending: 0, solved: 0 });
-  });
-
   it('the index follows every write at once: edit (GraphQL and REST), reassignment of words, delete', async () => {
     const before = word('before');
     const after = word('after');
