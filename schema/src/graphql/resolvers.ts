@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { auth, customers, macros, messages, ticketAccess, tickets, users, imageUrl } from '../services/index.js';
+import { auth, customers, macros, messages, ticketAccess, tickets, users } from '../services/index.js';
 import { AppError } from '../errors.js';
 import { MESSAGES } from '../validation/rules.js';
 import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../records/index.js';
@@ -12,6 +12,7 @@ import { reviveDates, type Change, type MessageChange, type TicketChange } from 
 import type { GraphQLContext } from './context.js';
 import { CustomerInput, MacroInput, SignupInput, TicketFilter, TicketInput } from './inputs.js';
 import { readUpload } from './upload.js';
+import { imageUrl } from './urls.js';
 import { CustomerConnection, CustomerPageArgs, MacroConnection, PageArgs, TicketConnection, UserConnection, toConnection } from './connection.js';
 import { MESSAGE_ARG_NAMES, withInputNames } from './inputNames.js';
 import {
