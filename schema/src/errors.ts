@@ -48,7 +48,7 @@ export class AppError extends Error {
   }
 
   /**
-   * The same error with its fields under a transport's own names (`{ requester: 'requesterId' }`); names not
+   * The same error with its fields under a transport's own names (`{ macroId: 'apply_macro' }` for REST); names not
    * listed stay. Transports call this in their adapters: the services name fields once, their own way.
    */
   withFieldNames(names: Readonly<Record<string, string>>): AppError {

@@ -8,6 +8,7 @@ export * from './realtime/events.js';
 export * from './realtime/presence.js';
 export { buildFulcrumSchema } from './graphql/buildSchema.js';
 export { createLoaders, type GraphQLContext } from './graphql/context.js';
+export { imageUrl } from './graphql/urls.js';
 export { seedDemo, DEMO_ACCOUNTS } from './seed/demoSeed.js';
 export { demoTicketImage } from './seed/demoImages.js';
 export * as rules from './validation/rules.js';

@@ -138,6 +138,11 @@ describe('GraphQL tickets', () => {
     const before = (await demo.gql('{ tickets { totalCount } }')).data!.tickets.totalCount;
     const noImage = await demo.gql(CREATE_TICKET, { input: input() });
     expect(fieldsOf(noImage)).toEqual({ image: [MESSAGES.ticketImage] });
+    // Without an image and with wrong fields: the image first, then every field of the input, in one refusal.
+    const neither = await demo.gql(CREATE_TICKET, { input: input({ title: ' ', requesterId: 424242, macroId: 99999 }) });
+    expect(neither.errors?.[0]).toMatchObject({ message: MESSAGES.ticketImage, extensions: { code: 'BAD_USER_INPUT', field: 'image' } });
+    expect(Object.keys(fieldsOf(neither)!)).toEqual(['image', 'title', 'requesterId', 'macroId']);
+    expect(fieldsOf(neither)).toMatchObject({ requesterId: [MESSAGES.ticketRequesterUnknown], macroId: [MESSAGES.ticketMacro] });
     const bad = await demo.gqlUpload(CREATE_TICKET, { input: input({ title: '', description: 'ab', requesterId: 424242 }) }, 'image', {
       data: HTML_AS_PNG,
       name: 'x.png',

@@ -5,7 +5,7 @@ import { serviceContextFor } from '../http/serviceContext.js';
 import type { ErrorLog } from '../logging.js';
 import { apiErrorHandler } from './errors.js';
 import { requireSameOrigin } from '../security/sameOrigin.js';
-import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser, stringifyTicketList } from './shapes.js';
+import { restCustomer, restImage, restMacro, restMessage, restTicket, restTicketError, restUser, stringifyTicketList, ticketInputOf } from './shapes.js';
 
 /** The REST facade of SPEC section 7 / REST-CONTRACT.md: thin adapters over the same services as GraphQL. */
 export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
@@ -19,19 +19,10 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   const image = multer({ storage: multer.memoryStorage(), limits: { fileSize: rules.LIMITS.imageBytes, files: 1, fields: 5, parts: 10 } }).single('image');
   const methodNotAllowed: RequestHandler = (_req, res) => void res.status(405).json({ errors: { message: 'Method not allowed' } });
   const signedIn: RequestHandler = (req, _res, next) => next(req.session?.userId ? undefined : AppError.unauthenticated());
-  const ticketBody = (b: Record<string, unknown>) => ({
-    title: b.title,
-    type: b.type,
-    priority: b.priority,
-    assignee: b.assignee,
-    requester: b.requester,
-    applyMacro: b.apply_macro,
-    description: b.description,
-  });
-  /** Field errors under the body's own names (`apply_macro`, as sent), like every other REST field. */
-  const restNames = <T>(run: Promise<T>) =>
+  /** A ticket write from a body in the wire's names; its field errors come back in them too. */
+  const ticketWrite = <T>(run: Promise<T>) =>
     run.catch((error: unknown) => {
-      throw error instanceof AppError ? error.withFieldNames({ applyMacro: 'apply_macro' }) : error;
+      throw restTicketError(error);
     });
   type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
   const route = (path: string, method: 'get' | 'post' | 'put', ...handlers: Handler[]) => {
@@ -61,14 +52,15 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   // res.json's headers (Content-Type: application/json; charset=utf-8), with the body from the compiled serialiser.
   route('/tickets', 'get', async (req, res) => res.type('json').send(stringifyTicketList((await tickets.listAllTickets(ctx(req))).map(restTicket))));
   route('/tickets/create', 'post', json, async (req, res) => {
-    res.status(201).json(restTicket(await restNames(tickets.createTicket(ctx(req), ticketBody(body(req)), null, { imageRequired: false }))));
+    // The legacy flow: the ticket first, its image with a second call (add-image).
+    res.status(201).json(restTicket(await ticketWrite(tickets.createTicket(ctx(req), ticketInputOf(body(req))))));
   });
   route('/tickets/:id', 'get', async (req, res) => res.json(restTicket(await tickets.getTicket(ctx(req), req.params.id))));
   route('/tickets/:id/add-image', 'post', image, async (req, res) =>
     res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))),
   );
   route('/tickets/:id/edit', 'put', json, async (req, res) =>
-    res.json(restTicket(await restNames(tickets.updateTicket(ctx(req), req.params.id, ticketBody(body(req)))))),
+    res.json(restTicket(await ticketWrite(tickets.updateTicket(ctx(req), req.params.id, ticketInputOf(body(req)))))),
   );
   route('/tickets/:id/edit-image', 'put', image, async (req, res) =>
     res.status(201).json(restImage(await tickets.setTicketImage(ctx(req), req.params.id, req.file?.buffer))),

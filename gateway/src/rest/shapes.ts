@@ -1,8 +1,13 @@
-/** The snake_case wire shapes of REST-CONTRACT.md, mapped from the service records. */
+/**
+ * The snake_case wire shapes of REST-CONTRACT.md, mapped from the service records, and the ticket body's legacy
+ * names mapped to the domain's on the way in (and its field errors back to the wire's on the way out).
+ */
 import { createRequire } from 'node:module';
 import type fastJsonType from 'fast-json-stringify';
 import {
+  AppError,
   imageUrl,
+  type tickets,
   type CustomerRecord,
   type MacroRecord,
   type MessageRecord,
@@ -26,6 +31,23 @@ export const restTicket = (t: TicketRecord) => ({
   description: t.description,
   tickets_images: t.image ? [restImage(t.image)] : [],
 });
+
+/** The ticket fields REST calls by its own names (REST-CONTRACT.md): domain name -> wire name. */
+const TICKET_WIRE_NAMES = { assigneeId: 'assignee', requesterId: 'requester', macroId: 'apply_macro' } as const;
+
+/** A create or edit body under the domain's names. REST sends no status: an edit keeps it, a create makes it OPEN. */
+export const ticketInputOf = (b: Record<string, unknown>): tickets.TicketInput => ({
+  title: b.title,
+  type: b.type,
+  priority: b.priority,
+  assigneeId: b.assignee,
+  requesterId: b.requester,
+  macroId: b.apply_macro,
+  description: b.description,
+});
+
+/** A ticket refusal with its field errors under the body's own names (`requester`, `apply_macro`, as sent). */
+export const restTicketError = (error: unknown): unknown => (error instanceof AppError ? error.withFieldNames(TICKET_WIRE_NAMES) : error);
 
 export const restCustomer = (c: CustomerRecord) => ({ id: c.id, user_id: c.ownerId, name: c.name, email: c.email });
 

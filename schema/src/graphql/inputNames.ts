@@ -1,11 +1,10 @@
 import { isAppError } from '../errors.js';
 
 /**
- * The services name a field their own way (`requester`, `applyMacro`, `message`); GraphQL callers must see the
- * names of the input or argument they sent (`requesterId`, `macroId`, `text`). Each table maps service name ->
- * GraphQL name, once per input; the resolvers translate the input with it and rename the errors back.
+ * The message service names its fields its own way (`message`, `receiver`); GraphQL callers must see the names of
+ * the arguments they sent (`text`, `receiverId`). The table maps service name -> GraphQL name; the resolvers rename
+ * the errors back with it. (Tickets need none: the ticket service uses the GraphQL input's names.)
  */
-export const TICKET_INPUT_NAMES = { requester: 'requesterId', applyMacro: 'macroId' } as const;
 export const MESSAGE_ARG_NAMES = { message: 'text', receiver: 'receiverId' } as const;
 
 /** Runs a service call; a refusal comes back with its fields under the GraphQL names. */

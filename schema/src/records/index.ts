@@ -1,6 +1,7 @@
 /**
  * The plain records services return. Both transports shape these: GraphQL object types read them directly,
- * REST maps them to the snake_case wire shapes of REST-CONTRACT.md (gateway/src/rest/shapes.ts).
+ * REST maps them to the snake_case wire shapes of REST-CONTRACT.md (gateway/src/rest/shapes.ts). Records carry ids,
+ * never HTTP paths: an image's address is built at the edge (graphql/urls.ts).
  */
 import type { Ticket } from '../entities/index.js';
 import type { TicketPriority, TicketStatus, TicketType } from '../validation/rules.js';
@@ -59,11 +60,6 @@ export interface MessageRecord {
 /** SQLite hands dates back as epoch milliseconds, PostgreSQL as Date objects: both become a Date. */
 export function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
-}
-
-/** The stable URL the app serves an image at (gateway/src/images.ts). */
-export function imageUrl(imageId: number): string {
-  return `/images/${imageId}`;
 }
 
 /**

@@ -20,18 +20,20 @@ import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { checkImage, type CheckedImage } from './images.js';
 import { resolveUsableMacroId } from './macros.js';
 
+/** A ticket body, under the domain's names (GraphQL's TicketInput passes straight through; REST maps its own). */
 export interface TicketInput {
   title: unknown;
   type?: unknown;
   priority?: unknown;
-  /** Fixed to the caller; another agent's id is refused. */
-  assignee?: unknown;
-  requester: unknown;
-  /** apply_macro: null or missing means macro 1. */
-  applyMacro?: unknown;
-  description: unknown;
-  /** OPEN, PENDING or SOLVED; missing keeps the ticket's status (OPEN for a new one). REST never sends it. */
+  /** OPEN, PENDING or SOLVED; missing keeps the ticket's status (OPEN for a new one). */
   status?: unknown;
+  /** The customer who asked: a number or a numeric string. */
+  requesterId: unknown;
+  /** Null or missing means macro 1, "No Macro". */
+  macroId?: unknown;
+  /** Fixed to the caller; another agent's id is refused. Missing means the caller. */
+  assigneeId?: unknown;
+  description: unknown;
 }
 
 /**
@@ -53,45 +55,54 @@ export interface ValidTicket {
   status: TicketStatus | undefined;
 }
 
-/** Every rule of a ticket body, with all field errors at once. */
-async function validateTicketInput(ctx: ServiceContext, input: TicketInput): Promise<ValidTicket> {
+/** Every rule of a ticket body: its field errors, all at once, or the valid ticket. Writes nothing. */
+async function checkTicketBody(ctx: ServiceContext, input: TicketInput): Promise<{ fields: FieldErrors; data: ValidTicket | null }> {
   const viewerId = requireViewer(ctx);
   const type = input.type ?? DEFAULT_TICKET_TYPE;
   const priority = input.priority ?? DEFAULT_TICKET_PRIORITY;
   const fields: FieldErrors = validateTicket({
     title: input.title,
-    requester: input.requester,
+    requesterId: input.requesterId,
     description: input.description,
     type,
     priority,
     status: input.status,
   });
-  const assigneeId = input.assignee === undefined || input.assignee === null || input.assignee === '' ? viewerId : parseId(input.assignee);
-  if (!ticketAccess.mayAssign(viewerId, assigneeId)) fields.assignee = [MESSAGES.ticketAssignee];
+  const assigneeId = input.assigneeId === undefined || input.assigneeId === null || input.assigneeId === '' ? viewerId : parseId(input.assigneeId);
+  if (!ticketAccess.mayAssign(viewerId, assigneeId)) fields.assigneeId = [MESSAGES.ticketAssignee];
   let requesterId: number | null = null;
-  if (!fields.requester) {
-    requesterId = parseId(input.requester);
-    if (!requesterId || !(await customerExists(ctx, requesterId))) fields.requester = [MESSAGES.ticketRequesterUnknown];
+  if (!fields.requesterId) {
+    requesterId = parseId(input.requesterId);
+    if (!requesterId || !(await customerExists(ctx, requesterId))) fields.requesterId = [MESSAGES.ticketRequesterUnknown];
   }
-  const macroId = await resolveUsableMacroId(ctx, input.applyMacro);
-  if (!macroId) fields.applyMacro = [MESSAGES.ticketMacro];
-  if (hasErrors(fields)) throw AppError.validation(fields);
+  const macroId = await resolveUsableMacroId(ctx, input.macroId);
+  if (!macroId) fields.macroId = [MESSAGES.ticketMacro];
+  if (hasErrors(fields)) return { fields, data: null };
   return {
-    title: String(input.title),
-    type: type as TicketType,
-    priority: priority as TicketPriority,
-    requesterId: requesterId!,
-    macroId: macroId!,
-    description: String(input.description),
-    status: input.status == null ? undefined : (input.status as TicketStatus),
+    fields,
+    data: {
+      title: String(input.title),
+      type: type as TicketType,
+      priority: priority as TicketPriority,
+      requesterId: requesterId!,
+      macroId: macroId!,
+      description: String(input.description),
+      status: input.status == null ? undefined : (input.status as TicketStatus),
+    },
   };
 }
 
-export async function validateImageField(image: Buffer | null | undefined, required: boolean, fields: FieldErrors): Promise<CheckedImage | null> {
-  if (image == null) {
-    if (required) fields.image = [MESSAGES.ticketImage];
-    return null;
-  }
+/**
+ * The field errors of a ticket body ({} when it is valid), without writing anything: for a transport that adds a
+ * rule of its own (GraphQL's create requires the image) and must still report every field at once.
+ */
+export async function checkTicketInput(ctx: ServiceContext, input: TicketInput): Promise<FieldErrors> {
+  return (await checkTicketBody(ctx, input)).fields;
+}
+
+/** An image, if one was given: its metadata, or its field errors added to `fields` (a too-large one is thrown). */
+export async function validateImageField(image: Buffer | null | undefined, fields: FieldErrors): Promise<CheckedImage | null> {
+  if (image == null) return null;
   try {
     return await checkImage(image);
   } catch (error) {
@@ -102,16 +113,12 @@ export async function validateImageField(image: Buffer | null | undefined, requi
   }
 }
 
-export async function validateAll(ctx: ServiceContext, input: TicketInput, image: Buffer | null | undefined, imageRequired: boolean) {
+/** A ticket body and its optional image, every field error at once (the image's first). */
+export async function validateAll(ctx: ServiceContext, input: TicketInput, image: Buffer | null | undefined) {
   const fields: FieldErrors = {};
-  const checkedImage = await validateImageField(image, imageRequired, fields);
-  let data: ValidTicket | null = null;
-  try {
-    data = await validateTicketInput(ctx, input);
-  } catch (error) {
-    if (error instanceof AppError && error.fields) Object.assign(fields, error.fields);
-    else throw error;
-  }
+  const checkedImage = await validateImageField(image, fields);
+  const body = await checkTicketBody(ctx, input);
+  Object.assign(fields, body.fields);
   if (hasErrors(fields)) throw AppError.validation(fields);
-  return { data: data!, checkedImage };
+  return { data: body.data!, checkedImage };
 }

@@ -19,8 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => kit?.close());
 
-const create = async (viewer: number, fields: { title?: string; description?: string; requester?: number }) =>
-  (await createTicket(kit.as(viewer), { title: 'Search', requester: 1, description: 'search test ticket', ...fields }, null, { imageRequired: false })).id;
+const create = async (viewer: number, fields: { title?: string; description?: string; requesterId?: number }) =>
+  (await createTicket(kit.as(viewer), { title: 'Search', requesterId: 1, description: 'search test ticket', ...fields })).id;
 
 /** Every match of a search, following the cursors. */
 async function search(viewer: number, text: string, extra: { orderBy?: string; status?: string[] } = {}): Promise<number[]> {
@@ -49,7 +49,7 @@ describe('what matches', () => {
   it("the requester's name and email, and a rename is searchable at once", async () => {
     const word = uniqueWord();
     const customer = await createCustomer(kit.as(DEMO), { name: `Quinn ${word}`, email: `${word}@requester.test` });
-    const ticket = await create(DEMO, { requester: customer.id });
+    const ticket = await create(DEMO, { requesterId: customer.id });
     expect(await search(DEMO, word)).toEqual([ticket]);
     expect(await search(DEMO, `${word}@requester.test`)).toEqual([ticket]);
     const renamed = uniqueWord('renamed');
@@ -152,7 +152,7 @@ describe("only the viewer's own tickets", () => {
     const after = uniqueWord('after');
     const id = await create(DEMO, { title: before });
     expect(await search(DEMO, before)).toEqual([id]);
-    await updateTicket(kit.as(DEMO), id, { title: after, requester: 1, description: 'moved on' });
+    await updateTicket(kit.as(DEMO), id, { title: after, requesterId: 1, description: 'moved on' });
     expect(await search(DEMO, before)).toEqual([]);
     expect(await search(DEMO, after)).toEqual([id]);
     await deleteTicket(kit.as(DEMO), id);

@@ -10,6 +10,7 @@ import { MESSAGES, LIMITS, NO_MACRO_ID } from '../validation/rules.js';
 import { demoTicketImage } from '../seed/demoImages.js';
 import { openServiceKit, refused, type ServiceKit } from '../testing/services.js';
 import {
+  checkTicketInput,
   createTicket,
   deleteTicket,
   getTicket,
@@ -30,26 +31,72 @@ beforeAll(async () => {
 });
 afterAll(() => kit?.close());
 
-const body = (overrides: Record<string, unknown> = {}) => ({ title: 'Printer jam', requester: 1, description: 'The tray is stuck.', ...overrides });
+const body = (overrides: Record<string, unknown> = {}) => ({ title: 'Printer jam', requesterId: 1, description: 'The tray is stuck.', ...overrides });
 const create = (viewer: number, overrides: Record<string, unknown> = {}) => createTicket(kit.as(viewer), body(overrides), IMAGE);
 
 describe('validation', () => {
   it('reports every wrong field at once, with the shared messages, and stores nothing', async () => {
     const before = (await listAllTickets(kit.as(DEMO))).length;
-    const error = await refused(
-      createTicket(kit.as(DEMO), { title: '  ', requester: '', description: 'ab', type: 'Bug', priority: 'Now', status: 'CLOSED' }, null),
-    );
+    const wrong = { title: '  ', requesterId: '', description: 'ab', type: 'Bug', priority: 'Now', status: 'CLOSED' };
+    const error = await refused(createTicket(kit.as(DEMO), wrong, Buffer.from('<html>not an image</html>')));
     expect(error.code).toBe('BAD_USER_INPUT');
-    expect(error.fields).toEqual({
-      image: [MESSAGES.ticketImage],
+    const bodyFields = {
       title: [MESSAGES.ticketTitle],
-      requester: [MESSAGES.ticketRequester],
+      requesterId: [MESSAGES.ticketRequester],
       description: [MESSAGES.ticketDescription],
       type: [MESSAGES.ticketType],
       priority: [MESSAGES.ticketPriority],
       status: [MESSAGES.ticketStatus],
-    });
+    };
+    // The image's errors first, then the body's, in the order of the form.
+    expect(Object.keys(error.fields!)).toEqual(['image', ...Object.keys(bodyFields)]);
+    expect(error.fields).toMatchObject(bodyFields);
+    // The same body's errors without a write, for a transport with a rule of its own (GraphQL: the image).
+    expect(await checkTicketInput(kit.as(DEMO), wrong)).toEqual(bodyFields);
+    expect(await checkTicketInput(kit.as(DEMO), body())).toEqual({});
+    expect((await refused(checkTicketInput(kit.as(null), body()))).code).toBe('UNAUTHENTICATED');
     expect(await listAllTickets(kit.as(DEMO))).toHaveLength(before);
+  });
+
+  it('checkTicketInput names exactly the fields createTicket refuses, and writes nothing (property)', async () => {
+    const agent = await kit.newAgent();
+    const [other] = await kit.rows<{ id: number }>('select id from macros where owner_id = ? order by id limit 1', [MARNIE]);
+    const id = fc.oneof(
+      fc.constant(1),
+      fc.constant('1'),
+      fc.constant(''),
+      fc.constant(null),
+      fc.constant(99999),
+      fc.constant('x'),
+      fc.integer({ min: -2, max: 2 }),
+    );
+    const input = fc.record(
+      {
+        title: fc.oneof(fc.constant('Printer jam'), fc.constant(' '), fc.string({ maxLength: 45 })),
+        description: fc.oneof(fc.constant('The tray is stuck.'), fc.string({ maxLength: 5 })),
+        type: fc.constantFrom(undefined, 'Task', 'Bug'),
+        priority: fc.constantFrom(undefined, 'High', 'Now'),
+        status: fc.constantFrom(undefined, null, 'PENDING', 'CLOSED'),
+        requesterId: id,
+        macroId: fc.oneof(id, fc.constant(other.id)),
+        assigneeId: fc.constantFrom(undefined, null, agent, String(agent), DEMO),
+      },
+      { requiredKeys: ['title', 'description', 'requesterId'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(input, async (ticket) => {
+        const before = (await listAllTickets(kit.as(agent))).length;
+        const fields = await checkTicketInput(kit.as(agent), ticket);
+        expect((await listAllTickets(kit.as(agent))).length).toBe(before);
+        const created = await createTicket(kit.as(agent), ticket).then(
+          (record) => record,
+          (error: unknown) => error,
+        );
+        if (Object.keys(fields).length === 0) expect(created).toMatchObject({ assigneeId: agent, image: null });
+        else expect(created).toMatchObject({ code: 'BAD_USER_INPUT', fields });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a title is accepted exactly when it has 1 to 40 characters and is not blank (property)', async () => {
@@ -58,7 +105,7 @@ describe('validation', () => {
       fc.asyncProperty(fc.string({ maxLength: LIMITS.ticketTitle.max + 10 }), async (title) => {
         const valid = title.length >= 1 && title.length <= LIMITS.ticketTitle.max && title.trim().length > 0 && !title.includes('\u0000');
         if (valid) {
-          const ticket = await createTicket(kit.as(agent), body({ title }), null, { imageRequired: false });
+          const ticket = await createTicket(kit.as(agent), body({ title }));
           expect((await getTicket(kit.as(agent), ticket.id)).title).toBe(title);
         } else {
           expect((await refused(createTicket(kit.as(agent), body({ title }), IMAGE))).fields).toEqual({ title: [MESSAGES.ticketTitle] });
@@ -71,32 +118,32 @@ describe('validation', () => {
   it('refuses an unknown requester, a macro of another agent and an assignee other than the caller', async () => {
     const [other] = await kit.rows<{ id: number }>('select id from macros where owner_id = ? order by id limit 1', [MARNIE]);
     for (const requester of [99999, 'abc', -1]) {
-      expect((await refused(create(DEMO, { requester }))).fields, String(requester)).toEqual({ requester: [MESSAGES.ticketRequesterUnknown] });
+      expect((await refused(create(DEMO, { requesterId: requester }))).fields, String(requester)).toEqual({ requesterId: [MESSAGES.ticketRequesterUnknown] });
     }
-    expect((await refused(create(DEMO, { applyMacro: other.id }))).fields).toEqual({ applyMacro: [MESSAGES.ticketMacro] });
-    expect((await refused(create(DEMO, { applyMacro: 99999 }))).fields).toEqual({ applyMacro: [MESSAGES.ticketMacro] });
-    expect(Object.keys((await refused(create(DEMO, { assignee: MARNIE }))).fields!)).toEqual(['assignee']);
+    expect((await refused(create(DEMO, { macroId: other.id }))).fields).toEqual({ macroId: [MESSAGES.ticketMacro] });
+    expect((await refused(create(DEMO, { macroId: 99999 }))).fields).toEqual({ macroId: [MESSAGES.ticketMacro] });
+    expect(Object.keys((await refused(create(DEMO, { assigneeId: MARNIE }))).fields!)).toEqual(['assigneeId']);
     // The macro owner may apply it; the caller as assignee, by number or string, is the default spelled out.
-    const own = await create(MARNIE, { applyMacro: other.id, assignee: String(MARNIE) });
+    const own = await create(MARNIE, { macroId: other.id, assigneeId: String(MARNIE) });
     expect(own).toMatchObject({ macroId: other.id, assigneeId: MARNIE });
     // An edit is held to the same rules.
     const demos = await create(DEMO);
-    expect((await refused(updateTicket(kit.as(DEMO), demos.id, body({ applyMacro: other.id, requester: 99999 })))).fields).toEqual({
-      requester: [MESSAGES.ticketRequesterUnknown],
-      applyMacro: [MESSAGES.ticketMacro],
+    expect((await refused(updateTicket(kit.as(DEMO), demos.id, body({ macroId: other.id, requesterId: 99999 })))).fields).toEqual({
+      requesterId: [MESSAGES.ticketRequesterUnknown],
+      macroId: [MESSAGES.ticketMacro],
     });
     expect((await getTicket(kit.as(DEMO), demos.id)).macroId).toBe(NO_MACRO_ID);
   });
 
   it("customers are a shared directory: any agent's customer may request a ticket", async () => {
     const [marnies] = await kit.rows<{ id: number }>('select id from customers where owner_id = ? order by id limit 1', [MARNIE]);
-    expect(await create(DEMO, { requester: String(marnies.id) })).toMatchObject({ requesterId: marnies.id, assigneeId: DEMO });
+    expect(await create(DEMO, { requesterId: String(marnies.id) })).toMatchObject({ requesterId: marnies.id, assigneeId: DEMO });
   });
 });
 
 describe('writes', () => {
   it('creates with the defaults (Question, Low, OPEN, no macro) assigned to the caller, with its image', async () => {
-    const ticket = await create(DEMO, { applyMacro: null });
+    const ticket = await create(DEMO, { macroId: null });
     expect(ticket).toMatchObject({ type: 'Question', priority: 'Low', status: 'OPEN', macroId: NO_MACRO_ID, assigneeId: DEMO, requesterId: 1 });
     expect(ticket.image).toMatchObject({ ticketId: ticket.id, mimeType: 'image/png' });
     expect(await getTicket(kit.as(DEMO), ticket.id)).toEqual(ticket);
@@ -106,7 +153,7 @@ describe('writes', () => {
   });
 
   it('a status given on create is kept; the ids arrive as numbers or numeric strings', async () => {
-    expect(await create(DEMO, { status: 'PENDING', requester: '1', applyMacro: '1' })).toMatchObject({
+    expect(await create(DEMO, { status: 'PENDING', requesterId: '1', macroId: '1' })).toMatchObject({
       status: 'PENDING',
       requesterId: 1,
       macroId: NO_MACRO_ID,
@@ -114,7 +161,7 @@ describe('writes', () => {
   });
 
   it("the legacy REST flow creates without an image, then adds one; a non-image is refused with the image's message", async () => {
-    const ticket = await createTicket(kit.as(DEMO), body(), null, { imageRequired: false });
+    const ticket = await createTicket(kit.as(DEMO), body());
     expect(ticket.image).toBeNull();
     const bad = await refused(setTicketImage(kit.as(DEMO), ticket.id, Buffer.from('not an image')));
     expect(bad.code).toBe('BAD_USER_INPUT');

@@ -33,10 +33,10 @@ beforeAll(async () => {
       title: `Filter ${i}`,
       priority: priorities[(i * 3) % 4],
       type: types[i % 4],
-      requester: i % 5 === 0 ? requester : 1,
+      requesterId: i % 5 === 0 ? requester : 1,
       description: 'triage',
     };
-    let ticket = await createTicket(kit.as(agent), input, null, { imageRequired: false });
+    let ticket = await createTicket(kit.as(agent), input);
     if (i % 3) ticket = await setTicketStatus(kit.as(agent), ticket.id, statuses[i % 3]);
     tickets.push(ticket);
   }
@@ -129,14 +129,13 @@ describe('counters', () => {
     const owner = (i: number) => (i % 2 ? a : b);
     const made = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        createTicket(
-          kit.as(owner(i)),
-          { title: `Counter ${i}`, priority: ['Low', 'High'][i % 2], type: types[i % 3], requester: 1, description: 'count me' },
-          null,
-          {
-            imageRequired: false,
-          },
-        ),
+        createTicket(kit.as(owner(i)), {
+          title: `Counter ${i}`,
+          priority: ['Low', 'High'][i % 2],
+          type: types[i % 3],
+          requesterId: 1,
+          description: 'count me',
+        }),
       ),
     );
     const outcomes = await Promise.allSettled(
@@ -144,7 +143,7 @@ describe('counters', () => {
         setTicketStatus(kit.as(owner(i)), t.id, statuses[i % 3]),
         updateTicket(kit.as(owner(i)), t.id, {
           title: `Counter ${i}`,
-          requester: 1,
+          requesterId: 1,
           description: 'edited',
           type: 'Problem',
           priority: ['Urgent', 'Medium'][i % 2],

@@ -199,9 +199,10 @@ export function validateLogin(input: LoginInput): FieldErrors {
   ]);
 }
 
+/** A ticket's own fields, under the one name each has in the domain, the GraphQL input and the web form. */
 export interface TicketFields {
   title: unknown;
-  requester: unknown;
+  requesterId: unknown;
   description: unknown;
   type?: unknown;
   priority?: unknown;
@@ -210,7 +211,7 @@ export interface TicketFields {
 export function validateTicket(input: TicketFields): FieldErrors {
   return collect([
     ['title', lengthBetween(input.title, LIMITS.ticketTitle.min, LIMITS.ticketTitle.max) && String(input.title).trim().length > 0, MESSAGES.ticketTitle],
-    ['requester', input.requester !== undefined && input.requester !== null && input.requester !== '', MESSAGES.ticketRequester],
+    ['requesterId', input.requesterId !== undefined && input.requesterId !== null && input.requesterId !== '', MESSAGES.ticketRequester],
     ['description', lengthBetween(input.description, LIMITS.ticketDescription.min, LIMITS.ticketDescription.max), MESSAGES.ticketDescription],
     ['type', input.type === undefined || input.type === null || (TICKET_TYPES as readonly unknown[]).includes(input.type), MESSAGES.ticketType],
     [

@@ -126,10 +126,3 @@ export function routeId(param: string | undefined): number | null {
 export function isGone(error: unknown): boolean {
   return !!error && loadProblem(error) === 'gone';
 }
-
-/** Renames the server's field names (the GraphQL input's: requesterId, macroId) to a form's own (requester, macro). */
-export function renameFields(fields: FieldErrors, names: Record<string, string>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [name, list] of Object.entries(fields)) (out[names[name] ?? name] ??= []).push(...list);
-  return out;
-}

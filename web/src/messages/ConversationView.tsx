@@ -240,6 +240,7 @@ export function ConversationView({ partner }: { partner: { id: number; username:
           Message to {partner.username}
         </label>
         <textarea
+          className="input"
           id={composeId}
           aria-describedby={`${composeId}-hint`}
           aria-keyshortcuts="Control+Enter Meta+Enter"

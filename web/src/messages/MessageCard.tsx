@@ -70,6 +70,7 @@ export function MessageCard(props: MessageCardProps) {
             Edit message
           </label>
           <textarea
+            className="input"
             id={`edit-message-${message.id}`}
             value={draft}
             rows={3}

@@ -119,7 +119,7 @@ export function RequesterPicker(props: RequesterPickerProps) {
     <div className="combobox">
       <input
         {...getInputProps({
-          name: 'requester',
+          name: 'requesterId',
           placeholder: 'Search customers by name or email',
           'aria-invalid': props['aria-invalid'],
           'aria-describedby': [statusId, props['aria-describedby']].filter(Boolean).join(' '),

@@ -66,9 +66,6 @@ interface TicketFormProps {
   onCancel: () => void;
 }
 
-/** Server field names -> this form's fields. */
-const SERVER_FIELDS = { macroId: 'macro', requesterId: 'requester' };
-
 function imageErrors(file: File | null, required: boolean): FieldErrors {
   if (!file) return required ? { image: [MESSAGES.ticketImage] } : {};
   if (!file.type.startsWith('image/')) return { image: [MESSAGES.imageType] };
@@ -98,11 +95,11 @@ export function TicketForm(props: TicketFormProps) {
   const shownImage = preview ?? ticket?.image?.url ?? null;
 
   const found: FieldErrors = {
-    ...validateTicket({ title, requester: requesterId, description, type, priority }),
+    ...validateTicket({ title, requesterId, description, type, priority }),
     ...imageErrors(image, creating),
   };
   // After a submit, a field showing an error is checked again as it changes (useFormState's rule).
-  useEffect(() => form.recheck({ title, requester: requesterId, description, type, priority, image }, found));
+  useEffect(() => form.recheck({ title, requesterId, description, type, priority, image }, found));
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -115,7 +112,7 @@ export function TicketForm(props: TicketFormProps) {
       requesterId: Number(requesterId),
       description,
     };
-    await form.run(() => props.onSubmit(values, image), SERVER_FIELDS);
+    await form.run(() => props.onSubmit(values, image));
   }
 
   return (
@@ -124,9 +121,9 @@ export function TicketForm(props: TicketFormProps) {
         <Field label="Title" errors={form.errors.title} max={LIMITS.ticketTitle.max} length={title.length}>
           {(p) => <input {...p} name="title" value={title} onChange={(e) => setTitle(e.target.value)} />}
         </Field>
-        <Field label="Assignee" errors={form.errors.assignee}>
+        <Field label="Assignee" errors={form.errors.assigneeId}>
           {(p) => (
-            <select {...p} name="assignee" value={props.assignee.id} onChange={() => {}}>
+            <select {...p} name="assigneeId" value={props.assignee.id} onChange={() => {}}>
               <option value={props.assignee.id}>{props.assignee.username}</option>
             </select>
           )}
@@ -153,9 +150,9 @@ export function TicketForm(props: TicketFormProps) {
             </select>
           )}
         </Field>
-        <Field label="Apply Macro" errors={form.errors.macro}>
+        <Field label="Apply Macro" errors={form.errors.macroId}>
           {(p) => (
-            <select {...p} name="macro" value={macroId} onChange={(e) => setMacroId(e.target.value)}>
+            <select {...p} name="macroId" value={macroId} onChange={(e) => setMacroId(e.target.value)}>
               {macroOptions.map((macro) => (
                 <option key={macro.id} value={macro.id}>
                   {macro.name}
@@ -164,7 +161,7 @@ export function TicketForm(props: TicketFormProps) {
             </select>
           )}
         </Field>
-        <Field label="Requester" errors={form.errors.requester}>
+        <Field label="Requester" errors={form.errors.requesterId}>
           {(p) => <RequesterPicker {...p} value={ticket?.requester ?? null} onChange={(customer) => setRequesterId(customer ? String(customer.id) : '')} />}
         </Field>
       </div>

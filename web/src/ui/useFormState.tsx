@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { hasErrors, type FieldErrors } from '@fulcrum/schema/validation';
-import { describeError, renameFields } from '../apollo/errors';
+import { describeError } from '../apollo/errors';
 import './forms.css';
 
 /**
@@ -50,17 +50,16 @@ export function useFormState() {
     return !hasErrors(found);
   }
 
-  /** Runs the submit with "Loading..." on; a failure shows its field errors (renamed) or its message. */
-  async function run(submit: () => Promise<void>, fieldNames: Record<string, string> = {}): Promise<boolean> {
+  /** Runs the submit with "Loading..." on; a failure shows its field errors (the server's names are the form's) or its message. */
+  async function run(submit: () => Promise<void>): Promise<boolean> {
     setLoading(true);
     try {
       await submit();
       return true;
     } catch (caught) {
       const failure = describeError(caught);
-      const fields = renameFields(failure.fields, fieldNames);
-      setErrors(fields);
-      setFormError(hasErrors(fields) ? null : failure.message);
+      setErrors(failure.fields);
+      setFormError(hasErrors(failure.fields) ? null : failure.message);
       setLoading(false);
       return false;
     }
