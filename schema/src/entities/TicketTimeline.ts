@@ -57,7 +57,10 @@ export class TicketHistoryEvent {
   assigneeId!: number;
 }
 
-/** An internal note on a ticket. Its body is null once deleted (the tombstone); its revisions go with the text. */
+/**
+ * An internal note on a ticket. Its body is null once deleted (the tombstone); its revisions go with the text. Its
+ * place in the timeline is the seq of its NOTE_ADDED event (ticket_events.note_id).
+ */
 @Entity({ tableName: 'ticket_notes' })
 export class TicketNote {
   @PrimaryKey({ type: 'integer', autoincrement: true })
@@ -68,10 +71,6 @@ export class TicketNote {
 
   @ManyToOne(() => User, { fieldName: 'author_id', deleteRule: 'restrict', index: 'ticket_notes_author_id_index' })
   author!: User;
-
-  /** The seq of the note's creation event: the note's place in the timeline. */
-  @Property({ type: 'integer' })
-  seq!: number;
 
   @Property({ type: 'text', nullable: true })
   body?: string | null;

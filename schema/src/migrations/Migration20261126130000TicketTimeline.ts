@@ -38,7 +38,6 @@ export class Migration20261126130000TicketTimeline extends Migration {
         t.increments('id').primary();
         t.integer('ticket_id').unsigned().notNullable().references('id').inTable('tickets').onUpdate('cascade').onDelete('cascade');
         t.integer('author_id').unsigned().notNullable().references('id').inTable('users').onUpdate('cascade').onDelete('restrict');
-        t.integer('seq').notNullable();
         t.text('body').nullable();
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.timestamp('edited_at', { useTz: true }).nullable();

@@ -238,7 +238,7 @@ const ticketEventDrafts = (drafts: ChangeDraft[]) => drafts.flatMap((d) => (d.ti
  * announces nothing). `em` must be the entity manager an `em.transactional(async (em) => ...)` callback received
  * (its own event manager).
  */
-export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDraft[], publish?: () => void): Promise<void> {
+export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
   const appended = await appendTicketEvents(ctx, em, ticketEventDrafts(events));
   const webhooks = webhookDrafts(events);
   await insertEvents(em, webhooks);
@@ -252,6 +252,7 @@ export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDr
       publishTimeline(ctx, appended);
     },
   });
+  return appended;
 }
 
 /**
@@ -259,7 +260,7 @@ export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDr
  * the change on the live bus (`publish`) and wakes this process's delivery worker. `events` runs after the flush
  * (new records have their ids) and before the commit.
  */
-export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeDraft | ChangeDraft[], publish?: () => void): Promise<void> {
+export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeDraft | ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
   const em = ctx.em;
   const drafts = () => {
     const made = events();
@@ -267,8 +268,7 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   };
   if (em.isInTransaction()) {
     await em.flush();
-    await recordEvents(ctx, em, drafts(), publish);
-    return;
+    return recordEvents(ctx, em, drafts(), publish);
   }
   let appended: AppendedTicketEvent[];
   let webhooks: WebhookEventDraft[];
@@ -287,4 +287,5 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   if (webhooks.length) wakeWorkers(em);
   publish?.();
   publishTimeline(ctx, appended);
+  return appended;
 }
