@@ -48,7 +48,7 @@ export type WebhookEventDraft = OutboxDraft & { ticketEvent?: TicketEventDraft }
 export type ChangeDraft = WebhookEventDraft | { type?: undefined; ticketEvent: TicketEventDraft };
 
 /** The ticket fields the record follows, by GraphQL name, in this order. */
-const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
+export const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
 
 /** A field's value as the schema spells it: enums and text as they are, ids as decimal strings, an image as its id. */
 function spelled(field: string, value: unknown): string | null {
