@@ -35,7 +35,7 @@ async function ticketState(): Promise<Map<number, Record<string, string | null>>
   );
   const notes = await rows<Record<string, unknown>>('select id, ticket_id, body, deleted_at from ticket_notes order by id');
   const state = new Map<number, Record<string, string | null>>();
-  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
   for (const t of tickets)
     state.set(Number(t.id), {
       title: str(t.title),
