@@ -38,7 +38,7 @@ const SUBSCRIPTION = (ticketId: number, afterSeq: number | null) =>
   `subscription { ticketTimelineEvents(ticketId: ${ticketId}${afterSeq === null ? '' : `, afterSeq: ${afterSeq}`}) {
     __typename ... on TicketNote { seq id body } ... on TicketChange { seq kind via changes { field to } } } }`;
 
-function ok<T = Record<string, any>>(result: { data?: T | null; errors?: unknown }): T {
+function ok(result: { data?: Record<string, unknown> | null; errors?: unknown }): Record<string, unknown> {
   expect(result.errors).toBeUndefined();
   return result.data!;
 }
