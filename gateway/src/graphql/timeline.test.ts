@@ -6,6 +6,7 @@
  * SQLite, or PostgreSQL + Redis in the second pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { buildFulcrumSchema } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient, GqlResult } from '../testing/client.js';
@@ -371,6 +372,52 @@ describe('reading the timeline', () => {
     ]);
     expect((await marnie.gql('query ($id: Int!) { ticketHistory(ticketId: $id) { totalCount } }', { id: ticket.id })).errors?.[0]?.extensions?.code).toBe(
       'NOT_FOUND',
+    );
+  });
+});
+
+describe('note bodies over GraphQL', () => {
+  it('any body (Markdown, HTML, scripts, 10,000 characters, emoji, right-to-left) comes back exactly or is BAD_USER_INPUT on `body`, never a 500 (property)', async () => {
+    const ticket = ok(
+      await demo.gqlUpload(
+        'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
+        { input: TICKET_INPUT },
+        'image',
+        {
+          data: PNG,
+        },
+      ),
+    ).createTicket as { id: number };
+    const bodies = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 100 }),
+      fc.constantFrom(
+        '<script>alert(1)</script>',
+        '<img src=x onerror=alert(1)>',
+        '# Title\n\n[link](javascript:alert(1))',
+        'שלום \u202Eevil',
+        '🧑‍💻🏳️‍⚧️',
+        'y'.repeat(10_000),
+        'y'.repeat(10_001),
+        'a\u0000b',
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const res = await demo.gql('mutation ($id: Int!, $body: String!) { addTicketNote(ticketId: $id, body: $body) { id body } }', { id: ticket.id, body });
+        expect(res.status).toBe(200);
+        if (res.errors) {
+          expect(res.errors[0].extensions?.code).toBe('BAD_USER_INPUT');
+          expect(Object.keys(res.errors[0].extensions?.fields ?? {})).toEqual(['body']);
+          return;
+        }
+        expect(res.data!.addTicketNote.body).toBe(body);
+        const read = await demo.gql('query ($id: Int!) { ticket(id: $id) { timeline(first: 1, filter: NOTES) { nodes { ... on TicketNote { body } } } } }', {
+          id: ticket.id,
+        });
+        expect(read.data!.ticket.timeline.nodes[0].body).toBe(body);
+      }),
+      { numRuns: 40 },
     );
   });
 });
