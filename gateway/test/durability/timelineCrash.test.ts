@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { randomBytes } from 'node:crypto';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 import { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
@@ -43,6 +44,7 @@ describe('the event record under SIGKILL', () => {
     const postgres = testDatabaseMode() === 'postgres';
     if (postgres) database = await createPostgresDatabase();
     bundle = await bundleServer(`fulcrum-timeline-crash-${process.pid}`);
+    const sessionSecret = randomBytes(32).toString('base64url');
     let server: StartedProcess;
     let client: TestClient;
     let cookie = '';
@@ -50,7 +52,10 @@ describe('the event record under SIGKILL', () => {
     let acked = 0;
     let failed = 0;
     const boot = async () => {
-      server = await startServerProcess({ DATA_DIR: dataDir, FULCRUM_DEMO: '1', DATABASE_URL: database?.url, REDIS_URL: undefined }, { bundle });
+      server = await startServerProcess(
+        { DATA_DIR: dataDir, FULCRUM_DEMO: '1', DATABASE_URL: database?.url, SESSION_SECRET: sessionSecret, REDIS_URL: undefined },
+        { bundle },
+      );
       children.push(server.child);
       client = new TestClient(server.url);
       if (cookie) client.setCookieHeader(cookie);
@@ -150,7 +155,10 @@ describe('the event record under SIGKILL', () => {
     } else {
       const db = new Database(join(dataDir, 'fulcrum.sqlite'), { readonly: true });
       query = (text) => Promise.resolve(db.prepare(text).all() as Row[]);
-      close = () => Promise.resolve(db.close());
+      close = () => {
+        db.close();
+        return Promise.resolve();
+      };
     }
     try {
       const rows = await query("select id, title, priority, status, event_seq from tickets where title like 'tlcrash-%'");
