@@ -12,6 +12,8 @@ export const LIMITS = {
   macroName: { min: 2, max: 50 },
   macroDescription: { min: 1, max: 2000 },
   message: { min: 1, max: 2000 },
+  /** An internal note on a ticket (issue 24). */
+  ticketNote: { min: 1, max: 10_000 },
   /** Longest email we store; not in the spec, but an unbounded column is an invitation. */
   email: { max: 255 },
   /** Upload size limit for ticket images. */
@@ -38,6 +40,8 @@ export const MESSAGES = {
   customerUnique: 'Email Already Exists',
   customerCreateFailed: 'An error occurred while creating customer',
   message: 'Message must be between 1 and 2000 characters.',
+  ticketNote: 'Note must be between 1 and 10,000 characters.',
+  invalidNoteId: 'Invalid note id.',
   macroPermanent: 'This Option Is Permanent',
   customerHint: 'Please provide name and email.',
   macroHint: 'Please provide name and description.',
@@ -255,6 +259,13 @@ export function validateMessage(input: { message: unknown }): FieldErrors {
   ]);
 }
 
+/** An internal note's body: 1 to 10,000 characters, not blank, no NUL; stored exactly as sent. */
+export function validateTicketNote(input: { body: unknown }): FieldErrors {
+  return collect([
+    ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.ticketNote],
+  ]);
+}
+
 /** Both fields filled: the create/edit customer and macro forms enable their submit button only then. */
 export function bothFilled(a: string, b: string): boolean {
   return a.trim().length > 0 && b.trim().length > 0;
@@ -311,6 +322,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'TICKET_CREATED',
   'TICKET_UPDATED',
   'TICKET_DELETED',
+  'TICKET_NOTE_ADDED',
   'CUSTOMER_CREATED',
   'CUSTOMER_UPDATED',
   'CUSTOMER_DELETED',
