@@ -42,7 +42,7 @@ const eventsOf = async (ticketId: number) =>
     changes: JSON.parse(r.changes),
   }));
 
-const body = (overrides: Record<string, unknown> = {}) => ({ title: 'Printer jam', requester: 1, description: 'The tray is stuck.', ...overrides });
+const body = (overrides: Record<string, unknown> = {}) => ({ title: 'Printer jam', requesterId: 1, description: 'The tray is stuck.', ...overrides });
 
 async function usernameOf(id: number): Promise<string> {
   const [row] = await kit.rows<{ username: string }>('select username from users where id = ?', [id]);
@@ -115,8 +115,8 @@ describe('the event record', () => {
   it('deleting a macro moves its tickets to macro 1, each with its event in the same transaction', async () => {
     const agent = await kit.newAgent();
     const macro = await createMacro(kit.as(agent), { name: 'Reboot', description: 'Turn it off and on.' });
-    const a = await createTicket(kit.as(agent), body({ applyMacro: macro.id }), demoTicketImage(1));
-    const b = await createTicket(kit.as(agent), body({ applyMacro: macro.id }), demoTicketImage(2));
+    const a = await createTicket(kit.as(agent), body({ macroId: macro.id }), demoTicketImage(1));
+    const b = await createTicket(kit.as(agent), body({ macroId: macro.id }), demoTicketImage(2));
     await deleteMacro(kit.as(agent, 'REST'), macro.id);
     for (const t of [a, b]) {
       const events = await eventsOf(t.id);

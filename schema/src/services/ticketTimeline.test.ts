@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => kit?.close());
 
 const newTicket = async (agent: number) =>
-  createTicket(kit.as(agent), { title: 'Printer jam', requester: 1, description: 'The tray is stuck.' }, demoTicketImage(1));
+  createTicket(kit.as(agent), { title: 'Printer jam', requesterId: 1, description: 'The tray is stuck.' }, demoTicketImage(1));
 
 describe('notes', () => {
   it('add, edit (revisions newest first), delete (tombstone: body and revisions really gone), each an entry of the timeline', async () => {
