@@ -68,7 +68,9 @@ async function checkTicketBody(ctx: ServiceContext, input: TicketInput): Promise
     priority,
     status: input.status,
   });
-  const assigneeId = input.assigneeId === undefined || input.assigneeId === null || input.assigneeId === '' ? viewerId : parseId(input.assigneeId);
+  // Missing or empty: the caller. Whether the caller may assign it is the policy's (mayAssign), not decided here.
+  const given = input.assigneeId;
+  const assigneeId = given === undefined || given === null || given === '' ? viewerId : parseId(given);
   if (!ticketAccess.mayAssign(viewerId, assigneeId)) fields.assigneeId = [MESSAGES.ticketAssignee];
   let requesterId: number | null = null;
   if (!fields.requesterId) {
