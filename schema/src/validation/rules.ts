@@ -12,6 +12,8 @@ export const LIMITS = {
   macroName: { min: 2, max: 50 },
   macroDescription: { min: 1, max: 2000 },
   message: { min: 1, max: 2000 },
+  /** A ticket's internal note (issue 24). */
+  ticketNote: { min: 1, max: 10_000 },
   /** Longest email we store; not in the spec, but an unbounded column is an invitation. */
   email: { max: 255 },
   /** Upload size limit for ticket images. */
@@ -38,6 +40,7 @@ export const MESSAGES = {
   customerUnique: 'Email Already Exists',
   customerCreateFailed: 'An error occurred while creating customer',
   message: 'Message must be between 1 and 2000 characters.',
+  ticketNote: 'Note must be between 1 and 10000 characters.',
   macroPermanent: 'This Option Is Permanent',
   customerHint: 'Please provide name and email.',
   macroHint: 'Please provide name and description.',
@@ -251,6 +254,13 @@ export function validateMacro(input: MacroFields): FieldErrors {
 export function validateMessage(input: { message: unknown }): FieldErrors {
   return collect([
     ['message', lengthBetween(input.message, LIMITS.message.min, LIMITS.message.max) && String(input.message).trim().length > 0, MESSAGES.message],
+  ]);
+}
+
+/** A ticket note's body (GraphQL `body` of addTicketNote and editTicketNote): 1 to 10,000 characters, not only spaces. */
+export function validateTicketNote(input: { body: unknown }): FieldErrors {
+  return collect([
+    ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.ticketNote],
   ]);
 }
 
