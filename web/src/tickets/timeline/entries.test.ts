@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  changeLine,
+  actorName,
   changePhrase,
+  changeWords,
   filterFromParam,
   filterHolds,
   mergeBySeq,
@@ -9,15 +10,24 @@ import {
   timelineRows,
   type ChangeValue,
   type NoteValue,
+  viaWords,
 } from './entries';
+
+const changeLine = (actor: ChangeValue['actor'], changes: Parameters<typeof changeWords>[0]) => `${actorName(actor)} ${changeWords(changes)}`;
 
 const T0 = Date.parse('2026-11-26T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 const MARNIE = { kind: 'AGENT', name: 'Marnie', user: { id: 2 } };
 const DEMO = { kind: 'AGENT', name: 'Demo', user: { id: 1 } };
 
-function change(seq: number, seconds: number, actor = MARNIE, changes: ChangeValue['changes'] = [{ field: 'priority', from: 'High', to: 'Urgent' }]): ChangeValue {
-  return { __typename: 'TicketChange', seq, at: at(seconds), kind: 'UPDATED', actor, changes };
+function change(
+  seq: number,
+  seconds: number,
+  actor = MARNIE,
+  changes: ChangeValue['changes'] = [{ field: 'priority', from: 'High', to: 'Urgent' }],
+  via = 'WEB',
+): ChangeValue {
+  return { __typename: 'TicketChange', seq, at: at(seconds), kind: 'UPDATED', actor, via, changes };
 }
 const note = (seq: number, seconds: number): NoteValue => ({ __typename: 'TicketNote', seq, at: at(seconds) });
 
@@ -40,6 +50,13 @@ describe('change lines', () => {
     expect(changeLine(DEMO, [{ kind: 'NOTE_EDITED', changes: [{ field: 'noteId', from: null, to: '4' }] }])).toBe('Demo edited a note');
     expect(changeLine(DEMO, [{ kind: 'NOTE_DELETED', changes: [] }])).toBe('Demo deleted a note');
     expect(changeLine(DEMO, [{ kind: 'DELETED', changes: [] }])).toBe('Demo deleted the ticket');
+    expect(changeLine({ kind: 'SYSTEM', name: '' }, [{ kind: 'UPDATED', changes: [{ field: 'macroId', from: '4', to: '1' }] }])).toBe(
+      'Fulcrum changed the macro',
+    );
+  });
+
+  it('names the door when it is not the web app', () => {
+    expect([viaWords('WEB'), viaWords('API_TOKEN'), viaWords('REST'), viaWords('SYSTEM')]).toEqual(['', 'with an API token', 'through the REST API', '']);
   });
 
   it('tells a group in the order it happened (the rows hold it newest first)', () => {
@@ -56,9 +73,17 @@ describe('timeline rows', () => {
     expect(rows[0]).toMatchObject({ key: 'c4', at: at(50), actor: MARNIE });
   });
 
-  it('starts a new group past a minute from its first change, at a note, and at another actor', () => {
-    const rows = timelineRows([change(7, 200), change(6, 139), note(5, 130), change(4, 120), change(3, 110, DEMO), change(2, 100)]);
-    expect(rows.map((row) => row.key)).toEqual(['c7', 'c6', 'n5', 'c4', 'c3', 'c2']);
+  it('starts a new group past a minute from its first change, at a note, at another actor and at another door', () => {
+    const rows = timelineRows([
+      change(8, 201, MARNIE, undefined, 'REST'),
+      change(7, 200),
+      change(6, 139),
+      note(5, 130),
+      change(4, 120),
+      change(3, 110, DEMO),
+      change(2, 100),
+    ]);
+    expect(rows.map((row) => row.key)).toEqual(['c8', 'c7', 'c6', 'n5', 'c4', 'c3', 'c2']);
     // Within a minute of the group's first change, however many join it.
     expect(timelineRows([change(3, 60), change(2, 30), change(1, 0)]).map((row) => row.key)).toEqual(['c1']);
   });
@@ -96,8 +121,17 @@ describe('filter in the address', () => {
 
 describe('merging live entries', () => {
   it('holds each seq once, newest first, the later copy winning', () => {
-    const held = [{ seq: 5, v: 'a' }, { seq: 3, v: 'a' }];
-    expect(mergeBySeq(held, [{ seq: 6, v: 'b' }, { seq: 5, v: 'b' }, { seq: 4, v: 'b' }])).toEqual([
+    const held = [
+      { seq: 5, v: 'a' },
+      { seq: 3, v: 'a' },
+    ];
+    expect(
+      mergeBySeq(held, [
+        { seq: 6, v: 'b' },
+        { seq: 5, v: 'b' },
+        { seq: 4, v: 'b' },
+      ]),
+    ).toEqual([
       { seq: 6, v: 'b' },
       { seq: 5, v: 'b' },
       { seq: 4, v: 'b' },

@@ -24,6 +24,8 @@ export interface ChangeValue {
   at: string;
   kind: string;
   actor: ActorValue;
+  /** The door: WEB, API_TOKEN, REST, SYSTEM. */
+  via: string;
   changes: readonly FieldChangeValue[];
 }
 
@@ -35,8 +37,7 @@ export interface NoteValue {
 
 /** One row of the timeline: a note, or one or more changes by one actor within a minute (newest first). */
 export type TimelineRow<N extends NoteValue, C extends ChangeValue> =
-  | { type: 'note'; key: string; note: N }
-  | { type: 'changes'; key: string; actor: ActorValue; at: string; changes: C[] };
+  { type: 'note'; key: string; note: N } | { type: 'changes'; key: string; actor: ActorValue; via: string; at: string; changes: C[] };
 
 /** Changes by one actor whose first and last are at most this far apart read as one line. */
 export const GROUP_WITHIN_MS = 60_000;
@@ -105,17 +106,20 @@ export function actorName(actor: ActorValue): string {
   return actor.kind === 'SYSTEM' && !actor.name ? 'Fulcrum' : actor.name;
 }
 
-/** The whole line of a group of changes (newest first), without the time: "Marnie set priority High → Urgent". */
-export function changeLine(actor: ActorValue, changes: readonly Pick<ChangeValue, 'kind' | 'changes'>[]): string {
-  // Told in the order they happened.
-  const summaries = [...changes].reverse().map(changeSummary);
-  return `${actorName(actor)} ${summaries.join(', ')}`;
+/** What a group of changes (held newest first) did, in the order it happened: "set priority High → Urgent, …". */
+export function changeWords(changes: readonly Pick<ChangeValue, 'kind' | 'changes'>[]): string {
+  return [...changes].reverse().map(changeSummary).join(', ');
+}
+
+/** How a change came in, when not through the web app: "with an API token", "through the REST API". */
+export function viaWords(via: string): string {
+  return via === 'API_TOKEN' ? 'with an API token' : via === 'REST' ? 'through the REST API' : '';
 }
 
 const sameActor = (a: ActorValue, b: ActorValue) => a.kind === b.kind && a.name === b.name && (a.user?.id ?? null) === (b.user?.id ?? null);
 
 /**
- * The rows of a timeline held newest first: each note on its own; consecutive changes by one actor as one row
+ * The rows of a timeline held newest first: each note on its own; consecutive changes by one actor (through one door) as one row
  * while they are at most GROUP_WITHIN_MS after the group's first (a note or another actor in between ends a
  * group). Groups are formed from the oldest entry held, so a live entry arriving on top joins the newest group or
  * starts its own and never regroups the rows below it; a group is keyed by its oldest entry's seq.
@@ -133,11 +137,11 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
     }
     const change = entry as C;
     const time = Date.parse(change.at);
-    if (group && sameActor(group.actor, change.actor) && time - groupStart <= GROUP_WITHIN_MS) {
+    if (group && sameActor(group.actor, change.actor) && group.via === change.via && time - groupStart <= GROUP_WITHIN_MS) {
       group.changes.unshift(change);
       group.at = change.at;
     } else {
-      group = { type: 'changes', key: `c${change.seq}`, actor: change.actor, at: change.at, changes: [change] };
+      group = { type: 'changes', key: `c${change.seq}`, actor: change.actor, via: change.via, at: change.at, changes: [change] };
       groupStart = time;
       rows.push(group);
     }

@@ -3,7 +3,34 @@ import { describe, expect, it } from 'vitest';
 import { markdownHtml } from './markdown';
 
 /** The tags the first layer may emit (markdown.ts: DOMPurify allows the same and nothing else). */
-const TAGS = new Set(['p', 'br', 'hr', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+const TAGS = new Set([
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'em',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
 const ATTRIBUTES = new Set(['href', 'title', 'target', 'rel', 'start', 'align', 'class']);
 
 /** Every tag of the output with its attributes, read as a browser reads them (values are double-quoted). */

@@ -11,8 +11,7 @@ import { Marked, type Tokens } from 'marked';
  * Notes render as the agent wrote them: GitHub-flavoured, a single line break is a break.
  */
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Addresses a note's link may point to; anything else (javascript:, data:, vbscript:, ...) stays text. */
 const SAFE_HREF = /^(https?:\/\/|mailto:)/i;
@@ -57,8 +56,32 @@ export function markdownHtml(body: string): string {
 }
 
 const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'em',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'target', 'rel', 'start', 'align', 'class'];
 
