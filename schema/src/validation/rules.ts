@@ -12,7 +12,7 @@ export const LIMITS = {
   macroName: { min: 2, max: 50 },
   macroDescription: { min: 1, max: 2000 },
   message: { min: 1, max: 2000 },
-  /** A ticket's internal note (issue 24). */
+  /** An internal note on a ticket (issue 24). */
   ticketNote: { min: 1, max: 10_000 },
   /** Longest email we store; not in the spec, but an unbounded column is an invitation. */
   email: { max: 255 },
@@ -40,7 +40,8 @@ export const MESSAGES = {
   customerUnique: 'Email Already Exists',
   customerCreateFailed: 'An error occurred while creating customer',
   message: 'Message must be between 1 and 2000 characters.',
-  ticketNote: 'Note must be between 1 and 10000 characters.',
+  ticketNote: 'Note must be between 1 and 10,000 characters.',
+  invalidNoteId: 'Invalid note id.',
   macroPermanent: 'This Option Is Permanent',
   customerHint: 'Please provide name and email.',
   macroHint: 'Please provide name and description.',
@@ -257,7 +258,7 @@ export function validateMessage(input: { message: unknown }): FieldErrors {
   ]);
 }
 
-/** A ticket note's body (GraphQL `body` of addTicketNote and editTicketNote): 1 to 10,000 characters, not only spaces. */
+/** An internal note's body: 1 to 10,000 characters, not blank, no NUL; stored exactly as sent. */
 export function validateTicketNote(input: { body: unknown }): FieldErrors {
   return collect([
     ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.ticketNote],
