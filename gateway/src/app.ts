@@ -132,7 +132,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     '/graphql',
     express.json({ limit: '1mb' }),
     graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: 1, maxFieldSize: 1_000_000 }),
-    expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps)) }),
+    expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps, 'graphql')) }),
   );
   app.use(createImageRouter(deps));
   app.use(createExplorerRouter(options.webDist ?? DEFAULT_WEB_DIST));

@@ -18,7 +18,16 @@ import {
   type ValidationRule,
 } from 'graphql';
 import QuickLRU from 'quick-lru';
-import { createLoaders, forkEm, type ApiCredential, type Em, type GraphQLContext, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
+import {
+  createLoaders,
+  forkEm,
+  type ApiCredential,
+  type ChangeSource,
+  type Em,
+  type GraphQLContext,
+  type ServiceContext,
+  type ServiceDeps,
+} from '@fulcrum/schema';
 import { createTokenBudget, DEFAULT_TOKEN_BUDGET, type TokenBudget } from '../apiTokens/budget.js';
 import { createTokenSockets } from './tokenSockets.js';
 import type { Sessions } from '../session/sessions.js';
@@ -129,6 +138,8 @@ class SocketService implements ServiceContext {
   readonly viewerId: number | null;
   readonly token: ApiCredential | undefined;
   readonly clientIp: string;
+  /** Websockets serve subscriptions only (no writes); the door is that of the socket's credential. */
+  readonly via: ChangeSource;
   constructor(
     readonly deps: ServiceDeps,
     caller: Caller,
@@ -136,6 +147,7 @@ class SocketService implements ServiceContext {
     this.viewerId = caller.viewerId;
     this.token = caller.token;
     this.clientIp = caller.clientIp;
+    this.via = caller.token ? 'API_TOKEN' : 'WEB';
   }
   get em(): Em {
     return (this.#em ??= forkEm(this.deps.orm));

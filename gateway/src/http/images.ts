@@ -13,7 +13,7 @@ export function createImageRouter(deps: ServiceDeps): Router {
   const router = Router();
   router.get('/images/:id', async (req, res) => {
     try {
-      const image = await tickets.getTicketImageData(serviceContextFor(req, deps), req.params.id);
+      const image = await tickets.getTicketImageData(serviceContextFor(req, deps, 'graphql'), req.params.id);
       res.setHeader('Content-Type', image.mimeType);
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Disposition', `inline; filename="ticket-${image.ticketId}.${EXTENSIONS[image.mimeType] ?? 'bin'}"`);

@@ -3,11 +3,32 @@ import { createLoaders, forkEm, type GraphQLContext, type ServiceContext, type S
 import { sessionPort } from '../session/sessions.js';
 import '../apiTokens/bearer.js';
 
-/** A fresh em.fork() and the caller, for one HTTP request. */
-export function serviceContextFor(req: Request, deps: ServiceDeps): ServiceContext {
+/** Which transport serves the request: GraphQL (`/graphql`) or the REST facade (`/api`). */
+export type Transport = 'graphql' | 'rest';
+
+/**
+ * A fresh em.fork() and the caller, for one HTTP request, with the door it came through (the event record's `via`):
+ * REST for the `/api` facade, and for GraphQL API_TOKEN with a bearer token, WEB with a session cookie.
+ */
+export function serviceContextFor(req: Request, deps: ServiceDeps, transport: Transport): ServiceContext {
   // A bearer request (apiTokens/bearer.ts) acts as the token's agent and has no session to change.
-  if (req.apiToken) return { em: forkEm(deps.orm), viewerId: req.apiToken.userId, deps, token: req.apiToken, clientIp: req.ip ?? 'unknown' };
-  return { em: forkEm(deps.orm), viewerId: req.session?.userId ?? null, deps, session: sessionPort(req), clientIp: req.ip ?? 'unknown' };
+  if (req.apiToken)
+    return {
+      em: forkEm(deps.orm),
+      viewerId: req.apiToken.userId,
+      deps,
+      token: req.apiToken,
+      clientIp: req.ip ?? 'unknown',
+      via: transport === 'rest' ? 'REST' : 'API_TOKEN',
+    };
+  return {
+    em: forkEm(deps.orm),
+    viewerId: req.session?.userId ?? null,
+    deps,
+    session: sessionPort(req),
+    clientIp: req.ip ?? 'unknown',
+    via: transport === 'rest' ? 'REST' : 'WEB',
+  };
 }
 
 export function graphqlContextFor(service: ServiceContext): GraphQLContext {

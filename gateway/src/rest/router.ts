@@ -10,7 +10,7 @@ import { restCustomer, restImage, restMacro, restMessage, restTicket, restUser, 
 /** The REST facade of SPEC section 7 / REST-CONTRACT.md: thin adapters over the same services as GraphQL. */
 export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   const api = Router({ strict: false });
-  const ctx = (req: Request): ServiceContext => serviceContextFor(req, deps);
+  const ctx = (req: Request): ServiceContext => serviceContextFor(req, deps, 'rest');
   const body = (req: Request): Record<string, unknown> => {
     const parsed: unknown = req.body;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};

@@ -62,4 +62,11 @@ export class Ticket {
 
   @Property({ type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() })
   updatedAt: Date = new Date();
+
+  /**
+   * The seq of the ticket's last event (ticket_events): services/changeLog.ts bumps it with UPDATE ... RETURNING in
+   * the change's transaction, so concurrent writers of one ticket queue on its row lock and seqs have no gaps.
+   */
+  @Property({ type: 'integer', default: 0 })
+  eventSeq: Opt<number> = 0;
 }

@@ -8,6 +8,7 @@ export { Session } from './Session.js';
 export { Conversation } from './Conversation.js';
 export { ApiToken } from './ApiToken.js';
 export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
+export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -19,6 +20,7 @@ import { Session } from './Session.js';
 import { Conversation } from './Conversation.js';
 import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
+import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 
 export const ENTITIES = [
   User,
@@ -34,4 +36,7 @@ export const ENTITIES = [
   WebhookEvent,
   WebhookJob,
   WebhookDelivery,
+  TicketHistoryEvent,
+  TicketNote,
+  TicketNoteRevision,
 ];

@@ -6,6 +6,7 @@ import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
 import { ApiTokenResolver } from './apiTokens.js';
 import { describeSchema } from './descriptions.js';
 import { WebhookResolver } from './webhooks.js';
+import { TIMELINE_RESOLVERS } from './timeline.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -23,7 +24,7 @@ const unusedPubSub = {
 };
 
 /** Every resolver class of the schema. */
-export const SCHEMA_RESOLVERS = [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver, WebhookResolver] as const;
+export const SCHEMA_RESOLVERS = [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver, WebhookResolver, ...TIMELINE_RESOLVERS] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {

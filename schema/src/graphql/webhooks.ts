@@ -11,8 +11,11 @@ export const WebhookEventType = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((t) =
 
 const EVENT_DESCRIPTIONS: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
   TICKET_CREATED: 'One of your tickets was created; `data` is the ticket.',
-  TICKET_UPDATED: "One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values.",
+  TICKET_UPDATED:
+    "One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values, `changes` the same change as the ticket's event record has it ([{field, from, to}], GraphQL field names and spellings).",
   TICKET_DELETED: 'One of your tickets was deleted; `data` is the ticket as it was.',
+  TICKET_NOTE_ADDED:
+    "An internal note was added to one of your tickets; `data` is {id, ticketId, authorId, createdAt}. The note's text is not in the event (a deleted note's text is removed everywhere): read it with the ticket's `timeline`.",
   CUSTOMER_CREATED: 'A customer was added to the shared directory (every agent may read it).',
   CUSTOMER_UPDATED: "A customer of the shared directory changed; `previous` holds the changed fields' old values.",
   CUSTOMER_DELETED: 'A customer was deleted from the shared directory; `data` is the customer as it was.',

@@ -7,6 +7,7 @@ import { Migration20261123140000TicketTriage } from './Migration20261123140000Ti
 import { Migration20261125120000StatusIndex } from './Migration20261125120000StatusIndex.js';
 import { Migration20261126050000WebhookTokens } from './Migration20261126050000WebhookTokens.js';
 import { Migration20261126120000UsernameKeys } from './Migration20261126120000UsernameKeys.js';
+import { Migration20261126130000TicketTimeline } from './Migration20261126130000TicketTimeline.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125120000StatusIndex', class: Migration20261125120000StatusIndex },
   { name: 'Migration20261126050000WebhookTokens', class: Migration20261126050000WebhookTokens },
   { name: 'Migration20261126120000UsernameKeys', class: Migration20261126120000UsernameKeys },
+  { name: 'Migration20261126130000TicketTimeline', class: Migration20261126130000TicketTimeline },
 ];

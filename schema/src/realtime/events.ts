@@ -37,6 +37,11 @@ export interface TicketFacets {
 export interface TicketChange extends Change<TicketRecord> {
   previous?: TicketFacets;
 }
+/** A ticket's event record gained this seq (services/changeLog.ts); the timeline subscription reads the entry. */
+export interface TimelineSignal {
+  ticketId: number;
+  seq: number;
+}
 /** Why an agent's unread counts changed. */
 export type UnreadReason = 'MESSAGE_ARRIVED' | 'MESSAGE_DELETED' | 'READ';
 export interface UnreadChange {
@@ -57,6 +62,8 @@ export interface TypingSignal {
 export type EventTopics = {
   message: [userId: number, payload: MessageChange];
   ticket: [userId: number, payload: TicketChange];
+  /** A ticket of this agent's gained an event-record entry. */
+  timeline: [userId: number, payload: TimelineSignal];
   macro: [userId: number, payload: Change<MacroRecord>];
   customer: [payload: Change<CustomerRecord>];
   /** Unread counts of this agent changed (services/conversations.ts); the subscription re-reads them. */

@@ -1,21 +1,86 @@
 /**
  * The change log of the domain: the one seam every write of the service layer passes to record what it changed.
+ * A ticket's change is also appended to its event record (`ticket_events`, issue 24) in that same transaction: every
+ * ticket webhook event drafted here (webhookEvent.ticket/ticketData) carries its timeline event, and note writes
+ * pass theirs (`ticketEventOnly`). The record's seq comes from the ticket's counter (`tickets.event_seq`), bumped
+ * with UPDATE ... RETURNING under the ticket's row lock; once committed, the record's new seqs go out on the live
+ * bus (`timeline` topic, to the ticket's audience), from the same write as the webhook events.
  * A change is written with its webhook event (the outbox, webhooks/outbox.ts) in the same database transaction,
  * so the event is committed exactly when the change is and a rolled-back write leaves none; its live bus event
  * (the service's `publish` callback) goes out from here once that transaction has committed, never before. The event's audience
  * comes from the read rules (a ticket's from services/ticketAccess.ts), its data from the plain records.
  */
+import type { Knex } from '@mikro-orm/knex';
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
-import type { Em } from '../database.js';
+import { emKind, hotRead, type Em } from '../database.js';
+import { AppError } from '../errors.js';
 import { ticketRecordOf } from '../records/index.js';
-import { insertEvents, wakeWorkers, type WebhookEventDraft } from '../webhooks/outbox.js';
-import type { ServiceContext } from './context.js';
+import { insertEvents, wakeWorkers, type WebhookEventDraft as OutboxDraft } from '../webhooks/outbox.js';
+import { actorOf, type ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
-
-export type { WebhookEventDraft };
 
 type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
 type Data = Record<string, unknown>;
+
+/** The kinds of the event record; NOTE_ADDED is a note's creation (its `TicketNote` timeline entry). */
+export type TicketEventKind = 'CREATED' | 'UPDATED' | 'DELETED' | 'NOTE_ADDED' | 'NOTE_EDITED' | 'NOTE_DELETED';
+
+/** One field's change, in GraphQL spelling: the field's GraphQL name, values as the schema writes them. */
+export interface FieldChange {
+  field: string;
+  from: string | null;
+  to: string | null;
+}
+
+/** A ticket's event before the record gives it a seq, actor, door and time. */
+export interface TicketEventDraft {
+  ticketId: number;
+  kind: TicketEventKind;
+  changes: FieldChange[];
+  noteId?: number | null;
+  /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts). */
+  assigneeId: number;
+}
+
+/** A webhook event; a ticket's carries its event-record entry (`ticketEvent`). */
+export type WebhookEventDraft = OutboxDraft & { ticketEvent?: TicketEventDraft };
+/** What a write records: webhook events (a ticket's with its record entry) and record entries without a webhook. */
+export type ChangeDraft = WebhookEventDraft | { type?: undefined; ticketEvent: TicketEventDraft };
+
+/** The ticket fields the record follows, by GraphQL name, in this order. */
+const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
+
+/** A field's value as the schema spells it: enums and text as they are, ids as decimal strings, an image as its id. */
+function spelled(field: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (field === 'image') return String((value as { id: number }).id);
+  return String(value);
+}
+
+/** The tracked fields whose value differs between two ticket data (ticketData), before → after. */
+export function fieldChanges(before: Data | null, after: Data): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const field of TRACKED_FIELDS) {
+    const from = before ? spelled(field, before[field]) : null;
+    const to = spelled(field, after[field]);
+    if (from !== to) changes.push({ field, from, to });
+  }
+  return changes;
+}
+
+function ticketEventOf(kind: Kind, data: Data, before?: Data): TicketEventDraft {
+  return {
+    ticketId: Number(data.id),
+    kind,
+    changes: kind === 'DELETED' ? [] : fieldChanges(kind === 'CREATED' ? null : (before ?? data), data),
+    assigneeId: ticketAccess.audienceOwner({ assigneeId: data.assigneeId }),
+  };
+}
+
+/** A record entry without a webhook event (a note's edit or deletion). */
+export function ticketEventOnly(event: TicketEventDraft): ChangeDraft {
+  return { ticketEvent: event };
+}
 
 export function ticketData(t: Ticket): Data {
   // The service's record of the ticket (records/index.ts), its image without the ticket id it sits under.
@@ -58,12 +123,18 @@ function draft(
   data: Data,
   before?: Data,
 ): WebhookEventDraft {
-  return {
+  const draft: WebhookEventDraft = {
     type: `${entity}_${kind}`,
     audience,
     data,
     ...(kind === 'UPDATED' && before ? { previous: previousValues(before, data) } : {}),
   };
+  if (entity === 'TICKET') {
+    // One computation for both: TICKET_UPDATED's `changes` are the record's.
+    draft.ticketEvent = ticketEventOf(kind, data, before);
+    if (kind === 'UPDATED') draft.changes = draft.ticketEvent.changes;
+  }
+  return draft;
 }
 
 /**
@@ -80,23 +151,108 @@ export const webhookEvent = {
   ticketData: (kind: Kind, data: Data, before?: Data) => draft('TICKET', kind, ticketAccess.audience({ assigneeId: data.assigneeId }), data, before),
 };
 
+/** An entry the record has appended: its ticket, seq and audience (for the live `timeline` topic). */
+export interface AppendedTicketEvent {
+  ticketId: number;
+  seq: number;
+  assigneeId: number;
+}
+
+// Usernames never change: the actor's name is read once per process and user.
+const actorNames = new WeakMap<object, Map<number, string>>();
+
+async function actorName(em: Em, userId: number | null): Promise<string> {
+  if (userId == null) return 'System';
+  let names = actorNames.get(em.config);
+  if (!names) actorNames.set(em.config, (names = new Map()));
+  let name = names.get(userId);
+  if (name === undefined) {
+    const [row] = await hotRead<{ username: string }>(em, 'actor_name', 'select username from users where id = ?', [userId]);
+    name = row?.username ?? `#${userId}`;
+    names.set(userId, name);
+  }
+  return name;
+}
+
 /**
- * Records a change inside a transaction the caller runs: its webhook events go into the outbox now, and once that
- * transaction commits, `publish` announces it on the live bus and this process's delivery worker is woken (a
- * rolled-back change announces nothing). `em` must be the entity manager an `em.transactional(async (em) => ...)`
- * callback received (its own event manager).
+ * Appends the entries to the event record in `em`'s transaction (which must be open): per ticket, the counter is
+ * bumped by the number of its entries (UPDATE ... RETURNING, so a concurrent writer of the same ticket waits on
+ * its row lock, and seqs have no gap), then all rows go in with one insert. A deleted ticket's row is gone (deleted
+ * in this transaction, which holds its lock): its last seq is read from the record itself. A ticket that is gone
+ * for any other entry (deleted meanwhile) is NOT_FOUND and the write rolls back.
  */
-export async function recordEvents(em: Em, events: WebhookEventDraft[], publish?: () => void): Promise<void> {
-  await insertEvents(em, events);
+export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: TicketEventDraft[]): Promise<AppendedTicketEvent[]> {
+  if (!drafts.length) return [];
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  const connection = em.getConnection();
+  const run = <T>(sql: string, params: unknown[]) => connection.execute<T[]>(sql, params, 'all', trx);
+  const actor = actorOf(ctx);
+  const name = await actorName(em, actor.userId);
+  const at = new Date();
+  const byTicket = new Map<number, TicketEventDraft[]>();
+  for (const d of drafts) byTicket.set(d.ticketId, [...(byTicket.get(d.ticketId) ?? []), d]);
+  const rows: Record<string, unknown>[] = [];
+  const appended: AppendedTicketEvent[] = [];
+  for (const [ticketId, list] of byTicket) {
+    const [bumped] = await run<{ event_seq: number }>('update tickets set event_seq = event_seq + ? where id = ? returning event_seq', [list.length, ticketId]);
+    let last: number;
+    if (bumped) last = Number(bumped.event_seq);
+    else if (list.every((d) => d.kind === 'DELETED')) {
+      const [row] = await run<{ n: number | null }>('select max(seq) as n from ticket_events where ticket_id = ?', [ticketId]);
+      last = Number(row?.n ?? 0) + list.length;
+    } else throw AppError.notFound('Ticket');
+    list.forEach((d, i) => {
+      const seq = last - list.length + 1 + i;
+      appended.push({ ticketId, seq, assigneeId: d.assigneeId });
+      rows.push({
+        ticket_id: ticketId,
+        seq,
+        at: emKind(em) === 'sqlite' ? at.getTime() : at,
+        actor_kind: actor.kind,
+        actor_id: actor.userId,
+        actor_name: name,
+        via: ctx.via,
+        kind: d.kind,
+        changes: JSON.stringify(d.changes),
+        note_id: d.noteId ?? null,
+        assignee_id: d.assigneeId,
+      });
+    });
+  }
+  const insert = em.getKnex().insert(rows).into('ticket_events');
+  await (trx ? insert.transacting(trx) : insert);
+  return appended;
+}
+
+function publishTimeline(ctx: ServiceContext, appended: AppendedTicketEvent[]): void {
+  for (const e of appended) ticketAccess.publishTimeline(ctx.deps.bus, { assigneeId: e.assigneeId }, { ticketId: e.ticketId, seq: e.seq });
+}
+
+const webhookDrafts = (drafts: ChangeDraft[]) => drafts.filter((d): d is WebhookEventDraft => d.type !== undefined);
+const ticketEventDrafts = (drafts: ChangeDraft[]) => drafts.flatMap((d) => (d.ticketEvent ? [d.ticketEvent] : []));
+
+/**
+ * Records a change inside a transaction the caller runs: its webhook events go into the outbox now (a ticket's with
+ * its record entries, appended for the caller `ctx`), and once that transaction commits, `publish` announces it on
+ * the live bus, the record's new seqs go out, and this process's delivery worker is woken (a rolled-back change
+ * announces nothing). `em` must be the entity manager an `em.transactional(async (em) => ...)` callback received
+ * (its own event manager).
+ */
+export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
+  const appended = await appendTicketEvents(ctx, em, ticketEventDrafts(events));
+  const webhooks = webhookDrafts(events);
+  await insertEvents(em, webhooks);
   let committed = false;
   em.getEventManager().registerSubscriber({
     afterTransactionCommit: () => {
       if (committed) return;
       committed = true;
-      if (events.length) wakeWorkers(em);
+      if (webhooks.length) wakeWorkers(em);
       publish?.();
+      publishTimeline(ctx, appended);
     },
   });
+  return appended;
 }
 
 /**
@@ -104,7 +260,7 @@ export async function recordEvents(em: Em, events: WebhookEventDraft[], publish?
  * the change on the live bus (`publish`) and wakes this process's delivery worker. `events` runs after the flush
  * (new records have their ids) and before the commit.
  */
-export async function flushWithEvents(ctx: ServiceContext, events: () => WebhookEventDraft | WebhookEventDraft[], publish?: () => void): Promise<void> {
+export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeDraft | ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
   const em = ctx.em;
   const drafts = () => {
     const made = events();
@@ -112,18 +268,24 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => Webhook
   };
   if (em.isInTransaction()) {
     await em.flush();
-    await recordEvents(em, drafts(), publish);
-    return;
+    return recordEvents(ctx, em, drafts(), publish);
   }
+  let appended: AppendedTicketEvent[];
+  let webhooks: WebhookEventDraft[];
   await em.begin();
   try {
     await em.flush();
-    await insertEvents(em, drafts());
+    const made = drafts();
+    appended = await appendTicketEvents(ctx, em, ticketEventDrafts(made));
+    webhooks = webhookDrafts(made);
+    await insertEvents(em, webhooks);
     await em.commit();
   } catch (error) {
     await em.rollback();
     throw error;
   }
-  wakeWorkers(em);
+  if (webhooks.length) wakeWorkers(em);
   publish?.();
+  publishTimeline(ctx, appended);
+  return appended;
 }

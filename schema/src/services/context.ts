@@ -37,6 +37,18 @@ export interface ServiceDeps {
   webhooks?: WebhookEngine;
 }
 
+/**
+ * The door a change came through, as the event record (ticket_events.via) and GraphQL (`ChangeSource`) name it:
+ * WEB is GraphQL with a session cookie, API_TOKEN GraphQL with a bearer token, REST the `/api` facade, SYSTEM a
+ * change no caller made.
+ */
+export const CHANGE_SOURCES = ['WEB', 'API_TOKEN', 'REST', 'SYSTEM'] as const;
+export type ChangeSource = (typeof CHANGE_SOURCES)[number];
+
+/** Who made a change, as the event record names them: an agent, an API token (acting as its agent), the system. */
+export const ACTOR_KINDS = ['AGENT', 'API_TOKEN', 'SYSTEM', 'REQUESTER'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
 /** One per HTTP request or websocket operation: a fresh em.fork() and the caller. */
 export interface ServiceContext {
   em: Em;
@@ -47,6 +59,14 @@ export interface ServiceContext {
   clientIp: string;
   /** Set when the caller authenticated with an API token (Authorization: Bearer) instead of a session. */
   token?: ApiCredential;
+  /** The door the request came through (set by the transport that built the context). */
+  via: ChangeSource;
+}
+
+/** The actor of a change the caller makes: its kind and user (null for the system). */
+export function actorOf(ctx: ServiceContext): { kind: ActorKind; userId: number | null } {
+  if (ctx.viewerId == null) return { kind: 'SYSTEM', userId: null };
+  return { kind: ctx.token ? 'API_TOKEN' : 'AGENT', userId: ctx.viewerId };
 }
 
 export function requireViewer(ctx: ServiceContext): number {

@@ -4,6 +4,7 @@ export * as customers from './customers.js';
 export * as macros from './macros.js';
 export * as tickets from './tickets.js';
 export * as ticketAccess from './ticketAccess.js';
+export * as ticketTimeline from './ticketTimeline.js';
 export * as messages from './messages.js';
 export * as conversations from './conversations.js';
 export * as apiTokens from './apiTokens.js';

@@ -139,6 +139,7 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
     await em.nativeDelete(Macro, { id });
     const moved = tickets.map((t) => ({ id: t.id, audience: ticketAccess.audience(t) }));
     await recordEvents(
+      ctx,
       em,
       [
         webhookEvent.macro('DELETED', macro),

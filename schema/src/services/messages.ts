@@ -121,7 +121,7 @@ export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, t
     await em.flush();
     const created = toMessageRecord(message);
     await recordSent(em, created);
-    await recordEvents(em, [webhookEvent.message('CREATED', message)], () => {
+    await recordEvents(ctx, em, [webhookEvent.message('CREATED', message)], () => {
       publish(ctx, 'CREATED', created, created);
       publishUnread(ctx, created.receiverId, created.senderId, 'MESSAGE_ARRIVED');
     });
@@ -161,7 +161,7 @@ export async function deleteMessage(ctx: ServiceContext, rawId: unknown): Promis
   await ctx.em.transactional(async (em) => {
     const deleted = await em.nativeDelete(Message, { id: record.id });
     const unreadChanged = deleted > 0 && (await recordDeleted(em, record));
-    await recordEvents(em, deleted > 0 ? [event] : [], () => {
+    await recordEvents(ctx, em, deleted > 0 ? [event] : [], () => {
       publish(ctx, 'DELETED', record);
       if (unreadChanged) publishUnread(ctx, record.receiverId, record.senderId, 'MESSAGE_DELETED');
     });

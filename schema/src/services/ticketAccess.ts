@@ -26,7 +26,7 @@
 import type { ObjectQuery } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Ticket } from '../entities/index.js';
-import type { EventBus, TicketChange } from '../realtime/events.js';
+import type { EventBus, TicketChange, TimelineSignal } from '../realtime/events.js';
 import type { ServiceContext } from './context.js';
 import { parseId, requireViewer } from './context.js';
 
@@ -41,6 +41,14 @@ export type TicketOwner = { assignee: { id: number } } | { assigneeId: unknown }
 
 function assigneeOf(ticket: TicketOwner): number {
   return 'assignee' in ticket ? ticket.assignee.id : Number(ticket.assigneeId);
+}
+
+/**
+ * What the event record keeps of the rule with each event (ticket_events.assignee_id): enough to decide, once the
+ * ticket is gone, who may read its history (`historyOwnerSql`).
+ */
+export function audienceOwner(ticket: TicketOwner): number {
+  return assigneeOf(ticket);
 }
 
 /** "May read": the condition over the tickets table aliased `alias` (default `t`; null: the table unaliased). */
@@ -98,6 +106,28 @@ export function audience(ticket: TicketOwner): number[] {
 export function publish(bus: EventBus, to: TicketOwner | readonly number[], change: TicketChange): void {
   const agents: readonly number[] = Array.isArray(to) ? (to as readonly number[]) : audience(to as TicketOwner);
   for (const agentId of agents) bus.publish('ticket', agentId, change);
+}
+
+/** Sends a ticket's new event-record seq to the live `timeline` topic of every agent who may read the ticket. */
+export function publishTimeline(bus: EventBus, to: TicketOwner, entry: TimelineSignal): void {
+  for (const agentId of audience(to)) bus.publish('timeline', agentId, entry);
+}
+
+/** The event-record seqs the viewer may hear of (the ticketTimelineEvents subscription's source). */
+export function subscribeTimeline(bus: EventBus, viewerId: number) {
+  return bus.subscribe('timeline', viewerId);
+}
+
+/**
+ * "May read the history" of one ticket, as one statement's condition with its bindings: the ticket's read rule
+ * while it exists, and once it is gone, the rule as its last event recorded it (the assignee then). The statement
+ * selects `1 as found` when the viewer may read it.
+ */
+export function historySql(viewerId: number, ticketId: number): AccessSql {
+  return {
+    sql: `select 1 as found where coalesce((select assignee_id from tickets where id = ?), (select e.assignee_id from ticket_events e where e.ticket_id = ? order by e.seq desc limit 1)) = ?`,
+    bindings: [ticketId, ticketId, viewerId],
+  };
 }
 
 /** The live ticket changes the viewer may see (the ticketEvents subscription's source). */

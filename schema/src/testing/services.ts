@@ -17,7 +17,7 @@ import { createPresence } from '../realtime/presence.js';
 import { seedDemo } from '../seed/demoSeed.js';
 import { signup } from '../services/auth.js';
 import { createAuthLimiter, DEFAULT_AUTH_LIMITS } from '../services/authLimiter.js';
-import type { ServiceContext, ServiceDeps, SessionPort } from '../services/context.js';
+import type { ChangeSource, ServiceContext, ServiceDeps, SessionPort } from '../services/context.js';
 import { AppError } from '../errors.js';
 import { createPostgresDatabase } from './postgres.js';
 
@@ -39,8 +39,8 @@ export interface ServiceKit {
   kind: DatabaseKind;
   orm: Orm;
   deps: ServiceDeps;
-  /** A fresh unit of work for `viewerId` (null: signed out), as one HTTP request or websocket operation gets. */
-  as(viewerId: number | null): ServiceContext;
+  /** A fresh unit of work for `viewerId` (null: signed out), as one HTTP request or websocket operation gets (through `via`, default WEB). */
+  as(viewerId: number | null, via?: ChangeSource): ServiceContext;
   /** A new agent with nothing of their own, signed up through the auth service; resolves to their id. */
   newAgent(): Promise<number>;
   /** Listens on an agent's topic of the bus the services publish to, from now on. */
@@ -72,7 +72,7 @@ export async function openServiceKit(): Promise<ServiceKit> {
     kind: emKind(orm.em.fork()),
     orm,
     deps,
-    as: (viewerId) => ({ em: orm.em.fork(), viewerId, deps, clientIp: '127.0.0.1' }),
+    as: (viewerId, via = 'WEB') => ({ em: orm.em.fork(), viewerId, deps, clientIp: '127.0.0.1', via }),
     async newAgent() {
       const name = `agent${randomBytes(5).toString('hex')}`;
       const ctx: ServiceContext = { ...kit.as(null), session: sessionPort() };

@@ -19,6 +19,8 @@ export interface WebhookEventDraft {
   data: Data;
   /** On updates: each changed field with its previous value. */
   previous?: Data;
+  /** On TICKET_UPDATED: the field changes of the ticket's event record ({field, from, to}, GraphQL spelling). */
+  changes?: { field: string; from: string | null; to: string | null }[];
 }
 
 /** The JSON body every endpoint receives for an event (Standard Webhooks: type, timestamp, data). */
@@ -27,6 +29,7 @@ export interface WebhookPayload {
   timestamp: string;
   data: Data;
   previous?: Data;
+  changes?: WebhookEventDraft['changes'];
 }
 
 export function newMessageId(): string {
@@ -42,7 +45,13 @@ export function parseAudience(column: string): 'all' | number[] {
 }
 
 export function payloadOf(event: WebhookEventDraft, at: Date): string {
-  const payload: WebhookPayload = { type: event.type, timestamp: at.toISOString(), data: event.data, ...(event.previous ? { previous: event.previous } : {}) };
+  const payload: WebhookPayload = {
+    type: event.type,
+    timestamp: at.toISOString(),
+    data: event.data,
+    ...(event.previous ? { previous: event.previous } : {}),
+    ...(event.changes ? { changes: event.changes } : {}),
+  };
   return JSON.stringify(payload);
 }
 

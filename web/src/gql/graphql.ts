@@ -167,7 +167,9 @@ export type WebhookEventType =
   | 'TICKET_CREATED'
   /** One of your tickets was deleted; `data` is the ticket as it was. */
   | 'TICKET_DELETED'
-  /** One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values. */
+  /** An internal note was added to one of your tickets; `data` is {id, ticketId, authorId, createdAt}. The note's text is not in the event (a deleted note's text is removed everywhere): read it with the ticket's `timeline`. */
+  | 'TICKET_NOTE_ADDED'
+  /** One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values, `changes` the same change as the ticket's event record has it ([{field, from, to}], GraphQL field names and spellings). */
   | 'TICKET_UPDATED';
 
 /** A new endpoint. */

@@ -1,0 +1,328 @@
+/**
+ * A ticket's timeline over GraphQL (issue 24): the entry types, `Ticket.timeline`, `ticketHistory`, the note
+ * mutations and `ticketTimelineEvents`. Thin: every rule is in services/ticketTimeline.ts (reads, notes) and
+ * services/changeLog.ts (the event record); who may read is services/ticketAccess.ts.
+ */
+import {
+  Arg,
+  Args,
+  ArgsType,
+  Ctx,
+  Field,
+  FieldResolver,
+  Int,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  createUnionType,
+  registerEnumType,
+} from 'type-graphql';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { forkEm } from '../database.js';
+import { ticketAccess, ticketTimeline } from '../services/index.js';
+import { requireViewer, ACTOR_KINDS, CHANGE_SOURCES, type ServiceContext } from '../services/context.js';
+import type { NoteRevisionRecord, TicketChangeRecord, TicketNoteRecord, TimelineEntryRecord } from '../services/ticketTimeline.js';
+import type { TicketRecord } from '../records/index.js';
+import type { TimelineSignal } from '../realtime/events.js';
+import type { GraphQLContext } from './context.js';
+import { PageArgs, PageInfo, toConnection } from './connection.js';
+import { Ticket, User } from './types.js';
+
+const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
+
+export const TimelineFilter = enumOf(ticketTimeline.TIMELINE_FILTERS);
+export const TicketChangeKind = enumOf(['CREATED', 'UPDATED', 'DELETED', 'NOTE_EDITED', 'NOTE_DELETED'] as const);
+export const ActorKind = enumOf(ACTOR_KINDS);
+export const ChangeSource = enumOf(CHANGE_SOURCES);
+
+registerEnumType(TimelineFilter, {
+  name: 'TimelineFilter',
+  description: 'Which entries of a timeline to list.',
+  valuesConfig: {
+    ALL: { description: 'Every entry: notes and changes (the default).' },
+    NOTES: { description: 'The notes only.' },
+    CHANGES: { description: 'The changes only.' },
+  },
+});
+registerEnumType(TicketChangeKind, {
+  name: 'TicketChangeKind',
+  description: 'What a change did. A status change is UPDATED with a `status` field change. Later versions may add kinds.',
+  valuesConfig: {
+    CREATED: { description: "The ticket was created; `changes` holds every field's first value." },
+    UPDATED: { description: 'Fields of the ticket changed (an edit, a status, a new image, its macro deleted); `changes` holds each one.' },
+    DELETED: { description: "The ticket was deleted: its record's last entry." },
+    NOTE_EDITED: { description: 'A note was edited (its text before is one of its `revisions`).' },
+    NOTE_DELETED: { description: 'A note was deleted; its text is gone, the note stays as a tombstone.' },
+  },
+});
+registerEnumType(ActorKind, {
+  name: 'ActorKind',
+  description: 'Who made a change.',
+  valuesConfig: {
+    AGENT: { description: 'An agent, signed in.' },
+    API_TOKEN: { description: 'An API token, acting as its agent (`user`).' },
+    SYSTEM: { description: 'The help desk itself.' },
+    REQUESTER: { description: 'The requester (a later version lets requesters write).' },
+  },
+});
+registerEnumType(ChangeSource, {
+  name: 'ChangeSource',
+  description: 'The door a change came through. New doors add values.',
+  valuesConfig: {
+    WEB: { description: 'GraphQL with a session cookie (the web app).' },
+    API_TOKEN: { description: 'GraphQL with an API token (Authorization: Bearer).' },
+    REST: { description: 'The legacy JSON facade of this server, whose routes and shapes never change.' },
+    SYSTEM: { description: 'No caller: the help desk itself.' },
+  },
+});
+
+@ObjectType({ simpleResolvers: true, description: "One field's change: its previous and new value, as this schema spells them." })
+export class FieldChange {
+  @Field(() => String, {
+    description: 'The GraphQL field name: `title`, `type`, `priority`, `status`, `requesterId`, `macroId`, `assigneeId`, `description` or `image`.',
+  })
+  field!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The value before (enum values as the schema spells them, ids as decimal strings, `image` as its id); null when it had none.',
+  })
+  from!: string | null;
+  @Field(() => String, { nullable: true, description: 'The value after, spelled the same way; null when it has none.' })
+  to!: string | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'Who made a change. The name is copied into the record: it survives the actor.' })
+export class Actor {
+  @Field(() => ActorKind, { description: 'An agent, an API token, the system or the requester.' })
+  kind!: string;
+  @Field(() => String, { description: "The actor's name when the change was made." })
+  name!: string;
+  userId!: number | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: "A note's text before one edit: who edited it, when, and what it said." })
+export class NoteRevision {
+  @Field(() => Int, { description: 'The revision id.' })
+  id!: number;
+  @Field(() => String, { description: 'The note text before that edit, exactly as it was stored.' })
+  body!: string;
+  @Field(() => GraphQLDateTime, { description: 'When the edit was made.' })
+  at!: Date;
+  editorId!: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: "An internal note on a ticket: only the ticket's agents read it; the requester never does." })
+export class TicketNote {
+  @Field(() => Int, { description: 'The note id.' })
+  id!: number;
+  @Field(() => Int, { description: "The note's place in the ticket's timeline: the seq of its creation." })
+  seq!: number;
+  @Field(() => GraphQLDateTime, { description: 'When the note was added (ISO time).' })
+  at!: Date;
+  @Field(() => String, { nullable: true, description: 'The text, exactly as written (Markdown; render it safely); null once the note is deleted.' })
+  body!: string | null;
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'When the note was last edited; null if never.' })
+  editedAt!: Date | null;
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'When the note was deleted; null while it is not.' })
+  deletedAt!: Date | null;
+  authorId!: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: "One entry of a ticket's event record other than a note's creation." })
+export class TicketChange {
+  @Field(() => Int, { description: "The entry's number in the ticket's record: 1, 2, 3... without gaps." })
+  seq!: number;
+  @Field(() => GraphQLDateTime, { description: 'When the change was committed (ISO time).' })
+  at!: Date;
+  @Field(() => Actor, { description: 'Who made it.' })
+  actor!: Actor;
+  @Field(() => ChangeSource, { description: 'The door it came through.' })
+  via!: string;
+  @Field(() => TicketChangeKind, { description: 'What it did.' })
+  kind!: string;
+  @Field(() => [FieldChange], { description: 'Each field it changed, in a fixed order (empty for a deletion and for note events).' })
+  changes!: FieldChange[];
+  @Field(() => Int, { nullable: true, description: 'The note a NOTE_EDITED or NOTE_DELETED entry is about; null otherwise.' })
+  noteId!: number | null;
+}
+
+export const TimelineEntry = createUnionType({
+  name: 'TimelineEntry',
+  description: "One entry of a ticket's timeline: a note (its creation) or a change. Every entry has `seq` and `at`.",
+  types: () => [TicketNote, TicketChange] as const,
+  resolveType: (entry) => ((entry as unknown as TimelineEntryRecord).entry === 'note' ? 'TicketNote' : 'TicketChange'),
+});
+
+@ObjectType({ simpleResolvers: true, description: "One page of a ticket's timeline, newest entry first." })
+export class TimelineEntryConnection {
+  @Field(() => Int, { description: 'How many entries the whole timeline holds (after the filter), not just this page.' })
+  totalCount!: number;
+  @Field(() => [TimelineEntry], { description: "This page's entries, newest first." })
+  nodes!: TimelineEntryRecord[];
+  @Field(() => PageInfo, { description: 'Where this page ends, and whether another follows.' })
+  pageInfo!: PageInfo;
+}
+
+@ObjectType({ simpleResolvers: true, description: "One page of a ticket's change history, newest first." })
+export class TicketChangeConnection {
+  @Field(() => Int, { description: 'How many changes the whole history holds, not just this page.' })
+  totalCount!: number;
+  @Field(() => [TicketChange], { description: "This page's changes, newest first." })
+  nodes!: TicketChangeRecord[];
+  @Field(() => PageInfo, { description: 'Where this page ends, and whether another follows.' })
+  pageInfo!: PageInfo;
+}
+
+@ArgsType()
+export class TimelineArgs extends PageArgs {
+  @Field(() => TimelineFilter, { nullable: true, defaultValue: 'ALL', description: 'Every entry (default), the notes only, or the changes only.' })
+  filter!: ticketTimeline.TimelineFilter | null;
+}
+
+@Resolver(() => Ticket)
+export class TicketTimelineResolver {
+  @FieldResolver(() => TimelineEntryConnection, {
+    description: "The ticket's notes and changes, newest first, one page at a time; `after` pages to older entries.",
+  })
+  async timeline(@Root() ticket: TicketRecord, @Args(() => TimelineArgs) args: TimelineArgs, @Ctx() { service }: GraphQLContext) {
+    return toConnection(await ticketTimeline.ticketTimeline(service, ticket.id, args));
+  }
+
+  @Query(() => TicketChangeConnection, {
+    description:
+      "The change history of one of your tickets, newest first, one page at a time; also once the ticket is deleted. Another agent's ticket, or an unknown id, is NOT_FOUND.",
+  })
+  async ticketHistory(
+    @Arg('ticketId', () => Int, { description: 'The ticket id (it may be deleted).' }) ticketId: number,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return toConnection(await ticketTimeline.ticketHistory(service, ticketId, page));
+  }
+
+  @Mutation(() => TicketNote, { description: 'Adds an internal note to one of your tickets (1 to 10,000 characters, stored exactly as sent).' })
+  addTicketNote(
+    @Arg('ticketId', () => Int, { description: 'One of your tickets.' }) ticketId: number,
+    @Arg('body', () => String, { description: 'The text (Markdown), 1 to 10,000 characters.' }) body: string,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return ticketTimeline.addTicketNote(service, ticketId, body);
+  }
+
+  @Mutation(() => TicketNote, { description: 'Edits one of your notes; the text before is kept as a revision.' })
+  editTicketNote(
+    @Arg('id', () => Int, { description: 'One of your notes (not deleted).' }) id: number,
+    @Arg('body', () => String, { description: 'The new text, 1 to 10,000 characters.' }) body: string,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return ticketTimeline.editTicketNote(service, id, body);
+  }
+
+  @Mutation(() => TicketNote, { description: 'Deletes one of your notes: its text and revisions are removed, a tombstone stays in the timeline.' })
+  deleteTicketNote(@Arg('id', () => Int, { description: 'One of your notes (not deleted).' }) id: number, @Ctx() { service }: GraphQLContext) {
+    return ticketTimeline.deleteTicketNote(service, id);
+  }
+
+  @Subscription(() => TimelineEntry, {
+    description:
+      "The entries of one of your tickets as they are committed, by any client and door. Pass the last `seq` you hold as `afterSeq` (after a reconnect): every later entry arrives once, in order, with no gap. Without it, only new entries. Another agent's ticket is NOT_FOUND.",
+    subscribe: ({ args, context }) => timelineStream((context as GraphQLContext).service, args as { ticketId: number; afterSeq?: number | null }),
+  })
+  ticketTimelineEvents(
+    @Root() entry: TimelineEntryRecord,
+    @Arg('ticketId', () => Int, { description: 'One of your tickets.' }) _ticketId: number,
+    @Arg('afterSeq', () => Int, { nullable: true, description: 'The last seq you hold; entries after it are sent first.' }) _afterSeq: number | null,
+  ): TimelineEntryRecord {
+    return entry;
+  }
+}
+
+@Resolver(() => TicketNote)
+export class TicketNoteResolver {
+  @FieldResolver(() => User, { description: 'Who wrote the note.' })
+  author(@Root() note: TicketNoteRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.user.load(note.authorId);
+  }
+
+  @FieldResolver(() => [NoteRevision], { description: 'The texts before each edit, newest first; empty once the note is deleted.' })
+  revisions(@Root() note: TicketNoteRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.noteRevisions.load(note.id);
+  }
+}
+
+@Resolver(() => NoteRevision)
+export class NoteRevisionResolver {
+  @FieldResolver(() => User, { description: 'Who made the edit.' })
+  editor(@Root() revision: NoteRevisionRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.user.load(revision.editorId);
+  }
+}
+
+@Resolver(() => Actor)
+export class ActorResolver {
+  @FieldResolver(() => User, { nullable: true, description: "The acting agent (an API token's agent); null for the system." })
+  user(@Root() actor: TicketChangeRecord['actor'], @Ctx() { loaders }: GraphQLContext) {
+    return actor.userId == null ? null : loaders.user.load(actor.userId);
+  }
+}
+
+/** At most this many entries per catch-up read. */
+const CATCH_UP_BATCH = 100;
+
+/**
+ * The live timeline of one ticket: listens on the viewer's `timeline` topic first, then reads the entries after
+ * `afterSeq` from the record, then follows the topic, reading the record after the last seq sent on each signal
+ * (so an entry whose signal was lost or came out of order is still sent, and none twice). Ends after the ticket's
+ * DELETED entry. Each read has its own unit of work, under the viewer's identity and the access policy.
+ */
+async function timelineStream(service: ServiceContext, args: { ticketId: number; afterSeq?: number | null }): Promise<AsyncIterable<TimelineEntryRecord>> {
+  const viewerId = requireViewer(service);
+  const reader = (): ServiceContext => ({
+    em: forkEm(service.deps.orm),
+    viewerId,
+    deps: service.deps,
+    clientIp: service.clientIp,
+    via: service.via,
+    token: service.token,
+  });
+  const source = ticketAccess.subscribeTimeline(service.deps.bus, viewerId);
+  // Starts the listener now (the bus's iterator listens from its first `next`): nothing committed from here on is missed.
+  let pending = source.next();
+  let last: number;
+  try {
+    last = args.afterSeq ?? (await ticketTimeline.lastTimelineSeq(reader(), args.ticketId));
+    if (args.afterSeq != null) await ticketTimeline.lastTimelineSeq(reader(), args.ticketId); // the access check
+  } catch (error) {
+    await source.return?.();
+    throw error;
+  }
+  async function* entries(): AsyncGenerator<TimelineEntryRecord> {
+    try {
+      for (;;) {
+        let batch: TimelineEntryRecord[];
+        do {
+          batch = await ticketTimeline.timelineEntriesAfter(reader(), args.ticketId, last, CATCH_UP_BATCH);
+          for (const entry of batch) {
+            last = entry.seq;
+            yield entry;
+            if (entry.entry === 'change' && entry.kind === 'DELETED') return;
+          }
+        } while (batch.length === CATCH_UP_BATCH);
+        let signal: IteratorResult<TimelineSignal>;
+        do {
+          signal = await pending;
+          if (signal.done) return;
+          pending = source.next();
+        } while (signal.value.ticketId !== args.ticketId || signal.value.seq <= last);
+      }
+    } finally {
+      await source.return?.();
+    }
+  }
+  return entries();
+}
+
+export const TIMELINE_RESOLVERS = [TicketTimelineResolver, TicketNoteResolver, NoteRevisionResolver, ActorResolver] as const;

@@ -1,0 +1,326 @@
+/**
+ * A ticket's timeline (issue 24): its event record (ticket_events, written by services/changeLog.ts in the
+ * transaction of every ticket change) read newest first, with the ticket's internal notes, and the note writes.
+ * Every event is one entry: a note's creation (NOTE_ADDED) is its TicketNote entry, every other event a change
+ * entry. A client holding every seq up to n holds the whole timeline up to n. Who may read a ticket's timeline and
+ * history is decided by services/ticketAccess.ts (the history also after the ticket is deleted).
+ */
+import { AppError } from '../errors.js';
+import type { Em } from '../database.js';
+import { TicketNote, TicketNoteRevision, User } from '../entities/index.js';
+import { MESSAGES, hasErrors, validateTicketNote } from '../validation/rules.js';
+import { toDate } from '../records/index.js';
+import { parseId, requireViewer, type ActorKind, type ChangeSource, type ServiceContext } from './context.js';
+import { encodeCursor, pageSize, readCursor, type CursorKind, type Page, type PageArgs } from './connection.js';
+import { flushWithEvents, ticketEventOnly, type FieldChange, type TicketEventKind } from './changeLog.js';
+import * as ticketAccess from './ticketAccess.js';
+
+export const TIMELINE_FILTERS = ['ALL', 'NOTES', 'CHANGES'] as const;
+export type TimelineFilter = (typeof TIMELINE_FILTERS)[number];
+
+export interface TicketChangeRecord {
+  entry: 'change';
+  ticketId: number;
+  seq: number;
+  at: Date;
+  actor: { kind: ActorKind; name: string; userId: number | null };
+  via: ChangeSource;
+  kind: Exclude<TicketEventKind, 'NOTE_ADDED'>;
+  changes: FieldChange[];
+  /** The note a NOTE_EDITED or NOTE_DELETED event is about. */
+  noteId: number | null;
+}
+
+export interface TicketNoteRecord {
+  entry: 'note';
+  id: number;
+  ticketId: number;
+  /** The seq of the note's creation event. */
+  seq: number;
+  at: Date;
+  authorId: number;
+  /** Null once deleted. */
+  body: string | null;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+}
+
+export type TimelineEntryRecord = TicketNoteRecord | TicketChangeRecord;
+
+export interface NoteRevisionRecord {
+  id: number;
+  noteId: number;
+  editorId: number;
+  /** The note's text before that edit. */
+  body: string;
+  at: Date;
+}
+
+const EVENT_COLUMNS =
+  'e.ticket_id, e.seq, e.at, e.actor_kind, e.actor_id, e.actor_name, e.via, e.kind, e.changes, e.note_id, n.author_id as n_author_id, n.body as n_body, n.edited_at as n_edited_at, n.deleted_at as n_deleted_at';
+
+interface EventRow {
+  ticket_id: number | string;
+  seq: number | string;
+  at: unknown;
+  actor_kind: string;
+  actor_id: number | string | null;
+  actor_name: string;
+  via: string;
+  kind: string;
+  changes: string;
+  note_id: number | string | null;
+  n_author_id: number | string | null;
+  n_body: string | null;
+  n_edited_at: unknown;
+  n_deleted_at: unknown;
+}
+
+const optionalDate = (value: unknown) => (value === null || value === undefined ? null : toDate(value));
+
+function toEntry(r: EventRow): TimelineEntryRecord {
+  const seq = Number(r.seq);
+  const at = toDate(r.at);
+  const ticketId = Number(r.ticket_id);
+  if (r.kind === 'NOTE_ADDED' && r.note_id !== null)
+    return {
+      entry: 'note',
+      id: Number(r.note_id),
+      ticketId,
+      seq,
+      at,
+      authorId: Number(r.n_author_id ?? r.actor_id),
+      body: r.n_body,
+      editedAt: optionalDate(r.n_edited_at),
+      deletedAt: optionalDate(r.n_deleted_at),
+    };
+  return {
+    entry: 'change',
+    ticketId,
+    seq,
+    at,
+    actor: { kind: r.actor_kind as ActorKind, name: r.actor_name, userId: r.actor_id === null ? null : Number(r.actor_id) },
+    via: r.via as ChangeSource,
+    kind: r.kind as TicketChangeRecord['kind'],
+    changes: JSON.parse(r.changes) as FieldChange[],
+    noteId: r.note_id === null ? null : Number(r.note_id),
+  };
+}
+
+const KIND_SQL: Record<TimelineFilter, string> = { ALL: '', NOTES: " and e.kind = 'NOTE_ADDED'", CHANGES: " and e.kind <> 'NOTE_ADDED'" };
+
+/** Validated page arguments (both errors at once), read before any statement runs. */
+function readArgs(kind: CursorKind, args: PageArgs): { first: number; afterSeq: number | null } {
+  const fields: Record<string, string[]> = {};
+  let first = 0;
+  let afterSeq: number | null = null;
+  try {
+    first = pageSize(args.first);
+  } catch (error) {
+    Object.assign(fields, (error as AppError).fields);
+  }
+  try {
+    const position = readCursor(kind, args.after);
+    if (position?.sort) throw AppError.validation({ after: [MESSAGES.pageCursor] });
+    afterSeq = position?.id ?? null;
+  } catch (error) {
+    Object.assign(fields, (error as AppError).fields);
+  }
+  if (Object.keys(fields).length) throw AppError.validation(fields);
+  return { first, afterSeq };
+}
+
+/** One page of a ticket's events newest first, and the total: two statements (the page joins its notes). */
+async function eventPage(em: Em, kind: CursorKind, ticketId: number, filter: TimelineFilter, args: PageArgs): Promise<Page<TimelineEntryRecord>> {
+  const { first, afterSeq } = readArgs(kind, args);
+  const connection = em.getConnection();
+  const where = `e.ticket_id = ?${KIND_SQL[filter]}`;
+  const rows = await connection.execute<EventRow[]>(
+    `select ${EVENT_COLUMNS} from ticket_events e left join ticket_notes n on n.id = e.note_id and e.kind = 'NOTE_ADDED'
+     where ${where}${afterSeq === null ? '' : ' and e.seq < ?'} order by e.seq desc limit ?`,
+    afterSeq === null ? [ticketId, first + 1] : [ticketId, afterSeq, first + 1],
+  );
+  const [total] = await connection.execute<{ n: number | string }[]>(`select count(*) as n from ticket_events e where ${where}`, [ticketId]);
+  const nodes = rows.slice(0, first).map(toEntry);
+  return {
+    nodes,
+    totalCount: Number(total?.n ?? 0),
+    hasNextPage: rows.length > first,
+    endCursor: nodes.length ? encodeCursor(kind, nodes[nodes.length - 1].seq) : null,
+  };
+}
+
+/** The ticket id, when the viewer may read the ticket (its read rule); NOT_FOUND otherwise, as for no ticket. */
+async function readableTicketId(ctx: ServiceContext, rawId: unknown): Promise<number> {
+  const viewerId = requireViewer(ctx);
+  const id = parseId(rawId);
+  if (id) {
+    const access = ticketAccess.readSql(viewerId);
+    const found = await ctx.em.getConnection().execute(`select 1 as found from tickets t where t.id = ? and ${access.sql}`, [id, ...access.bindings]);
+    if (found.length) return id;
+  }
+  throw AppError.notFound('Ticket');
+}
+
+/** A page of one of the viewer's tickets' timeline, newest first (`filter`: every entry, the notes or the changes). */
+export async function ticketTimeline(
+  ctx: ServiceContext,
+  rawTicketId: unknown,
+  args: PageArgs & { filter?: TimelineFilter | null },
+): Promise<Page<TimelineEntryRecord>> {
+  const filter = args.filter ?? 'ALL';
+  if (!(TIMELINE_FILTERS as readonly string[]).includes(filter)) throw AppError.validation({ filter: [MESSAGES.required] });
+  readArgs('timeline', args);
+  const ticketId = await readableTicketId(ctx, rawTicketId);
+  return eventPage(ctx.em, 'timeline', ticketId, filter, args);
+}
+
+/**
+ * A page of a ticket's change history (every event but the notes' creations), newest first; readable by whom the
+ * access policy lets read it, also after the ticket's deletion (the rule as its last event recorded it).
+ */
+export async function ticketHistory(ctx: ServiceContext, rawTicketId: unknown, args: PageArgs): Promise<Page<TicketChangeRecord>> {
+  readArgs('history', args);
+  const ticketId = await historyTicketId(ctx, rawTicketId);
+  return eventPage(ctx.em, 'history', ticketId, 'CHANGES', args) as Promise<Page<TicketChangeRecord>>;
+}
+
+/** The ticket id, when the viewer may read its history (services/ticketAccess.ts); NOT_FOUND otherwise. */
+async function historyTicketId(ctx: ServiceContext, rawTicketId: unknown): Promise<number> {
+  const viewerId = requireViewer(ctx);
+  const ticketId = parseId(rawTicketId);
+  if (ticketId) {
+    const access = ticketAccess.historySql(viewerId, ticketId);
+    if ((await ctx.em.getConnection().execute(access.sql, access.bindings)).length) return ticketId;
+  }
+  throw AppError.notFound('Ticket');
+}
+
+/** The last seq of one of the viewer's tickets' record (0 for none yet); NOT_FOUND when the viewer may not read it. */
+export async function lastTimelineSeq(ctx: ServiceContext, rawTicketId: unknown): Promise<number> {
+  const ticketId = await readableTicketId(ctx, rawTicketId);
+  const [row] = await ctx.em
+    .getConnection()
+    .execute<{ n: number | string | null }[]>('select max(seq) as n from ticket_events where ticket_id = ?', [ticketId]);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The entries of one of the viewer's tickets after `afterSeq`, oldest first, at most `limit` (a live client's
+ * catch-up; after a deletion, up to its DELETED entry). NOT_FOUND when the viewer may not read the history.
+ */
+export async function timelineEntriesAfter(ctx: ServiceContext, rawTicketId: unknown, afterSeq: number, limit: number): Promise<TimelineEntryRecord[]> {
+  const ticketId = await historyTicketId(ctx, rawTicketId);
+  const rows = await ctx.em.getConnection().execute<EventRow[]>(
+    `select ${EVENT_COLUMNS} from ticket_events e left join ticket_notes n on n.id = e.note_id and e.kind = 'NOTE_ADDED'
+     where e.ticket_id = ? and e.seq > ? order by e.seq limit ?`,
+    [ticketId, afterSeq, limit],
+  );
+  return rows.map(toEntry);
+}
+
+/** The revisions of these notes (of entries the caller has read), newest first per note: one statement. */
+export async function noteRevisions(ctx: ServiceContext, noteIds: readonly number[]): Promise<Map<number, NoteRevisionRecord[]>> {
+  const byNote = new Map<number, NoteRevisionRecord[]>(noteIds.map((id) => [id, []]));
+  if (!noteIds.length) return byNote;
+  const rows = await ctx.em
+    .getConnection()
+    .execute<{ id: number | string; note_id: number | string; editor_id: number | string; body: string; created_at: unknown }[]>(
+      `select id, note_id, editor_id, body, created_at from ticket_note_revisions where note_id in (${noteIds.map(() => '?').join(', ')}) order by note_id, id desc`,
+      [...noteIds],
+    );
+  for (const r of rows)
+    byNote.get(Number(r.note_id))?.push({ id: Number(r.id), noteId: Number(r.note_id), editorId: Number(r.editor_id), body: r.body, at: toDate(r.created_at) });
+  return byNote;
+}
+
+function checkedBody(body: unknown): string {
+  const fields = validateTicketNote({ body });
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  return body as string;
+}
+
+function noteRecord(note: TicketNote, seq: number, at: Date): TicketNoteRecord {
+  return {
+    entry: 'note',
+    id: note.id,
+    ticketId: note.ticket.id,
+    seq,
+    at,
+    authorId: note.author.id,
+    body: note.body ?? null,
+    editedAt: note.editedAt ?? null,
+    deletedAt: note.deletedAt ?? null,
+  };
+}
+
+/** A note of the viewer's, on a ticket they may change, not deleted; NOT_FOUND otherwise. */
+async function findOwnNote(ctx: ServiceContext, rawId: unknown): Promise<TicketNote> {
+  const viewerId = requireViewer(ctx);
+  const id = parseId(rawId);
+  const note = id
+    ? await ctx.em.findOne(TicketNote, { id, author: viewerId, deletedAt: null, ticket: ticketAccess.changeFilter(viewerId) }, { populate: ['ticket'] })
+    : null;
+  if (!note) throw AppError.notFound('Note');
+  return note;
+}
+
+/** Where a note sits in the timeline: its creation event's seq and time (one indexed read). */
+async function creationOf(ctx: ServiceContext, note: TicketNote): Promise<{ seq: number; at: Date }> {
+  const [row] = await ctx.em
+    .getConnection()
+    .execute<{ seq: number | string; at: unknown }[]>("select seq, at from ticket_events where ticket_id = ? and kind = 'NOTE_ADDED' and note_id = ?", [
+      note.ticket.id,
+      note.id,
+    ]);
+  return row ? { seq: Number(row.seq), at: toDate(row.at) } : { seq: 0, at: note.createdAt };
+}
+
+/** Adds an internal note to one of the viewer's tickets; its creation is an event (NOTE_ADDED) and a webhook event. */
+export async function addTicketNote(ctx: ServiceContext, rawTicketId: unknown, body: unknown): Promise<TicketNoteRecord> {
+  const viewerId = requireViewer(ctx);
+  const text = checkedBody(body);
+  const ticket = await ticketAccess.findForChange(ctx, rawTicketId);
+  const note = ctx.em.create(TicketNote, { ticket, author: ctx.em.getReference(User, viewerId), body: text, createdAt: new Date() });
+  const appended = await flushWithEvents(ctx, () => ({
+    type: 'TICKET_NOTE_ADDED',
+    audience: ticketAccess.audience(ticket),
+    // The note's text stays out of the outbox: a deleted note's text must be gone from every surface.
+    data: { id: note.id, ticketId: ticket.id, authorId: viewerId, createdAt: note.createdAt },
+    ticketEvent: { ticketId: ticket.id, kind: 'NOTE_ADDED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(ticket) },
+  }));
+  return noteRecord(note, appended[0].seq, note.createdAt);
+}
+
+/** Edits one of the viewer's notes; the text before is kept as a revision, and the edit is an event (NOTE_EDITED). */
+export async function editTicketNote(ctx: ServiceContext, rawId: unknown, body: unknown): Promise<TicketNoteRecord> {
+  const viewerId = requireViewer(ctx);
+  const text = checkedBody(body);
+  const note = await findOwnNote(ctx, rawId);
+  if (note.body !== text) {
+    ctx.em.create(TicketNoteRevision, { note, editor: ctx.em.getReference(User, viewerId), body: note.body ?? '', createdAt: new Date() });
+    note.body = text;
+    note.editedAt = new Date();
+    await flushWithEvents(ctx, () =>
+      ticketEventOnly({ ticketId: note.ticket.id, kind: 'NOTE_EDITED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(note.ticket) }),
+    );
+  }
+  const { seq, at } = await creationOf(ctx, note);
+  return noteRecord(note, seq, at);
+}
+
+/**
+ * Deletes one of the viewer's notes: its text and every revision's text are removed, its row stays as the tombstone
+ * (body null, deletedAt set), and the deletion is an event (NOTE_DELETED).
+ */
+export async function deleteTicketNote(ctx: ServiceContext, rawId: unknown): Promise<TicketNoteRecord> {
+  const note = await findOwnNote(ctx, rawId);
+  for (const revision of await ctx.em.find(TicketNoteRevision, { note: note.id })) ctx.em.remove(revision);
+  note.body = null;
+  note.deletedAt = new Date();
+  await flushWithEvents(ctx, () =>
+    ticketEventOnly({ ticketId: note.ticket.id, kind: 'NOTE_DELETED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(note.ticket) }),
+  );
+  const { seq, at } = await creationOf(ctx, note);
+  return noteRecord(note, seq, at);
+}
