@@ -102,10 +102,10 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
 }
 
 interface RowActions {
-  startEdit(id: number): void;
-  cancelEdit(): void;
-  save(id: number, body: string): Promise<void>;
-  confirmDelete(id: number): void;
+  startEdit: (id: number) => void;
+  cancelEdit: () => void;
+  save: (id: number, body: string) => Promise<void>;
+  confirmDelete: (id: number) => void;
 }
 
 const NoteRow = memo(function NoteRow({ note, mine, mode, actions }: { note: NoteEntry; mine: boolean; mode: NoteMode; actions: RowActions }) {

@@ -47,7 +47,7 @@ describe('change lines', () => {
   it('names the kind of a change that is no field change', () => {
     const created = { kind: 'CREATED', changes: [{ field: 'title', from: null, to: 'A' }] };
     expect(changeLine(DEMO, [created])).toBe('Demo created the ticket');
-    expect(changeLine(DEMO, [{ kind: 'NOTE_EDITED', changes: [{ field: 'noteId', from: null, to: '4' }] }])).toBe('Demo edited a note');
+    expect(changeLine(DEMO, [{ kind: 'NOTE_EDITED', changes: [] }])).toBe('Demo edited a note');
     expect(changeLine(DEMO, [{ kind: 'NOTE_DELETED', changes: [] }])).toBe('Demo deleted a note');
     expect(changeLine(DEMO, [{ kind: 'DELETED', changes: [] }])).toBe('Demo deleted the ticket');
     expect(changeLine({ kind: 'SYSTEM', name: '' }, [{ kind: 'UPDATED', changes: [{ field: 'macroId', from: '4', to: '1' }] }])).toBe(

@@ -26,6 +26,8 @@ export interface ChangeValue {
   actor: ActorValue;
   /** The door: WEB, API_TOKEN, REST, SYSTEM. */
   via: string;
+  /** The note a NOTE_EDITED or NOTE_DELETED change is about. */
+  noteId?: number | null;
   changes: readonly FieldChangeValue[];
 }
 
@@ -94,8 +96,7 @@ export function changeSummary(entry: Pick<ChangeValue, 'kind' | 'changes'>): str
     case 'NOTE_DELETED':
       return 'deleted a note';
     default: {
-      // Note ids ride along in some events; they are no field of the ticket.
-      const phrases = entry.changes.filter((change) => change.field !== 'noteId').map(changePhrase);
+      const phrases = entry.changes.map(changePhrase);
       return phrases.length ? phrases.join(', ') : 'updated the ticket';
     }
   }
@@ -131,11 +132,11 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index];
     if (entry.__typename === 'TicketNote') {
-      rows.push({ type: 'note', key: `n${entry.seq}`, note: entry as N });
+      rows.push({ type: 'note', key: `n${entry.seq}`, note: entry });
       group = null;
       continue;
     }
-    const change = entry as C;
+    const change = entry;
     const time = Date.parse(change.at);
     if (group && sameActor(group.actor, change.actor) && group.via === change.via && time - groupStart <= GROUP_WITHIN_MS) {
       group.changes.unshift(change);
