@@ -77,7 +77,11 @@ export function TimelineNote({ note, mine, mode, onEdit, onCancel, onSave, onDel
         </h3>
         <RelativeTime value={note.at} />
       </header>
-      {mode === 'editing' ? <NoteEditor body={note.body} onCancel={onCancel} onSave={onSave} /> : <NoteBody body={note.body} className="note-body" />}
+      {mode === 'editing' ? (
+        <NoteEditor body={note.body} onCancel={onCancel} onSave={onSave} />
+      ) : (
+        <NoteBody body={note.body} className="note-markdown note-body" />
+      )}
       {note.editedAt && <Revisions note={note} />}
       {mine && mode !== 'editing' && (
         <div className="timeline-note-actions">
@@ -108,7 +112,7 @@ function Revisions({ note }: { note: NoteView }) {
               <p className="note-revision-meta muted">
                 Before {revision.editor.username}’s edit · <RelativeTime value={revision.at} />
               </p>
-              <NoteBody body={revision.body} className="note-body note-revision-body" />
+              <NoteBody body={revision.body} className="note-markdown note-revision-body" />
             </li>
           ))}
         </ol>
