@@ -58,3 +58,22 @@ describe('the cost of a repeated query', () => {
     expect(requested(await demo.gql('{ tickets(first: 7) { nodes { id } } }'))).toBe(7);
   });
 });
+
+describe('the timeline', () => {
+  it('a page of 50 entries with their field changes and note revisions fits under the per-operation limit', async () => {
+    const query = `query ($id: Int!) { ticket(id: $id) { timeline(first: 50) { nodes {
+      ... on TicketNote { id seq at body author { id } revisions { id body at editor { id } } }
+      ... on TicketChange { seq at via kind actor { kind name user { id } } changes { field from to } }
+    } } } }`;
+    const result = await demo.gql(query, { id: 1 });
+    expect(result.errors).toBeUndefined();
+    // The ticket 1; per entry the costlier member: a note 1 + author 1 + 10 revisions × (1 + editor 1) = 22
+    // (a change: 1 + actor 1 + user 1 + at most 9 field changes = 12).
+    expect(requested(result)).toBe(1 + 50 * 22);
+    expect(
+      requested(
+        await demo.gql('query ($id: Int!) { ticketHistory(ticketId: $id, first: 100) { nodes { seq changes { field } actor { user { id } } } } }', { id: 1 }),
+      ),
+    ).toBe(100 * (1 + 9 + 2));
+  });
+});

@@ -4,7 +4,8 @@
  * - an object costs 1 point, a scalar or enum field 0;
  * - a field with `first` (a connection) costs `first` times one item's cost; an omitted `first` counts at its
  *   default (50). The frame of a list (…Connection, …Edge, PageInfo) costs nothing itself;
- * - a list without `first` counts as 100 items (the largest page);
+ * - a list without `first` counts as 100 items (the largest page), unless the schema bounds it (the field's
+ *   `maxItems` extension: `TicketChange.changes` holds at most one change per tracked field, 9);
  * - each mutation field adds 10 points;
  * - introspection (`__schema`, `__type`) costs 1 point, `__typename` nothing;
  * - every operation costs at least 1 point against a token's budget.
@@ -52,7 +53,8 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
     if (!Number.isInteger(first) || first < PAGE_SIZE.min || first > PAGE_SIZE.max) throw pageSizeError();
     cost = first * item;
   } else if (isListType(getNullableType(field.type)) && !type.name.endsWith('Connection')) {
-    cost = COST.unpagedList * item;
+    const bound = field.extensions?.maxItems;
+    cost = (typeof bound === 'number' ? bound : COST.unpagedList) * item;
   }
   return type.name === 'Mutation' ? cost + COST.mutation : cost;
 };

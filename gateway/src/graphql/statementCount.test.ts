@@ -1,10 +1,11 @@
 /**
- * No N+1 on the dashboard: the SQL statements one dashboard request costs (session included) are counted on the
+ * No N+1 on the dashboard (and on a ticket's timeline): the SQL statements one dashboard request costs (session included) are counted on the
  * gateway's own knex client, and must not grow with the page size. Runs on SQLite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
+import { PNG } from '../testing/fixtures.js';
 
 const DASHBOARD = `query Dashboard($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {
   tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
@@ -141,5 +142,49 @@ describe('dashboard query SQL statements', () => {
     }
     const searched = await countDashboard(50, undefined, lists[3]);
     expect(searched.page.totalCount).toBe(60);
+  });
+});
+
+const TIMELINE = `query Timeline($id: Int!, $first: Int!, $after: String) {
+  ticket(id: $id) {
+    timeline(first: $first, after: $after) {
+      totalCount
+      pageInfo { endCursor hasNextPage }
+      nodes {
+        ... on TicketNote { id seq at body author { id username } revisions { id body editor { id username } } }
+        ... on TicketChange { seq at kind via actor { kind name user { id username } } changes { field from to } }
+      }
+    }
+  }
+}`;
+
+describe('timeline query SQL statements (issue 24)', () => {
+  it('is a constant, small number whatever the page size: the page with its notes, the total, the revisions, the users', async () => {
+    const created = await demo.gqlUpload(
+      'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
+      { input: { title: 'Counted timeline', requesterId: 1, description: 'Many entries.' } },
+      'image',
+      { data: PNG },
+    );
+    const id = (created.data!.createTicket as { id: number }).id;
+    for (let i = 0; i < 30; i++) {
+      const note = await demo.gql('mutation ($id: Int!, $body: String!) { addTicketNote(ticketId: $id, body: $body) { id } }', { id, body: `Note ${i}` });
+      await demo.gql('mutation ($id: Int!) { editTicketNote(id: $id, body: "Edited") { id } }', { id: note.data!.addTicketNote.id });
+    }
+    const count = async (first: number, after?: string) => {
+      await demo.gql(TIMELINE, { id, first });
+      statements.length = 0;
+      const res = await demo.gql(TIMELINE, { id, first, after });
+      expect(res.errors).toBeUndefined();
+      return { count: statements.length, sql: [...statements], page: res.data!.ticket.timeline };
+    };
+    const small = await count(5);
+    const large = await count(50);
+    expect(large.page.nodes).toHaveLength(50);
+    expect(large.page.nodes.some((n: { revisions?: unknown[] }) => n.revisions?.length)).toBe(true);
+    expect(large.count, large.sql.join('\n')).toBe(small.count);
+    expect((await count(50, small.page.pageInfo.endCursor)).count).toBe(small.count);
+    // Session read and touch, the ticket, its access check, the page, the total, the revisions, the users.
+    expect(small.count, small.sql.join('\n')).toBeLessThanOrEqual(8);
   });
 });

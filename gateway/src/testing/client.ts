@@ -95,12 +95,13 @@ export class TestClient {
     variables: Record<string, unknown>,
     fileVariable: string,
     file: { data: Buffer; name?: string; type?: string },
+    headers: Record<string, string> = {},
   ): Promise<GqlResult<T>> {
     const form = new FormData();
     form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: null } }));
     form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}`] }));
     form.append('0', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
-    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'apollo-require-preflight': 'true' }, body: form });
+    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'apollo-require-preflight': 'true', ...headers }, body: form });
     return { status: res.status, headers: res.headers, ...gqlBody<T>(await res.text()) };
   }
 

@@ -8,6 +8,7 @@ import {
   Args,
   ArgsType,
   Ctx,
+  Extensions,
   Field,
   FieldResolver,
   Int,
@@ -22,6 +23,8 @@ import {
 } from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { forkEm } from '../database.js';
+import { TRACKED_FIELDS } from '../services/changeLog.js';
+import { pageSize } from '../services/connection.js';
 import { ticketAccess, ticketTimeline } from '../services/index.js';
 import { requireViewer, ACTOR_KINDS, CHANGE_SOURCES, type ServiceContext } from '../services/context.js';
 import type { NoteRevisionRecord, TicketChangeRecord, TicketNoteRecord, TimelineEntryRecord } from '../services/ticketTimeline.js';
@@ -143,7 +146,11 @@ export class TicketChange {
   via!: string;
   @Field(() => TicketChangeKind, { description: 'What it did.' })
   kind!: string;
-  @Field(() => [FieldChange], { description: 'Each field it changed, in a fixed order (empty for a deletion and for note events).' })
+  // At most one change per tracked field: the cost model prices the list at that bound (`maxItems`).
+  @Extensions({ maxItems: TRACKED_FIELDS.length })
+  @Field(() => [FieldChange], {
+    description: `Each field it changed, in a fixed order, at most ${TRACKED_FIELDS.length} (empty for a deletion and for note events).`,
+  })
   changes!: FieldChange[];
   @Field(() => Int, { nullable: true, description: 'The note a NOTE_EDITED or NOTE_DELETED entry is about; null otherwise.' })
   noteId!: number | null;
@@ -240,6 +247,9 @@ export class TicketTimelineResolver {
   }
 }
 
+/** The revisions a note shows by default (priced at this many by the cost model). */
+const REVISIONS_SHOWN = 10;
+
 @Resolver(() => TicketNote)
 export class TicketNoteResolver {
   @FieldResolver(() => User, { description: 'Who wrote the note.' })
@@ -248,8 +258,18 @@ export class TicketNoteResolver {
   }
 
   @FieldResolver(() => [NoteRevision], { description: 'The texts before each edit, newest first; empty once the note is deleted.' })
-  revisions(@Root() note: TicketNoteRecord, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.noteRevisions.load(note.id);
+  async revisions(
+    @Root() note: TicketNoteRecord,
+    @Arg('first', () => Int, {
+      nullable: true,
+      defaultValue: REVISIONS_SHOWN,
+      description: `How many of the newest revisions to return, 1 to 100 (default ${REVISIONS_SHOWN}); every revision is kept.`,
+    })
+    first: number | null,
+    @Ctx() { loaders }: GraphQLContext,
+  ) {
+    const n = pageSize(first ?? REVISIONS_SHOWN);
+    return (await loaders.noteRevisions.load(note.id)).slice(0, n);
   }
 }
 

@@ -48,13 +48,13 @@ export type WebhookEventDraft = OutboxDraft & { ticketEvent?: TicketEventDraft }
 export type ChangeDraft = WebhookEventDraft | { type?: undefined; ticketEvent: TicketEventDraft };
 
 /** The ticket fields the record follows, by GraphQL name, in this order. */
-const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
+export const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
 
 /** A field's value as the schema spells it: enums and text as they are, ids as decimal strings, an image as its id. */
 function spelled(field: string, value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (field === 'image') return String((value as { id: number }).id);
-  return String(value);
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
 /** The tracked fields whose value differs between two ticket data (ticketData), before → after. */
@@ -164,7 +164,7 @@ const actorNames = new WeakMap<object, Map<number, string>>();
 async function actorName(em: Em, userId: number | null): Promise<string> {
   if (userId == null) return 'System';
   let names = actorNames.get(em.config);
-  if (!names) actorNames.set(em.config, (names = new Map()));
+  if (!names) actorNames.set(em.config, (names = new Map<number, string>()));
   let name = names.get(userId);
   if (name === undefined) {
     const [row] = await hotRead<{ username: string }>(em, 'actor_name', 'select username from users where id = ?', [userId]);

@@ -90,6 +90,21 @@ describe('the event record', () => {
     expect(events[4].changes).toEqual([]);
   });
 
+  it('TICKET_UPDATED carries the same field changes as the record', async () => {
+    const agent = await kit.newAgent();
+    const created = await createTicket(kit.as(agent), body(), demoTicketImage(1));
+    await updateTicket(kit.as(agent), created.id, body({ priority: 'Urgent', description: 'Smoke now.' }));
+    const [event] = await kit.rows<{ changes: string }>("select changes from ticket_events where ticket_id = ? and kind = 'UPDATED'", [created.id]);
+    // This kit runs no delivery engine: the outbox rows stay as written.
+    const payloads = await kit.rows<{ payload: string }>("select payload from webhook_events where type = 'TICKET_UPDATED'");
+    const payload = payloads.map((p) => JSON.parse(p.payload) as { data: { id: number }; changes: unknown }).find((p) => p.data.id === created.id)!;
+    expect(payload.changes).toEqual([
+      { field: 'priority', from: 'Low', to: 'Urgent' },
+      { field: 'description', from: 'The tray is stuck.', to: 'Smoke now.' },
+    ]);
+    expect(payload.changes).toEqual(JSON.parse(event.changes));
+  });
+
   it('an API token is its own kind of actor, acting as its agent', async () => {
     const agent = await kit.newAgent();
     const ctx = { ...kit.as(agent, 'API_TOKEN'), token: { tokenId: 1, userId: agent, scopes: ['WRITE' as const] } };

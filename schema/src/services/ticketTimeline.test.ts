@@ -63,6 +63,18 @@ describe('notes', () => {
     expect((await refused(deleteTicketNote(kit.as(agent), note.id))).code).toBe('NOT_FOUND');
   });
 
+  it('TICKET_NOTE_ADDED goes to the outbox with the note id, never its text', async () => {
+    const agent = await kit.newAgent();
+    const ticket = await newTicket(agent);
+    const note = await addTicketNote(kit.as(agent), ticket.id, 'Secret remedy');
+    // This kit runs no delivery engine: the outbox rows stay as written.
+    const rows = await kit.rows<{ payload: string; audience: string }>("select payload, audience from webhook_events where type = 'TICKET_NOTE_ADDED'");
+    const mine = rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as { data: Record<string, unknown> } })).find((r) => r.payload.data.id === note.id)!;
+    expect(mine.audience).toBe(String(agent));
+    expect(mine.payload.data).toMatchObject({ id: note.id, ticketId: ticket.id, authorId: agent });
+    expect(JSON.stringify(mine.payload)).not.toContain('Secret remedy');
+  });
+
   it('an edit to the same text keeps no revision and writes no event', async () => {
     const agent = await kit.newAgent();
     const ticket = await newTicket(agent);
