@@ -47,7 +47,19 @@ function ViewTicketScreen({ id }: { id: number }) {
   // The timeline's filter lives in the address (`?timeline=notes`): shareable, and the back button returns to it.
   const [params, setParams] = useSearchParams();
   const timelineFilter = filterFromParam(params.get(FILTER_PARAM));
-  const { data: current, previousData, loading, error, refetch } = useQuery(VIEW_TICKET_PAGE, { variables: { id, timelineFilter } });
+  // Cache first, then the network: the timeline is live only while its page is open, so a list cached on an earlier
+  // visit (or for another filter) is brought up to date on every visit (apollo/cache.ts merges it by seq).
+  const {
+    data: current,
+    previousData,
+    loading,
+    error,
+    refetch,
+  } = useQuery(VIEW_TICKET_PAGE, {
+    variables: { id, timelineFilter },
+    fetchPolicy: 'cache-and-network',
+    nextFetchPolicy: 'cache-first',
+  });
   // Another filter's first page is loading: the page stays as it was (its timeline busy) rather than blank.
   const data = current ?? (previousData?.ticket.id === id ? previousData : undefined);
   function setTimelineFilter(filter: TimelineFilterValue) {

@@ -128,8 +128,13 @@ export function TicketTimeline({ ticketId, timeline, filter, onFilter, loading }
             await addNote({ variables: { ticketId, body } });
           },
           edit: async (id, body) => {
-            noteEditedHere(id);
-            await editNote({ variables: { id, body } });
+            const undo = noteEditedHere(id);
+            try {
+              await editNote({ variables: { id, body } });
+            } catch (error) {
+              undo();
+              throw error;
+            }
           },
           confirmDelete: setDeleting,
         }}

@@ -80,7 +80,7 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
           {loading ? 'Loading...' : filter === 'CHANGES' ? 'No changes yet.' : filter === 'NOTES' ? 'No notes yet.' : 'Nothing yet.'}
         </p>
       ) : (
-        <ol className="timeline-list" aria-label={`Timeline: ${FILTERS.find((option) => option.value === filter)!.label.toLowerCase()}`}>
+        <ol className="timeline-list" aria-busy={!!loading} aria-label={`Timeline: ${FILTERS.find((option) => option.value === filter)!.label.toLowerCase()}`}>
           {rows.map((row) =>
             row.type === 'note' ? (
               <NoteRow

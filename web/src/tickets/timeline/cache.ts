@@ -54,9 +54,10 @@ export function insertTimelineEntry(cache: ApolloCache, ticketId: number, entry:
 /** Notes this tab is editing: their NOTE_EDITED event needs no fetch (the mutation's answer has the text). */
 const editedHere = new Set<number>();
 
-/** The edit of this note is this tab's own (called before the mutation is sent). */
-export function noteEditedHere(noteId: number): void {
+/** The edit of this note is this tab's own (called before the mutation is sent); returns the undo for a failure. */
+export function noteEditedHere(noteId: number): () => void {
   editedHere.add(noteId);
+  return () => editedHere.delete(noteId);
 }
 
 /** Pages of notes fetched at most to find an edited note (its place is its creation: usually the first page). */

@@ -81,10 +81,19 @@ export type TimelinePage = TicketTimelinePageQuery['ticket']['timeline'];
 type EntryRef =
   ({ __typename: 'TicketNote' } & FragmentType<typeof TimelineEntry_note>) | ({ __typename: 'TicketChange' } & FragmentType<typeof TimelineEntry_change>);
 
+/** Views by result object: Apollo keeps an unchanged entry's object, so its row (memoized) does not render again. */
+const views = new WeakMap<object, TimelineEntryView>();
+
 // graphql-codegen's `useFragment` is no React hook: it only reads a fragment's fields out of a result.
 /* eslint-disable react-hooks/rules-of-hooks */
 export function entryView(entry: EntryRef): TimelineEntryView {
-  return entry.__typename === 'TicketNote'
-    ? { __typename: 'TicketNote', ...useFragment(TimelineEntry_note, entry) }
-    : { __typename: 'TicketChange', ...useFragment(TimelineEntry_change, entry) };
+  let view = views.get(entry);
+  if (!view) {
+    view =
+      entry.__typename === 'TicketNote'
+        ? { __typename: 'TicketNote', ...useFragment(TimelineEntry_note, entry) }
+        : { __typename: 'TicketChange', ...useFragment(TimelineEntry_change, entry) };
+    views.set(entry, view);
+  }
+  return view;
 }
