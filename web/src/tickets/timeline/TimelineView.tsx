@@ -77,7 +77,7 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
       <NoteComposer onAdd={(body) => actions.add(body)} />
       {rows.length === 0 ? (
         <p className="timeline-empty muted">
-          {loading ? 'Loading...' : filter === 'CHANGES' ? 'No changes yet.' : filter === 'NOTES' ? 'No notes yet.' : 'Nothing yet.'}
+          {loading ? 'Loading...' : filter === 'CHANGES' ? 'No changes yet.' : filter === 'NOTES' ? 'No notes yet.' : 'No notes or changes yet.'}
         </p>
       ) : (
         <ol className="timeline-list" aria-busy={!!loading} aria-label={`Timeline: ${FILTERS.find((option) => option.value === filter)!.label.toLowerCase()}`}>
