@@ -155,6 +155,7 @@ export const webhookEvent = {
 export interface AppendedTicketEvent {
   ticketId: number;
   seq: number;
+  at: Date;
   assigneeId: number;
 }
 
@@ -203,7 +204,7 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
     } else throw AppError.notFound('Ticket');
     list.forEach((d, i) => {
       const seq = last - list.length + 1 + i;
-      appended.push({ ticketId, seq, assigneeId: d.assigneeId });
+      appended.push({ ticketId, seq, at, assigneeId: d.assigneeId });
       rows.push({
         ticket_id: ticketId,
         seq,

@@ -289,7 +289,7 @@ export async function addTicketNote(ctx: ServiceContext, rawTicketId: unknown, b
     data: { id: note.id, ticketId: ticket.id, authorId: viewerId, createdAt: note.createdAt },
     ticketEvent: { ticketId: ticket.id, kind: 'NOTE_ADDED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(ticket) },
   }));
-  return noteRecord(note, appended[0].seq, note.createdAt);
+  return noteRecord(note, appended[0].seq, appended[0].at);
 }
 
 /** Edits one of the viewer's notes; the text before is kept as a revision, and the edit is an event (NOTE_EDITED). */
