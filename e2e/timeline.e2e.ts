@@ -4,7 +4,7 @@
  * axe. Waits are bounded by the context's timeout; how soon an entry shows is a bench figure, not a bound here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, WebSocketRoute } from 'playwright-core';
 import { blocking, axeViolations } from './axe';
 import { useBrowser } from './browser';
 import { gone, gql, makePng, shown, unique } from './helpers';
@@ -204,6 +204,60 @@ describe('a long timeline', () => {
     expect((await last.boundingBox())?.y).toBe(before?.y);
     expect(await rows.count()).toBe(120);
     await gone(button);
+  });
+});
+
+describe('a lost connection', () => {
+  it('resubscribes from the highest seq held: what was written meanwhile shows once', async () => {
+    const agent = await chromium.open();
+    const sockets: WebSocketRoute[] = [];
+    let refusing = false;
+    await agent.page.routeWebSocket(/\/graphql$/, (socket) => {
+      if (refusing) {
+        void socket.close({ code: 1013, reason: 'Try Again Later' });
+        return;
+      }
+      socket.connectToServer();
+      sockets.push(socket);
+    });
+    // What the page asks of the server over its sockets.
+    const subscribes: string[] = [];
+    agent.page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        if (text.includes('TicketTimelineEvents')) subscribes.push(text);
+      }),
+    );
+    await gql(agent.page, 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { id } }', DEMO);
+    const id = await createTicket(agent.page, unique('Reconnect'));
+    const before = unique('Before the drop');
+    await gql(agent.page, 'mutation($t: Int!, $b: String!) { addTicketNote(ticketId: $t, body: $b) { id } }', { t: id, b: before });
+    await agent.page.goto(`/view/ticket/${id}`);
+    await liveConnected(agent.page);
+    await shown(note(agent.page, before));
+    await expect.poll(() => subscribes.length).toBe(1);
+    // Seq 1 is the creation, 2 the note: the first subscription already held both.
+    expect(JSON.parse(subscribes[0]).payload.variables).toEqual({ ticketId: id, afterSeq: 2 });
+
+    refusing = true;
+    await sockets.at(-1)!.close({ code: 1012, reason: 'Service Restart' });
+    await shown(agent.page.getByRole('status').filter({ hasText: 'Reconnecting…' }));
+    const meanwhile = unique('Written while down');
+    await gql(agent.page, 'mutation($t: Int!, $b: String!) { addTicketNote(ticketId: $t, body: $b) { id } }', { t: id, b: meanwhile });
+    refusing = false;
+    await shown(note(agent.page, meanwhile));
+    await liveConnected(agent.page);
+    await expect.poll(() => subscribes.length).toBe(2);
+    expect(JSON.parse(subscribes[1]).payload.variables).toEqual({ ticketId: id, afterSeq: 2 });
+    // A live entry after the reconnect: the barrier for the counts below (the catch-up refetch and the
+    // resubscription's backlog both brought the note written meanwhile).
+    const after = unique('Back online');
+    await gql(agent.page, 'mutation($t: Int!, $b: String!) { addTicketNote(ticketId: $t, body: $b) { id } }', { t: id, b: after });
+    await shown(note(agent.page, after));
+    expect(await note(agent.page, meanwhile).count()).toBe(1);
+    expect(await timeline(agent.page).locator('.timeline-list > li').count()).toBe(4);
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
   });
 });
 
