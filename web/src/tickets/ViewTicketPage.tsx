@@ -101,7 +101,15 @@ function ViewTicketScreen({ id }: { id: number }) {
       </header>
       <TicketStatusControl ticket={data.ticket} />
       <TicketDetail ticket={data.ticket} />
-      <TicketTimeline ticketId={id} timeline={data.ticket.timeline} filter={timelineFilter} onFilter={setTimelineFilter} loading={loading && !current} />
+      {/* Keyed by ticket: its seqs, drafts and edit state belong to one ticket. */}
+      <TicketTimeline
+        key={id}
+        ticketId={id}
+        timeline={data.ticket.timeline}
+        filter={timelineFilter}
+        onFilter={setTimelineFilter}
+        loading={loading && !current}
+      />
       {confirming && (
         <ConfirmModal
           title="Delete Ticket"
