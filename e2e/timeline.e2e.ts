@@ -143,6 +143,26 @@ describe('ticket timeline between two tabs', () => {
     await shown(line(demo.page, /Demo created the ticket/));
   });
 
+  it('a change through another door (the REST facade) appears live, naming the door', async () => {
+    const { ticket } = await gql<any>(demo.page, 'query($id: Int!) { ticket(id: $id) { title type description requesterId macroId assigneeId } }', {
+      id: ticketId,
+    });
+    const response = await demo.page.request.put(`/api/tickets/${ticketId}/edit`, {
+      data: {
+        title: ticket.title,
+        type: ticket.type,
+        priority: 'High',
+        assignee: ticket.assigneeId,
+        requester: ticket.requesterId,
+        apply_macro: ticket.macroId,
+        description: ticket.description,
+      },
+    });
+    expect(response.ok()).toBe(true);
+    await shown(line(tabB, 'Demo set priority Urgent → High through the REST API'));
+    await shown(line(demo.page, 'Demo set priority Urgent → High through the REST API'));
+  });
+
   it('raw HTML in a note is shown as text and never runs', async () => {
     const hostile = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script> [x](javascript:window.__pwned=1) ${unique('Hostile')}`;
     await addNote(demo.page, hostile);
