@@ -313,8 +313,9 @@ async function timelineStream(service: ServiceContext, args: { ticketId: number;
   let pending = source.next();
   let last: number;
   try {
-    last = args.afterSeq ?? (await ticketTimeline.lastTimelineSeq(reader(), args.ticketId));
-    if (args.afterSeq != null) await ticketTimeline.lastTimelineSeq(reader(), args.ticketId); // the access check
+    // Also the access check: another agent's ticket is NOT_FOUND before the subscription starts.
+    const current = await ticketTimeline.lastTimelineSeq(reader(), args.ticketId);
+    last = args.afterSeq ?? current;
   } catch (error) {
     await source.return?.();
     throw error;
