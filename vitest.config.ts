@@ -11,7 +11,7 @@ export default defineConfig({
     alias: { graphql: require.resolve('graphql') },
   },
   test: {
-    include: ['schema/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'gateway/test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['schema/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'gateway/test/**/*.test.ts', 'scripts/**/*.test.ts', 'web/src/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

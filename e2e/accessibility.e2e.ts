@@ -114,7 +114,7 @@ async function signedInScreens(page: Page, viewport: Viewport): Promise<void> {
   await page.goto(href!);
   await shown(page.getByRole('heading', { name: 'Ticket Details' }));
   await scan(page, 'view ticket');
-  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await shown(dialog(page, 'Delete Ticket'));
   await scan(page, 'Delete Ticket modal');
   await closeDialog(page, 'Delete Ticket');

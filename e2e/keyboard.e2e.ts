@@ -163,7 +163,7 @@ describe('keyboard only at 1440 px', () => {
     await tabTo(page, page.locator('tr.ticket-row a.ticket-subject').first());
     await page.keyboard.press('Enter');
     await shown(page.getByRole('heading', { name: 'Ticket Details' }));
-    const deleteTicket = page.locator('main').getByRole('button', { name: 'Delete' });
+    const deleteTicket = page.locator('main').getByRole('button', { name: 'Delete', exact: true });
     await tabTo(page, deleteTicket);
     await page.keyboard.press('Enter');
     await shown(page.getByRole('dialog', { name: 'Delete Ticket' }));

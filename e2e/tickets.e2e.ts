@@ -122,7 +122,7 @@ describe('tickets', () => {
     await shown(page.getByRole('heading', { name: title }));
     await shown(page.getByText('Smoke everywhere, please advise.'));
     await shown(page.getByRole('link', { name: 'Edit' }));
-    await shown(page.getByRole('button', { name: 'Delete' }));
+    await shown(page.getByRole('button', { name: 'Delete', exact: true }));
     expect(await loadedImageWidth(page, '.ticket-detail-image img')).toBe(40);
   });
 
@@ -165,13 +165,13 @@ describe('tickets', () => {
     const before = await openTicketCount();
     await rowFor(title).locator('.ticket-subject').click();
     await page.waitForURL(`**/view/ticket/${ticketId}`);
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await shown(dialog.getByText('Are you sure you would like to delete this ticket?'));
     // "No" closes without deleting.
     await dialog.getByRole('button', { name: 'No', exact: true }).click();
     await gone(page.getByRole('dialog'));
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Ticket' }).click();
     await page.waitForURL('**/view/tickets/all');
     await shown(page.getByRole('heading', { name: `(${before - 1}) Open Tickets` }));

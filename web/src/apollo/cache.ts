@@ -18,6 +18,37 @@ function connection(keyArgs: FieldPolicy['keyArgs'] = false): FieldPolicy<Connec
   };
 }
 
+interface SeqConnection {
+  nodes: readonly unknown[];
+  pageInfo: { endCursor?: string | null; hasNextPage: boolean };
+}
+
+/**
+ * A ticket's timeline (one cached list per filter): entries newest first, each seq once. Nothing leaves a timeline
+ * (a deleted note stays as its tombstone), so pages, live entries and a first page fetched again (the catch-up
+ * after a reconnect) are merged by seq, keeping how far back the list was loaded; a first page that does not reach
+ * the entries held (more new entries than a page) replaces them.
+ */
+const timeline: FieldPolicy<SeqConnection> = {
+  keyArgs: ['filter'],
+  merge(existing, incoming, { args, readField }) {
+    if (!existing) return incoming;
+    const seqOf = (node: unknown) => readField<number>('seq', node as Reference) ?? 0;
+    const incomingSeqs = incoming.nodes.map(seqOf);
+    const existingSeqs = existing.nodes.map(seqOf);
+    const olderPage = !!args?.after;
+    const reaches = !incoming.pageInfo.hasNextPage || !existingSeqs.length || Math.min(...incomingSeqs) <= Math.max(...existingSeqs) + 1;
+    if (!olderPage && !reaches) return incoming;
+    const bySeq = new Map<number, unknown>();
+    existing.nodes.forEach((node, index) => bySeq.set(existingSeqs[index], node));
+    incoming.nodes.forEach((node, index) => bySeq.set(incomingSeqs[index], node));
+    const nodes = [...bySeq.entries()].sort(([a], [b]) => b - a).map(([, node]) => node);
+    // An older page ends the list where it ends; a first page leaves the end where the list had it.
+    const pageInfo = olderPage || !incoming.pageInfo.hasNextPage ? incoming.pageInfo : existing.pageInfo;
+    return { ...incoming, nodes, pageInfo };
+  },
+};
+
 /**
  * The normalized cache. Entities are keyed by `__typename:id` (the default), so an edit returned by a
  * mutation updates every screen that shows it. List fields are changed by the mutations themselves
@@ -30,6 +61,7 @@ export function createCache(): InMemoryCache {
       DeletedMacro: { keyFields: false },
       // One per partner of the signed-in agent: the picker, the open conversation and unread events share it.
       Conversation: { keyFields: ['partnerId'] },
+      Ticket: { fields: { timeline } },
       Query: {
         fields: {
           // One cached list per filter and order (the dashboard's URL state), per page size and search (a screen's

@@ -28,7 +28,8 @@ let lastSessionCheck = -Infinity;
 /**
  * The live workspace: mounted by the shell for a signed-in agent (one per session; remounted when the agent
  * changes). Opens the socket, subscribes to the event streams (lists, unread counts, presence, typing), applies every event to the Apollo cache and
- * shows "Reconnecting…" while the socket is down. Nothing else subscribes.
+ * shows "Reconnecting…" while the socket is down. The one other subscriber is a ticket page's timeline, for as long
+ * as it is open (tickets/timeline/TicketTimeline.tsx).
  */
 // The signed-in user as the shell's root query returns it (app/session.tsx's SessionUser; live/ sits below app/).
 export function LiveUpdates({ me }: { me: NonNullable<RootQuery['me']> }) {

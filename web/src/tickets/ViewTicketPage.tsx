@@ -1,22 +1,35 @@
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isGone, routeId } from '../apollo/errors';
 import { deletingTicket, removeTicketFromList } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { TicketDetail } from './TicketDetail';
 import { TicketStatusControl } from './TicketStatusControl';
+import { FILTER_PARAM, filterFromParam, paramOfFilter, type TimelineFilterValue } from './timeline/entries';
+import { TicketTimeline } from './timeline/TicketTimeline';
 import { graphql } from '../gql';
 import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { NotFoundPanel } from '../ui/NotFoundPanel';
 import './tickets.css';
 
 const VIEW_TICKET_PAGE = graphql(`
-  query ViewTicketPage($id: Int!) {
+  query ViewTicketPage($id: Int!, $timelineFilter: TimelineFilter!) {
     ticket(id: $id) {
       id
       ...TicketDetail_ticket
       ...TicketStatusControl_ticket
+      timeline(first: 50, filter: $timelineFilter) {
+        nodes {
+          __typename
+          ...TimelineEntry_note
+          ...TimelineEntry_change
+        }
+        pageInfo {
+          endCursor
+          hasNextPage
+        }
+      }
     }
   }
 `);
@@ -31,7 +44,36 @@ function ViewTicketScreen({ id }: { id: number }) {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const client = useApolloClient();
-  const { data, error, refetch } = useQuery(VIEW_TICKET_PAGE, { variables: { id } });
+  // The timeline's filter lives in the address (`?timeline=notes`): shareable, and the back button returns to it.
+  const [params, setParams] = useSearchParams();
+  const timelineFilter = filterFromParam(params.get(FILTER_PARAM));
+  // Cache first, then the network: the timeline is live only while its page is open, so a list cached on an earlier
+  // visit (or for another filter) is brought up to date on every visit (apollo/cache.ts merges it by seq).
+  const {
+    data: current,
+    previousData,
+    loading,
+    error,
+    refetch,
+  } = useQuery(VIEW_TICKET_PAGE, {
+    variables: { id, timelineFilter },
+    fetchPolicy: 'cache-and-network',
+    nextFetchPolicy: 'cache-first',
+  });
+  // Another filter's first page is loading: the page stays as it was (its timeline busy) rather than blank.
+  const data = current ?? (previousData?.ticket.id === id ? previousData : undefined);
+  function setTimelineFilter(filter: TimelineFilterValue) {
+    setParams(
+      (before) => {
+        const next = new URLSearchParams(before);
+        const value = paramOfFilter(filter);
+        if (value) next.set(FILTER_PARAM, value);
+        else next.delete(FILTER_PARAM);
+        return next;
+      },
+      { preventScrollReset: true },
+    );
+  }
   const [deleteTicket] = useMutation(DELETE_TICKET, {
     update(cache, { data: result }) {
       if (result) removeTicketFromList(cache, result.deleteTicket, { evict: false });
@@ -59,6 +101,15 @@ function ViewTicketScreen({ id }: { id: number }) {
       </header>
       <TicketStatusControl ticket={data.ticket} />
       <TicketDetail ticket={data.ticket} />
+      {/* Keyed by ticket: its seqs, drafts and edit state belong to one ticket. */}
+      <TicketTimeline
+        key={id}
+        ticketId={id}
+        timeline={data.ticket.timeline}
+        filter={timelineFilter}
+        onFilter={setTimelineFilter}
+        loading={loading && !current}
+      />
       {confirming && (
         <ConfirmModal
           title="Delete Ticket"

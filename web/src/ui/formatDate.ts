@@ -18,3 +18,20 @@ export function formatDateTime(value: DateInput, options: { seconds?: boolean } 
 export function formatDay(value: DateInput): string {
   return dateOnly.format(new Date(value));
 }
+
+/** "2 min. ago", "3 hr. ago", "yesterday" in the viewer's locale; a week and older is the day ("26 Nov 2026"). */
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['minute', 60],
+  ['hour', 60 * 60],
+  ['day', 24 * 60 * 60],
+];
+
+/** How long ago `value` was at `now`: "now" under a minute, then minutes, hours and days; older than 7 days, the day. */
+export function formatRelative(value: DateInput, now: number): string {
+  const seconds = Math.round((now - new Date(value).getTime()) / 1000);
+  if (seconds < 60) return relative.format(0, 'second');
+  if (seconds >= 7 * 24 * 60 * 60) return formatDay(value);
+  const [unit, size] = [...UNITS].reverse().find(([, length]) => seconds >= length)!;
+  return relative.format(-Math.floor(seconds / size), unit);
+}

@@ -1,0 +1,156 @@
+import { useApolloClient, useMutation, useReactiveVar } from '@apollo/client/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { graphql } from '../../gql';
+import { entryView, TIMELINE_PAGE, type TimelinePage } from './documents';
+import { liveStatusVar } from '../../live/connection';
+import { useSignedInUser } from '../../app/session';
+import { ConfirmModal } from '../../ui/ConfirmModal';
+import { applyTimelineEvent, insertTimelineEntry, noteEditedHere } from './cache';
+import type { TimelineFilterValue } from './entries';
+import { TimelineView } from './TimelineView';
+
+const TIMELINE_EVENTS = graphql(`
+  subscription TicketTimelineEvents($ticketId: Int!, $afterSeq: Int) {
+    ticketTimelineEvents(ticketId: $ticketId, afterSeq: $afterSeq) {
+      __typename
+      ...TimelineEntry_note
+      ...TimelineEntry_change
+    }
+  }
+`);
+
+const ADD_NOTE = graphql(`
+  mutation AddTicketNote($ticketId: Int!, $body: String!) {
+    addTicketNote(ticketId: $ticketId, body: $body) {
+      __typename
+      ...TimelineEntry_note
+    }
+  }
+`);
+
+const EDIT_NOTE = graphql(`
+  mutation EditTicketNote($id: Int!, $body: String!) {
+    editTicketNote(id: $id, body: $body) {
+      __typename
+      ...TimelineEntry_note
+    }
+  }
+`);
+
+const DELETE_NOTE = graphql(`
+  mutation DeleteTicketNote($id: Int!) {
+    deleteTicketNote(id: $id) {
+      __typename
+      ...TimelineEntry_note
+    }
+  }
+`);
+
+interface TicketTimelineProps {
+  ticketId: number;
+  /** The ticket's timeline as the page's query holds it (newest first, as far back as loaded). */
+  timeline: TimelinePage;
+  filter: TimelineFilterValue;
+  onFilter: (filter: TimelineFilterValue) => void;
+  /** The page's query is fetching another filter's first page (the previous list is shown meanwhile). */
+  loading: boolean;
+}
+
+/**
+ * The ticket page's timeline: the entries its query brought, older pages on demand, live entries from other tabs
+ * and doors (`ticketTimelineEvents` from the highest seq held, again from there after a reconnect), and the note
+ * mutations, whose answers update the cache (no refetch).
+ */
+export function TicketTimeline({ ticketId, timeline, filter, onFilter, loading }: TicketTimelineProps) {
+  const me = useSignedInUser();
+  const client = useApolloClient();
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const entries = useMemo(() => timeline.nodes.map(entryView), [timeline.nodes]);
+
+  // The highest seq this screen has held: a (re)subscription asks for what came after it.
+  const highestSeq = useRef(0);
+  const newest = entries[0]?.seq ?? 0;
+  useEffect(() => {
+    highestSeq.current = Math.max(highestSeq.current, newest);
+  }, [newest]);
+
+  // Subscribed while the socket is up; after a lost socket, subscribed again from the highest seq held (graphql-ws
+  // would resend the first subscription's afterSeq and replay everything since the page opened).
+  const live = useReactiveVar(liveStatusVar);
+  const up = live === 'connecting' || live === 'connected';
+  useEffect(() => {
+    if (!up) return;
+    const subscription = client.subscribe({ query: TIMELINE_EVENTS, variables: { ticketId, afterSeq: highestSeq.current || null } }).subscribe({
+      next({ data, error }) {
+        if (error) {
+          if (liveStatusVar() !== 'offline') console.warn('timeline event', error);
+          return;
+        }
+        if (!data) return;
+        const entry = data.ticketTimelineEvents;
+        highestSeq.current = Math.max(highestSeq.current, entryView(entry).seq);
+        try {
+          applyTimelineEvent(client, ticketId, entry);
+        } catch (failure) {
+          console.error('timeline event not applied', failure);
+        }
+      },
+    });
+    return () => subscription.unsubscribe();
+  }, [client, ticketId, up]);
+
+  const [addNote] = useMutation(ADD_NOTE, {
+    update(cache, { data }) {
+      if (data) insertTimelineEntry(cache, ticketId, data.addTicketNote);
+    },
+  });
+  const [editNote] = useMutation(EDIT_NOTE);
+  const [deleteNote] = useMutation(DELETE_NOTE);
+
+  return (
+    <>
+      <TimelineView
+        entries={entries}
+        meId={me.id}
+        filter={filter}
+        onFilter={onFilter}
+        loading={loading}
+        hasOlder={timeline.pageInfo.hasNextPage}
+        loadOlder={() =>
+          client.query({
+            query: TIMELINE_PAGE,
+            variables: { ticketId, timelineFilter: filter, after: timeline.pageInfo.endCursor },
+            fetchPolicy: 'network-only',
+          })
+        }
+        actions={{
+          add: async (body) => {
+            await addNote({ variables: { ticketId, body } });
+          },
+          edit: async (id, body) => {
+            const undo = noteEditedHere(id);
+            try {
+              await editNote({ variables: { id, body } });
+            } catch (error) {
+              undo();
+              throw error;
+            }
+          },
+          confirmDelete: setDeleting,
+        }}
+      />
+      {deleting !== null && (
+        <ConfirmModal
+          title="Delete Note"
+          question="Delete this note? Its text and earlier versions are removed; the timeline keeps that it was deleted."
+          confirmLabel="Delete Note"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            await deleteNote({ variables: { id: deleting } });
+            setDeleting(null);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,207 @@
+import { memo, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { loadProblem, problemText } from '../../apollo/errors';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { actorName, changeWords, FILTERS, timelineRows, viaWords, type ActorValue, type ChangeValue, type TimelineFilterValue } from './entries';
+import { NoteComposer } from './NoteComposer';
+import { TimelineNote, type NoteMode, type NoteView } from './TimelineNote';
+import './timeline.css';
+
+/** A note entry of the timeline (the list's __typename and seq beside the note's fields). */
+export type NoteEntry = NoteView & { __typename: 'TicketNote' };
+export type TimelineEntryView = NoteEntry | ChangeValue;
+
+/** What the timeline does; the screen (TicketTimeline.tsx) does it with its mutations. */
+export interface TimelineActions {
+  add(body: string): Promise<void>;
+  edit(id: number, body: string): Promise<void>;
+  /** Asks first (ConfirmModal), then deletes. */
+  confirmDelete(id: number): void;
+}
+
+interface TimelineViewProps {
+  /** Newest first, as the server pages them. */
+  entries: readonly TimelineEntryView[];
+  meId: number;
+  filter: TimelineFilterValue;
+  onFilter: (filter: TimelineFilterValue) => void;
+  hasOlder: boolean;
+  loadOlder: () => Promise<unknown>;
+  actions: TimelineActions;
+  /** The first page is on its way (a filter just changed). */
+  loading?: boolean;
+}
+
+/** Older entries start loading when the end of the list is this close to the viewport. */
+const LOAD_OLDER_MARGIN = '600px';
+
+/**
+ * A ticket's timeline under its details: the composer, the All / Notes / Changes filter, then the entries newest
+ * first: notes as cards, changes as compact lines (one line for consecutive changes by one actor within a
+ * minute). Older entries load as the end of the list scrolls into view (a "Load older entries" button does the
+ * same from the keyboard); entries arriving on top leave the reader where they were (the browser's scroll
+ * anchoring), and rows off screen are not laid out (content-visibility), so 5,000 entries stay smooth.
+ */
+export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOlder, actions, loading }: TimelineViewProps) {
+  const [editing, setEditing] = useState<number | null>(null);
+  const rows = useMemo(() => timelineRows(entries), [entries]);
+  // Stable callbacks for the memoized rows: the latest actions through a ref.
+  const latest = useRef(actions);
+  useEffect(() => {
+    latest.current = actions;
+  });
+  const rowActions = useMemo<RowActions>(
+    () => ({
+      startEdit: (id) => setEditing(id),
+      cancelEdit: () => setEditing(null),
+      save: async (id, body) => {
+        await latest.current.edit(id, body);
+        setEditing(null);
+      },
+      confirmDelete: (id) => latest.current.confirmDelete(id),
+    }),
+    [],
+  );
+
+  return (
+    <section className="timeline" aria-labelledby="timeline-heading">
+      <header className="timeline-header">
+        <h2 id="timeline-heading">Timeline</h2>
+        <div className="chip-group" role="group" aria-label="Show">
+          {FILTERS.map((option) => (
+            <button key={option.value} type="button" className="chip" aria-pressed={filter === option.value} onClick={() => onFilter(option.value)}>
+              {option.label}
+            </button>
+          ))}
+        </div>
+      </header>
+      <NoteComposer onAdd={(body) => actions.add(body)} />
+      {rows.length === 0 ? (
+        <p className="timeline-empty muted">
+          {loading ? 'Loading...' : filter === 'CHANGES' ? 'No changes yet.' : filter === 'NOTES' ? 'No notes yet.' : 'No notes or changes yet.'}
+        </p>
+      ) : (
+        <ol className="timeline-list" aria-busy={!!loading} aria-label={`Timeline: ${FILTERS.find((option) => option.value === filter)!.label.toLowerCase()}`}>
+          {rows.map((row) =>
+            row.type === 'note' ? (
+              <NoteRow
+                key={row.key}
+                note={row.note as NoteEntry}
+                mine={(row.note as NoteEntry).author.id === meId}
+                mode={editing === null ? 'normal' : editing === (row.note as NoteEntry).id ? 'editing' : 'locked'}
+                actions={rowActions}
+              />
+            ) : (
+              <ChangeRow key={row.key} actor={row.actor} via={row.via} at={row.at} changes={row.changes} />
+            ),
+          )}
+        </ol>
+      )}
+      {hasOlder && <LoadOlder count={entries.length} loadOlder={loadOlder} />}
+    </section>
+  );
+}
+
+interface RowActions {
+  startEdit: (id: number) => void;
+  cancelEdit: () => void;
+  save: (id: number, body: string) => Promise<void>;
+  confirmDelete: (id: number) => void;
+}
+
+const NoteRow = memo(function NoteRow({ note, mine, mode, actions }: { note: NoteEntry; mine: boolean; mode: NoteMode; actions: RowActions }) {
+  return (
+    <li className="timeline-row">
+      <TimelineNote
+        note={note}
+        mine={mine}
+        mode={mode}
+        onEdit={() => actions.startEdit(note.id)}
+        onCancel={actions.cancelEdit}
+        onSave={(body) => actions.save(note.id, body)}
+        onDelete={() => actions.confirmDelete(note.id)}
+      />
+    </li>
+  );
+});
+
+interface ChangeRowProps {
+  actor: ActorValue;
+  via: string;
+  at: string;
+  changes: readonly ChangeValue[];
+}
+
+/** "Marnie set priority High → Urgent · 2 min. ago". */
+const ChangeRow = memo(
+  function ChangeRow({ actor, via, at, changes }: ChangeRowProps) {
+    const door = viaWords(via);
+    return (
+      <li className="timeline-row timeline-change">
+        <p className="timeline-line">
+          <span className="timeline-actor">{actorName(actor)}</span> {changeWords(changes)}
+          {door && ` ${door}`}
+          {' · '}
+          <RelativeTime value={at} />
+        </p>
+      </li>
+    );
+  },
+  // A group is rebuilt on every render of the list: it is the same row while it holds the same entries.
+  (before, after) =>
+    before.at === after.at && before.changes.length === after.changes.length && before.changes.every((change, index) => change === after.changes[index]),
+);
+
+/**
+ * The end of the list: loads the next older page when it scrolls into view, and is a button for the keyboard (and
+ * for a browser without IntersectionObserver). Watching again after each page means a short page that leaves the
+ * end in view loads the next one too.
+ */
+function LoadOlder({ count, loadOlder }: { count: number; loadOlder: () => Promise<unknown> }) {
+  const [loading, setLoading] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const busy = useRef(false);
+
+  async function next(): Promise<void> {
+    if (busy.current) return;
+    busy.current = true;
+    setLoading(true);
+    setFailed(null);
+    try {
+      await loadOlder();
+    } catch (error) {
+      setFailed(problemText(loadProblem(error), 'older entries', error).detail);
+    } finally {
+      busy.current = false;
+      setLoading(false);
+    }
+  }
+  const onSeen = useEffectEvent(() => void next());
+
+  // After a failure only the button tries again (no retry loop while the end stays in view).
+  useEffect(() => {
+    const target = end.current;
+    if (!target || typeof IntersectionObserver === 'undefined' || failed) return;
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((entry) => entry.isIntersecting)) onSeen();
+      },
+      { rootMargin: LOAD_OLDER_MARGIN },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [count, failed]);
+
+  return (
+    <div className="timeline-end" ref={end}>
+      {failed && (
+        <p className="form-error" role="alert">
+          {failed}
+        </p>
+      )}
+      <button type="button" className="button button-secondary" onClick={() => void next()} aria-disabled={loading} aria-busy={loading}>
+        {loading ? 'Loading...' : 'Load older entries'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { graphql, useFragment, type FragmentType } from '../../gql';
+import type { TicketTimelinePageQuery } from '../../gql/graphql';
+import type { TimelineEntryView } from './TimelineView';
+
+/** A note entry as every timeline surface selects it (the page, older pages, live events, the note mutations). */
+export const TimelineEntry_note = graphql(`
+  fragment TimelineEntry_note on TicketNote {
+    id
+    seq
+    at
+    body
+    editedAt
+    deletedAt
+    author {
+      id
+      username
+    }
+    revisions {
+      id
+      at
+      body
+      editor {
+        id
+        username
+      }
+    }
+  }
+`);
+
+/** A change entry, likewise. */
+export const TimelineEntry_change = graphql(`
+  fragment TimelineEntry_change on TicketChange {
+    seq
+    at
+    kind
+    via
+    noteId
+    actor {
+      kind
+      name
+      user {
+        id
+      }
+    }
+    changes {
+      field
+      from
+      to
+    }
+  }
+`);
+
+/**
+ * An older page of the timeline: written to the cache, where it joins the page's list. The first page comes with
+ * the ticket page's own query (ViewTicketPage), which selects `timeline` the same way (inline: the gateway's depth
+ * limit of 8 counts a fragment spread as a level, and revisions' editor sits at 7).
+ */
+export const TIMELINE_PAGE = graphql(`
+  query TicketTimelinePage($ticketId: Int!, $timelineFilter: TimelineFilter!, $after: String) {
+    ticket(id: $ticketId) {
+      id
+      timeline(first: 50, after: $after, filter: $timelineFilter) {
+        nodes {
+          __typename
+          ...TimelineEntry_note
+          ...TimelineEntry_change
+        }
+        pageInfo {
+          endCursor
+          hasNextPage
+        }
+      }
+    }
+  }
+`);
+
+/** A page of a timeline as the ticket page's query and TIMELINE_PAGE select it. */
+export type TimelinePage = TicketTimelinePageQuery['ticket']['timeline'];
+
+/** A timeline entry of any of the documents above (masked by fragment), with its fields read out. */
+type EntryRef =
+  ({ __typename: 'TicketNote' } & FragmentType<typeof TimelineEntry_note>) | ({ __typename: 'TicketChange' } & FragmentType<typeof TimelineEntry_change>);
+
+/** Views by result object: Apollo keeps an unchanged entry's object, so its row (memoized) does not render again. */
+const views = new WeakMap<object, TimelineEntryView>();
+
+// graphql-codegen's `useFragment` is no React hook: it only reads a fragment's fields out of a result.
+/* eslint-disable react-hooks/rules-of-hooks */
+export function entryView(entry: EntryRef): TimelineEntryView {
+  let view = views.get(entry);
+  if (!view) {
+    view =
+      entry.__typename === 'TicketNote'
+        ? { __typename: 'TicketNote', ...useFragment(TimelineEntry_note, entry) }
+        : { __typename: 'TicketChange', ...useFragment(TimelineEntry_change, entry) };
+    views.set(entry, view);
+  }
+  return view;
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  actorName,
+  changePhrase,
+  changeWords,
+  filterFromParam,
+  filterHolds,
+  mergeBySeq,
+  paramOfFilter,
+  timelineRows,
+  type ChangeValue,
+  type NoteValue,
+  viaWords,
+} from './entries';
+
+const changeLine = (actor: ChangeValue['actor'], changes: Parameters<typeof changeWords>[0]) => `${actorName(actor)} ${changeWords(changes)}`;
+
+const T0 = Date.parse('2026-11-26T10:00:00.000Z');
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+const MARNIE = { kind: 'AGENT', name: 'Marnie', user: { id: 2 } };
+const DEMO = { kind: 'AGENT', name: 'Demo', user: { id: 1 } };
+
+function change(
+  seq: number,
+  seconds: number,
+  actor = MARNIE,
+  changes: ChangeValue['changes'] = [{ field: 'priority', from: 'High', to: 'Urgent' }],
+  via = 'WEB',
+): ChangeValue {
+  return { __typename: 'TicketChange', seq, at: at(seconds), kind: 'UPDATED', actor, via, changes };
+}
+const note = (seq: number, seconds: number): NoteValue => ({ __typename: 'TicketNote', seq, at: at(seconds) });
+
+describe('change lines', () => {
+  it('reads as the issue shows them', () => {
+    expect(changeLine(MARNIE, [change(3, 0)])).toBe('Marnie set priority High → Urgent');
+    expect(changePhrase({ field: 'status', from: 'OPEN', to: 'SOLVED' })).toBe('set status Open → Solved');
+    expect(changePhrase({ field: 'title', from: 'Old', to: 'New' })).toBe('set title “Old” → “New”');
+    expect(changePhrase({ field: 'requesterId', from: '3', to: '5' })).toBe('changed the requester');
+    expect(changePhrase({ field: 'description', from: null, to: null })).toBe('edited the description');
+    expect(changePhrase({ field: 'image', from: null, to: '/images/1' })).toBe('added an image');
+    expect(changePhrase({ field: 'image', from: '/images/1', to: null })).toBe('removed the image');
+    expect(changePhrase({ field: 'image', from: '/images/1', to: '/images/2' })).toBe('replaced the image');
+    expect(changePhrase({ field: 'type', from: null, to: 'Task' })).toBe('set type Task');
+  });
+
+  it('names the kind of a change that is no field change', () => {
+    const created = { kind: 'CREATED', changes: [{ field: 'title', from: null, to: 'A' }] };
+    expect(changeLine(DEMO, [created])).toBe('Demo created the ticket');
+    expect(changeLine(DEMO, [{ kind: 'NOTE_EDITED', changes: [] }])).toBe('Demo edited a note');
+    expect(changeLine(DEMO, [{ kind: 'NOTE_DELETED', changes: [] }])).toBe('Demo deleted a note');
+    expect(changeLine(DEMO, [{ kind: 'DELETED', changes: [] }])).toBe('Demo deleted the ticket');
+    expect(changeLine({ kind: 'SYSTEM', name: '' }, [{ kind: 'UPDATED', changes: [{ field: 'macroId', from: '4', to: '1' }] }])).toBe(
+      'Fulcrum changed the macro',
+    );
+  });
+
+  it('names the door when it is not the web app', () => {
+    expect([viaWords('WEB'), viaWords('API_TOKEN'), viaWords('REST'), viaWords('SYSTEM')]).toEqual(['', 'with an API token', 'through the REST API', '']);
+  });
+
+  it('tells a group in the order it happened (the rows hold it newest first)', () => {
+    const newest = change(5, 20, MARNIE, [{ field: 'status', from: 'OPEN', to: 'PENDING' }]);
+    const oldest = change(4, 0);
+    expect(changeLine(MARNIE, [newest, oldest])).toBe('Marnie set priority High → Urgent, set status Open → Pending');
+  });
+});
+
+describe('timeline rows', () => {
+  it('groups consecutive changes by one actor within a minute', () => {
+    const rows = timelineRows([change(6, 50), change(5, 30), change(4, 0), change(3, -30, DEMO)]);
+    expect(rows.map((row) => (row.type === 'changes' ? row.changes.map((c) => c.seq) : row.note.seq))).toEqual([[6, 5, 4], [3]]);
+    expect(rows[0]).toMatchObject({ key: 'c4', at: at(50), actor: MARNIE });
+  });
+
+  it('starts a new group past a minute from its first change, at a note, at another actor and at another door', () => {
+    const rows = timelineRows([
+      change(8, 201, MARNIE, undefined, 'REST'),
+      change(7, 200),
+      change(6, 139),
+      note(5, 130),
+      change(4, 120),
+      change(3, 110, DEMO),
+      change(2, 100),
+    ]);
+    expect(rows.map((row) => row.key)).toEqual(['c8', 'c7', 'c6', 'n5', 'c4', 'c3', 'c2']);
+    // Within a minute of the group's first change, however many join it.
+    expect(timelineRows([change(3, 60), change(2, 30), change(1, 0)]).map((row) => row.key)).toEqual(['c1']);
+  });
+
+  it('never regroups the rows below an entry that arrives on top', () => {
+    const before = timelineRows([change(2, 40), change(1, 0)]);
+    const after = timelineRows([change(3, 61), change(2, 40), change(1, 0)]);
+    expect(before.map((row) => row.key)).toEqual(['c1']);
+    expect(after.map((row) => row.key)).toEqual(['c3', 'c1']);
+    expect(after[1]).toEqual(before[0]);
+  });
+
+  it('never drops or repeats an entry', () => {
+    const entries = [note(9, 90), change(8, 80), change(7, 79, DEMO), change(6, 10), change(5, 9), note(4, 8), change(3, 1)];
+    const seqs = timelineRows(entries).flatMap((row) => (row.type === 'note' ? [row.note.seq] : row.changes.map((c) => c.seq)));
+    expect(seqs).toEqual([9, 8, 7, 6, 5, 4, 3]);
+  });
+});
+
+describe('filter in the address', () => {
+  it('round-trips each filter and reads anything else as All', () => {
+    for (const filter of ['ALL', 'NOTES', 'CHANGES'] as const) expect(filterFromParam(paramOfFilter(filter))).toBe(filter);
+    expect(paramOfFilter('ALL')).toBeNull();
+    expect(filterFromParam('Notes')).toBe('NOTES');
+    expect(filterFromParam('bogus')).toBe('ALL');
+    expect(filterFromParam(null)).toBe('ALL');
+  });
+
+  it('knows which lists hold which entries', () => {
+    expect(filterHolds('ALL', 'TicketNote') && filterHolds('ALL', 'TicketChange')).toBe(true);
+    expect([filterHolds('NOTES', 'TicketNote'), filterHolds('NOTES', 'TicketChange')]).toEqual([true, false]);
+    expect([filterHolds('CHANGES', 'TicketNote'), filterHolds('CHANGES', 'TicketChange')]).toEqual([false, true]);
+  });
+});
+
+describe('merging live entries', () => {
+  it('holds each seq once, newest first, the later copy winning', () => {
+    const held = [
+      { seq: 5, v: 'a' },
+      { seq: 3, v: 'a' },
+    ];
+    expect(
+      mergeBySeq(held, [
+        { seq: 6, v: 'b' },
+        { seq: 5, v: 'b' },
+        { seq: 4, v: 'b' },
+      ]),
+    ).toEqual([
+      { seq: 6, v: 'b' },
+      { seq: 5, v: 'b' },
+      { seq: 4, v: 'b' },
+      { seq: 3, v: 'a' },
+    ]);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The timeline's words and shape, as pure functions of the entries (issue 24): the line a change reads as
+ * ("Marnie set priority High → Urgent"), the grouping of consecutive changes by one actor within a minute, and the
+ * All / Notes / Changes filter as the address keeps it. The types name only the fields these functions read, so the
+ * query's results (web/src/gql) fit them.
+ */
+
+/** A field change as the schema writes it: `field` is the GraphQL field name, values as the schema spells them. */
+export interface FieldChangeValue {
+  field: string;
+  from?: string | null;
+  to?: string | null;
+}
+
+export interface ActorValue {
+  kind: string;
+  name: string;
+  user?: { id: number } | null;
+}
+
+export interface ChangeValue {
+  __typename: 'TicketChange';
+  seq: number;
+  at: string;
+  kind: string;
+  actor: ActorValue;
+  /** The door: WEB, API_TOKEN, REST, SYSTEM. */
+  via: string;
+  /** The note a NOTE_EDITED or NOTE_DELETED change is about. */
+  noteId?: number | null;
+  changes: readonly FieldChangeValue[];
+}
+
+export interface NoteValue {
+  __typename: 'TicketNote';
+  seq: number;
+  at: string;
+}
+
+/** One row of the timeline: a note, or one or more changes by one actor within a minute (newest first). */
+export type TimelineRow<N extends NoteValue, C extends ChangeValue> =
+  { type: 'note'; key: string; note: N } | { type: 'changes'; key: string; actor: ActorValue; via: string; at: string; changes: C[] };
+
+/** Changes by one actor whose first and last are at most this far apart read as one line. */
+export const GROUP_WITHIN_MS = 60_000;
+
+const STATUS_WORDS: Record<string, string> = { OPEN: 'Open', PENDING: 'Pending', SOLVED: 'Solved' };
+
+/** The words a field goes by in a change line. */
+const FIELD_WORDS: Record<string, string> = {
+  title: 'title',
+  type: 'type',
+  priority: 'priority',
+  status: 'status',
+  requesterId: 'requester',
+  macroId: 'macro',
+  assigneeId: 'assignee',
+  description: 'description',
+  image: 'image',
+};
+
+/** Fields whose values are ids or long text: the line says that they changed, not to what. */
+const VALUELESS = new Set(['requesterId', 'macroId', 'assigneeId', 'description']);
+
+const quoted = (value: string) => `“${value}”`;
+
+function shown(field: string, value: string): string {
+  if (field === 'status') return STATUS_WORDS[value] ?? value;
+  if (field === 'title') return quoted(value);
+  return value;
+}
+
+/** One field change as a phrase: "set priority High → Urgent", "changed the requester", "added an image". */
+export function changePhrase(change: FieldChangeValue): string {
+  const { field } = change;
+  const from = change.from ?? null;
+  const to = change.to ?? null;
+  if (field === 'image') return from === null ? 'added an image' : to === null ? 'removed the image' : 'replaced the image';
+  const words = FIELD_WORDS[field] ?? field;
+  if (field === 'description') return 'edited the description';
+  if (VALUELESS.has(field)) return `changed the ${words}`;
+  if (to === null) return `cleared ${words}`;
+  if (from === null) return `set ${words} ${shown(field, to)}`;
+  return `set ${words} ${shown(field, from)} → ${shown(field, to)}`;
+}
+
+/** What one change entry did, without its actor: "created the ticket", "set priority High → Urgent, set status …". */
+export function changeSummary(entry: Pick<ChangeValue, 'kind' | 'changes'>): string {
+  switch (entry.kind) {
+    case 'CREATED':
+      return 'created the ticket';
+    case 'DELETED':
+      return 'deleted the ticket';
+    case 'NOTE_EDITED':
+      return 'edited a note';
+    case 'NOTE_DELETED':
+      return 'deleted a note';
+    default: {
+      const phrases = entry.changes.map(changePhrase);
+      return phrases.length ? phrases.join(', ') : 'updated the ticket';
+    }
+  }
+}
+
+/** The actor as a line names them: their name (an API token's name is its own), the system as "Fulcrum". */
+export function actorName(actor: ActorValue): string {
+  return actor.kind === 'SYSTEM' && !actor.name ? 'Fulcrum' : actor.name;
+}
+
+/** What a group of changes (held newest first) did, in the order it happened: "set priority High → Urgent, …". */
+export function changeWords(changes: readonly Pick<ChangeValue, 'kind' | 'changes'>[]): string {
+  return [...changes].reverse().map(changeSummary).join(', ');
+}
+
+/** How a change came in, when not through the web app: "with an API token", "through the REST API". */
+export function viaWords(via: string): string {
+  return via === 'API_TOKEN' ? 'with an API token' : via === 'REST' ? 'through the REST API' : '';
+}
+
+const sameActor = (a: ActorValue, b: ActorValue) => a.kind === b.kind && a.name === b.name && (a.user?.id ?? null) === (b.user?.id ?? null);
+
+/**
+ * The rows of a timeline held newest first: each note on its own; consecutive changes by one actor (through one door) as one row
+ * while they are at most GROUP_WITHIN_MS after the group's first (a note or another actor in between ends a
+ * group). Groups are formed from the oldest entry held, so a live entry arriving on top joins the newest group or
+ * starts its own and never regroups the rows below it; a group is keyed by its oldest entry's seq.
+ */
+export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries: readonly (N | C)[]): TimelineRow<N, C>[] {
+  const rows: TimelineRow<N, C>[] = [];
+  let group: Extract<TimelineRow<N, C>, { type: 'changes' }> | null = null;
+  let groupStart = 0;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index];
+    if (entry.__typename === 'TicketNote') {
+      rows.push({ type: 'note', key: `n${entry.seq}`, note: entry });
+      group = null;
+      continue;
+    }
+    const change = entry;
+    const time = Date.parse(change.at);
+    if (group && sameActor(group.actor, change.actor) && group.via === change.via && time - groupStart <= GROUP_WITHIN_MS) {
+      group.changes.unshift(change);
+      group.at = change.at;
+    } else {
+      group = { type: 'changes', key: `c${change.seq}`, actor: change.actor, via: change.via, at: change.at, changes: [change] };
+      groupStart = time;
+      rows.push(group);
+    }
+  }
+  return rows.reverse();
+}
+
+/** The timeline's filter, as the schema's TimelineFilter. */
+export type TimelineFilterValue = 'ALL' | 'NOTES' | 'CHANGES';
+
+/** The filter's address parameter (`?timeline=notes`) and its values. */
+export const FILTER_PARAM = 'timeline';
+export const FILTERS: readonly { value: TimelineFilterValue; label: string; param: string | null }[] = [
+  { value: 'ALL', label: 'All', param: null },
+  { value: 'NOTES', label: 'Notes', param: 'notes' },
+  { value: 'CHANGES', label: 'Changes', param: 'changes' },
+];
+
+/** The filter an address asks for; anything unknown is All. */
+export function filterFromParam(param: string | null): TimelineFilterValue {
+  return FILTERS.find((filter) => filter.param !== null && filter.param === param?.toLowerCase())?.value ?? 'ALL';
+}
+
+/** The parameter value for a filter (null: leave it out of the address). */
+export function paramOfFilter(filter: TimelineFilterValue): string | null {
+  return FILTERS.find((candidate) => candidate.value === filter)?.param ?? null;
+}
+
+/** Whether a filter's list holds an entry of this type. */
+export function filterHolds(filter: TimelineFilterValue, typename: 'TicketNote' | 'TicketChange'): boolean {
+  return filter === 'ALL' || (filter === 'NOTES') === (typename === 'TicketNote');
+}
+
+/**
+ * Entries newest first with `incoming` merged in: each seq once (a repeated entry replaces the held one), in
+ * descending seq. For the live events, which may repeat what a page or a mutation already brought.
+ */
+export function mergeBySeq<T extends { seq: number }>(held: readonly T[], incoming: readonly T[]): T[] {
+  const bySeq = new Map<number, T>();
+  for (const entry of held) bySeq.set(entry.seq, entry);
+  for (const entry of incoming) bySeq.set(entry.seq, entry);
+  return [...bySeq.values()].sort((a, b) => b.seq - a.seq);
+}
