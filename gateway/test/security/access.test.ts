@@ -51,6 +51,7 @@ interface Owned {
   webhook: number;
   delivery: number;
   apiToken: number;
+  note: number;
 }
 
 /** What one agent owns: a ticket with an image, a customer, a macro, a message to a third agent, and one to the attacker. */
@@ -70,8 +71,10 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   const delivery = (await owner.gql('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: webhook })).data?.sendTestWebhook.id;
   // An API token of the owner's (made in the owner's browser session).
   const apiToken = (await owner.gql('mutation { createApiToken(input: { name: "matrix", scopes: [READ] }) { token { id } } }')).data?.createApiToken.token.id;
-  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken]) expect(id).toBeTypeOf('number');
-  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken };
+  // An internal note on the owner's ticket (issue 24).
+  const note = (await owner.gql('mutation($t: Int!) { addTicketNote(ticketId: $t, body: "private note") { id } }', { t: ticket })).data?.addTicketNote.id;
+  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken, note]) expect(id).toBeTypeOf('number');
+  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken, note };
 }
 
 async function snapshot(owner: TestClient, o: Owned) {
@@ -81,6 +84,7 @@ async function snapshot(owner: TestClient, o: Owned) {
     (await owner.get(`/api/macro/${o.macro}`)).body,
     (await owner.get('/api/messages/')).body.filter((m: { id: number }) => m.id === o.sent || m.id === o.received),
     (await owner.fetch(`/images/${o.image}`)).status,
+    (await owner.gql('query($t: Int!) { ticket(id: $t) { timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket })).data,
   ]);
 }
 
@@ -207,6 +211,22 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }),
     },
     { name: 'delete ticket', field: 'Mutation.deleteTicket', run: () => gqlOk('mutation($id: Int!) { deleteTicket(id: $id) }', { id: o.ticket }) },
+    {
+      name: 'read timeline',
+      field: 'Query.ticketHistory',
+      run: () => gqlOk('query($t: Int!) { ticketHistory(ticketId: $t) { totalCount nodes { seq } } }', { t: o.ticket }),
+    },
+    {
+      name: 'add note',
+      field: 'Mutation.addTicketNote',
+      run: () => gqlOk('mutation($t: Int!) { addTicketNote(ticketId: $t, body: "planted") { id } }', { t: o.ticket }),
+    },
+    {
+      name: 'edit note',
+      field: 'Mutation.editTicketNote',
+      run: () => gqlOk('mutation($id: Int!) { editTicketNote(id: $id, body: "hijacked") { id } }', { id: o.note }),
+    },
+    { name: 'delete note', field: 'Mutation.deleteTicketNote', run: () => gqlOk('mutation($id: Int!) { deleteTicketNote(id: $id) { id } }', { id: o.note }) },
     {
       name: 'create ticket with owner macro',
       field: 'Mutation.createTicket',
@@ -342,6 +362,8 @@ describe('access control matrix', () => {
         g: 'subscription { messageEvents { kind id senderId receiverId message { id text } } }',
         u: 'subscription { unreadCountEvents { reason unreadMessageCount conversation { partnerId } } }',
         y: 'subscription { typingEvents { senderId } }',
+        // Another agent's ticket: refused at subscribe (NOT_FOUND), so nothing of it can arrive.
+        tl: `subscription { ticketTimelineEvents(ticketId: ${owned.ticket}) { ... on TicketChange { seq } ... on TicketNote { seq } } }`,
       };
       for (const [id, query] of Object.entries(subs)) socket.send({ id, type: 'subscribe', payload: { query } });
       await sleep(300);
@@ -380,6 +402,8 @@ describe('access control matrix', () => {
       const allLive = () => has('t', own) && has('m', ownMacro) && has('g', ownMessage) && hasFrom('u', 'partnerId', third) && hasFrom('y', 'senderId', third);
       while (!allLive() && Date.now() < deadline) await sleep(20);
       expect(allLive()).toBe(true);
+      // The owner's timeline was refused to the attacker, as NOT_FOUND (never FORBIDDEN: the ticket is not theirs to know of).
+      expect(JSON.stringify(socket.messages.filter((m) => m.id === 'tl'))).toContain('NOT_FOUND');
       const me = attackerIndex + 1;
       for (const m of seen()) {
         liveEventsChecked++;
@@ -389,7 +413,8 @@ describe('access control matrix', () => {
           (m.id === 'm' && data.macroEvents?.id === owned.macro) ||
           (m.id === 'g' && data.messageEvents?.senderId !== me && data.messageEvents?.receiverId !== me) ||
           (m.id === 'u' && data.unreadCountEvents?.conversation?.partnerId !== third) ||
-          (m.id === 'y' && data.typingEvents?.senderId !== third);
+          (m.id === 'y' && data.typingEvents?.senderId !== third) ||
+          (m.id === 'tl' && data.ticketTimelineEvents != null);
         if (leaked) liveLeaks.push(JSON.stringify(m.payload));
       }
       total += 7; // seven owner changes the attacker's five subscriptions must not see
@@ -400,6 +425,7 @@ describe('access control matrix', () => {
         'Subscription.messageEvents',
         'Subscription.unreadCountEvents',
         'Subscription.typingEvents',
+        'Subscription.ticketTimelineEvents',
       ])
         coveredFields.add(f);
     }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, type GraphQLField, type GraphQLInputType } from 'graphql';
+import { getNamedType, getNullableType, isCompositeType, isEnumType, isInputObjectType, isListType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { buildFulcrumSchema } from '@fulcrum/schema';
 import { createPostgresDatabase, REDIS_URL, startSignedIn, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
 import { startServerProcess } from '../../src/testing/processes.js';
@@ -222,7 +222,7 @@ describe('fuzzing', () => {
       if (t.name === 'Upload') return fc.constant(null);
       return nastyString;
     };
-    const selection = (field: GraphQLField<unknown, unknown>) => (isObjectType(getNamedType(field.type)) ? ' { __typename }' : '');
+    const selection = (field: GraphQLField<unknown, unknown>) => (isCompositeType(getNamedType(field.type)) ? ' { __typename }' : '');
     let fields = 0;
     for (const [kind, type] of [
       ['query', schema.getQueryType()!],
@@ -358,7 +358,7 @@ describe('fuzzing', () => {
       const schema = await buildFulcrumSchema();
       const subscriptions = Object.values(schema.getSubscriptionType()!.getFields()).map((f) => {
         const args = f.args.map((a) => `${a.name}: ${getNullableType(a.type).toString() === 'Int' ? '1' : '"x"'}`).join(', ');
-        return `${f.name}${args ? `(${args})` : ''}${isObjectType(getNamedType(f.type)) ? ' { __typename }' : ''}`;
+        return `${f.name}${args ? `(${args})` : ''}${isCompositeType(getNamedType(f.type)) ? ' { __typename }' : ''}`;
       });
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...subscriptions), fc.option(name, { nil: undefined }), fc.boolean(), async (field, opName, bearer) => {

@@ -57,6 +57,24 @@ export class Migration20261126130000TicketTimeline extends Migration {
     for (const statement of builder.toSQL()) this.addSql(statement.sql);
     for (const sql of postgres ? POSTGRES : SQLITE) this.addSql(sql);
   }
+
+  /** Back to the schema before the record (tests of earlier migrations step down through it); the history is lost. */
+  async down(): Promise<void> {
+    const postgres = this.driver.getPlatform() instanceof PostgreSqlPlatform;
+    if (postgres) {
+      this.addSql('drop table if exists ticket_note_revisions');
+      this.addSql('drop table if exists ticket_notes');
+      this.addSql('drop table if exists ticket_events');
+      this.addSql('drop function if exists ticket_events_append_only()');
+    } else {
+      this.addSql('drop trigger if exists ticket_events_no_update');
+      this.addSql('drop trigger if exists ticket_events_no_delete');
+      this.addSql('drop table if exists ticket_note_revisions');
+      this.addSql('drop table if exists ticket_notes');
+      this.addSql('drop table if exists ticket_events');
+    }
+    this.addSql('alter table tickets drop column event_seq');
+  }
 }
 
 /** The append-only rule, written out per database. */

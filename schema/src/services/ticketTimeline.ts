@@ -180,6 +180,7 @@ export async function ticketTimeline(
  * access policy lets read it, also after the ticket's deletion (the rule as its last event recorded it).
  */
 export async function ticketHistory(ctx: ServiceContext, rawTicketId: unknown, args: PageArgs): Promise<Page<TicketChangeRecord>> {
+  requireViewer(ctx); // signed out is UNAUTHENTICATED whatever the arguments
   readArgs('history', args);
   const ticketId = await historyTicketId(ctx, rawTicketId);
   return eventPage(ctx.em, 'history', ticketId, 'CHANGES', args) as Promise<Page<TicketChangeRecord>>;
