@@ -140,7 +140,13 @@ async function eventPage(em: Em, kind: CursorKind, ticketId: number, filter: Tim
      where ${where}${afterSeq === null ? '' : ' and e.seq < ?'} order by e.seq desc limit ?`,
     afterSeq === null ? [ticketId, first + 1] : [ticketId, afterSeq, first + 1],
   );
-  const [total] = await connection.execute<{ n: number | string }[]>(`select count(*) as n from ticket_events e where ${where}`, [ticketId]);
+  // Every entry: a ticket's seqs run 1..n without a gap, so the total is its last seq, one step down the
+  // (ticket_id, seq) index; counting read every entry's row (PostgreSQL: 9.5 ms warm for 5,000, bench row 10a).
+  const totalSql =
+    filter === 'ALL'
+      ? 'select coalesce(max(e.seq), 0) as n from ticket_events e where e.ticket_id = ?'
+      : `select count(*) as n from ticket_events e where ${where}`;
+  const [total] = await connection.execute<{ n: number | string }[]>(totalSql, [ticketId]);
   const nodes = rows.slice(0, first).map(toEntry);
   return {
     nodes,
