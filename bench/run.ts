@@ -11,7 +11,7 @@
  *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
  *   BENCH_PG=1 / 0       rows 1, 2, 3 and 10 again on PostgreSQL + Redis (default: when 127.0.0.1:5432 and 6379 answer)
  *   BENCH_TIMELINE_EVENTS=1000000     scenario 10's events in the table (the timeline at scale)
- *   BENCH_WRITE_PAIRS=2  scenario 10's alternated without/with pairs of write runs
+ *   BENCH_WRITE_PAIRS=3  scenario 10's alternated without/with pairs of write runs
  *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load (=rest: profile the REST list's load instead)
  *   BENCH_VERBOSE=1      show the gateway's output
  *

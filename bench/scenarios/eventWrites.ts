@@ -11,7 +11,7 @@
  * bundled by its own gateway/bundle.mjs; this code is bundled by the same script (gateway/testing bundleServer).
  * Both bundles sit at the same place under node_modules/.cache and start with plain node as `npm start` runs them,
  * with the same environment, each on a fresh database with the demo seed, both up for the whole comparison on the
- * server core. Runs alternate without, with, without, with... (BENCH_WRITE_PAIRS pairs, default 2; each a 2 s
+ * server core. Runs alternate without, with, without, with... (BENCH_WRITE_PAIRS pairs, default 3; each a 2 s
  * warm-up and a BENCH_SECONDS run at BENCH_WRITE_CONNECTIONS connections), so the machine's drift falls on both.
  *
  * Every write changes something: Marnie edits 100 of her tickets in turn (request n of a run edits ticket n mod 100),
@@ -28,7 +28,7 @@ import { SECONDS, WRITE_CONNECTIONS, bundledGateway, check, failures, gql, login
 import { autocannon, log, progress, ROOT, type LoadResult, type LoadSpec } from '../lib.js';
 import { fmtInt } from '../report.js';
 
-const PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 2);
+const PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 3);
 const TICKETS = 100;
 const MARNIE_ID = 2;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -280,7 +280,7 @@ async function compare(
           budget: 'ratio to the row above ≥ 0.9',
           met: ratio >= 0.9 && !failed.length && covered,
           note: [
-            `ratio column: to the same writes without the event record, runs alternated without/with ×${PAIRS} (with: ${list(runs.with)} req/s)`,
+            `ratio column: to the same writes without the event record (mean of ${PAIRS} alternated runs each; with: ${list(runs.with)} req/s; pair by pair ${runs.with.map((r, i) => (r.rps / runs.without[i].rps).toFixed(2)).join(', ')})`,
             `${fmtInt(events)} UPDATED events for ${fmtInt(withEvents.acknowledged)} acknowledged edits of both kinds${covered ? '' : ': SOME EDITS HAVE NO EVENT'}`,
             bundles.lockfileSame ? '' : `package-lock.json differs from ${bundles.commit}`,
             ...failed,

@@ -47,6 +47,9 @@ interface Measured {
   seedSeconds: number;
   first: LoadResult;
   deep: LoadResult;
+  /** The same page asking each entry's seq only, and the smallest signed-in request: where the time goes. */
+  seqOnly: LoadResult;
+  floor: LoadResult;
   base: LoadResult;
   statements: { page5: number; page50: number; cursor: number; small: number };
   mix: { notes: number; changes: number };
@@ -108,7 +111,15 @@ async function measure(gw: Child, cookie: string, label: string, seeded: SeededT
   await stop(baselineChild);
   const firstR = await latency(`10a. timeline first page (50 of ${fmtInt(BIG)}, ${fmtInt(seeded.events)} events)${label}`, firstSpec);
   const deepR = await latency(`10b. timeline page in the middle (cursor)${label}`, deepSpec);
-  return { label, seeded, seedSeconds, first: firstR, deep: deepR, base, statements: counted, mix };
+  const seqOnly = await latency(`10. reference: the first page, seq only${label}`, {
+    ...firstSpec,
+    body: JSON.stringify({
+      query: 'query($id: Int!) { ticket(id: $id) { timeline(first: 50) { totalCount nodes { ... on TicketNote { seq } ... on TicketChange { seq } } } } }',
+      variables: { id: seeded.bigTicketId },
+    }),
+  });
+  const floor = await latency(`10. reference: \`{ me { id } }\`${label}`, { ...firstSpec, body: JSON.stringify({ query: '{ me { id } }' }) });
+  return { label, seeded, seedSeconds, first: firstR, deep: deepR, seqOnly, floor, base, statements: counted, mix };
 }
 
 function plan(users: { id: number; username: string }[], customerIds: number[]): TimelinePlan {
@@ -194,7 +205,7 @@ function addRows(m: Measured, sqlite?: Measured): void {
       ratio: m.first.rps / m.base.rps,
       budget: 'p50 ≤ 5 ms; statements constant',
       met: m.first.p50 <= 5 && constant,
-      note: `${s.page50} SQL statements (5 per page: ${s.page5}; a cursor page: ${s.cursor}; a ticket with ${SMALL} entries: ${s.small}), session read included; the page holds ${m.mix.notes} notes and ${m.mix.changes} changes${versus}`,
+      note: `${s.page50} SQL statements (5 per page: ${s.page5}; a cursor page: ${s.cursor}; a ticket with ${SMALL} entries: ${s.small}), session read included; the page holds ${m.mix.notes} notes and ${m.mix.changes} changes; same run, p50 of the same page asking only each entry's seq ${fmt(m.seqOnly.p50, 2)} ms, of \`{ me { id } }\` ${fmt(m.floor.p50, 2)} ms${versus}`,
     },
     {
       scenario: `10b. Timeline: a page in the middle of the ${fmtInt(BIG)} entries (cursor, 1 connection)${m.label}`,
