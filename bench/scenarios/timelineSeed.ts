@@ -90,7 +90,7 @@ export interface Sink {
   events(rows: EventRow[]): Promise<void>;
   tickets(rows: TicketRow[]): Promise<void>;
   notes(rows: NoteRow[]): Promise<void>;
-  /** Sequences past the explicit ids, statistics. */
+  /** Sequences past the explicit ids, statistics (and on PostgreSQL the visibility map). */
   finish(): Promise<void>;
 }
 
@@ -219,7 +219,11 @@ export function postgresSink(orm: Orm): Sink {
     finish: async () => {
       for (const table of ['tickets', 'ticket_notes'])
         await connection.execute(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
-      await connection.execute('analyze');
+      // VACUUM as well as ANALYZE: the state autovacuum leaves a bulk-loaded table in (its visibility map set), on
+      // demand so a run does not depend on when the daemon gets to it. Before it, counting a ticket's 5,000 entries
+      // visits each entry's heap page (they are interleaved: about 4,400 pages), about 9.5 ms warm against 0.9 ms
+      // by the index alone after it (EXPLAIN ANALYZE on 1,000,000 events).
+      await connection.execute('vacuum analyze');
     },
   };
 }
