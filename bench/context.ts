@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientsOf } from '../gateway/src/testing/client.js';
-import { autocannon, log, progress, ROOT, sequential, startChild, startGateway, type Child, type LoadResult, type LoadSpec } from './lib.js';
+import { autocannon, log, progress, ROOT, sequential, startBundle, startChild, startGateway, type Child, type LoadResult, type LoadSpec } from './lib.js';
+import type { StartedProcess } from '../gateway/src/testing/processes.js';
 import { fmtInt, type LadderStep, type Row } from './report.js';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,7 +26,7 @@ export const notes: string[] = [];
 export const tmp = mkdtempSync(join(tmpdir(), 'fulcrum-bench-'));
 export const secret = randomBytes(32).toString('base64url');
 
-const children: Child[] = [];
+const children: StartedProcess[] = [];
 
 /** A gateway (bench/server.ts) on `dataDir`, pinned to the server core. */
 export async function gateway(dataDir: string, options: { demo?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Child> {
@@ -41,7 +42,14 @@ export async function startBaseline(): Promise<Child> {
   return child;
 }
 
-export async function stop(child: Child): Promise<void> {
+/** A gateway bundle started by plain node (lib.ts startBundle) on `dataDir`, pinned to the server core; no IPC. */
+export async function bundledGateway(bundle: string, dataDir: string, env: Record<string, string> = {}): Promise<StartedProcess> {
+  const child = await startBundle(bundle, dataDir, secret, env);
+  children.push(child);
+  return child;
+}
+
+export async function stop(child: StartedProcess): Promise<void> {
   await child.stop();
   if (children.includes(child)) children.splice(children.indexOf(child), 1);
 }

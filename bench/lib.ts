@@ -72,6 +72,21 @@ function gatewayEnv(dataDir: string, secret: string, extra: Record<string, strin
   return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', DATABASE_URL: '', REDIS_URL: '', ...extra };
 }
 
+/**
+ * A gateway bundle (gateway/bundle.mjs's output) started by plain node as `npm start` runs it, pinned to the server
+ * core; resolves once it prints its "fulcrum listening on" line. Environment as startGateway's (FULCRUM_DEMO=1).
+ */
+export async function startBundle(bundle: string, dataDir: string, secret: string, env: Record<string, string> = {}): Promise<StartedProcess> {
+  const [command, args] = pinned(SERVER_CPU, process.execPath, [bundle]);
+  return startProcess(command, args, {
+    name: bundle,
+    env: gatewayEnv(dataDir, secret, { FULCRUM_DEMO: '1', ...env }),
+    cwd: ROOT,
+    timeoutMs: 5 * 60_000,
+    onOutput: (chunk, stream) => process.env.BENCH_VERBOSE && (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
+  });
+}
+
 export function startGateway(
   dataDir: string,
   secret: string,
@@ -99,11 +114,16 @@ export interface LoadResult {
 
 export interface LoadSpec {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string | Buffer;
   connections?: number;
   seconds?: number;
+  /**
+   * Requests sent in turn instead of the one `body` (autocannon only): request n of the run, whichever connection
+   * sends it, goes to `path` with `body` of entry n modulo the list's length (writes that each change something).
+   */
+  requests?: { path: string; body: string }[];
 }
 
 /**
@@ -125,6 +145,7 @@ export async function autocannon(spec: LoadSpec): Promise<LoadResult> {
       connections: spec.connections ?? 50,
       seconds: spec.seconds ?? 10,
       graphql: (spec.method ?? 'GET') === 'POST' && new URL(spec.url).pathname.endsWith('/graphql'),
+      requests: spec.requests,
     }),
   );
   const result = await runPinned([join(ROOT, 'bench/load.mjs'), specFile], 'autocannon');

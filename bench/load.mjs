@@ -3,7 +3,8 @@
 // multipart GraphQL write), so every such request was refused with a GraphQL error that still answered 200.
 // Here the body goes out byte for byte, and with `graphql` set every answer is parsed: one with `errors` (or not
 // JSON) counts as a mismatch, reported in the row like a non-2xx. Input: a JSON spec file as argv[2] (the body
-// in a second file, `bodyFile`); prints autocannon's result as one JSON line.
+// in a second file, `bodyFile`, or `requests`: a list of {path, body} sent in turn, request n of the run taking entry
+// n modulo the list's length whichever connection sends it); prints autocannon's result as one JSON line.
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
@@ -18,6 +19,18 @@ function graphqlOk(body) {
   }
 }
 
+let sent = 0;
+const turns = spec.requests?.length
+  ? [
+      {
+        setupRequest: (request) => {
+          const next = spec.requests[sent++ % spec.requests.length];
+          return { ...request, path: next.path, body: next.body };
+        },
+      },
+    ]
+  : undefined;
+
 const result = await autocannon({
   url: spec.url,
   method: spec.method ?? 'GET',
@@ -26,5 +39,6 @@ const result = await autocannon({
   connections: spec.connections ?? 50,
   duration: spec.seconds ?? 10,
   verifyBody: spec.graphql ? graphqlOk : undefined,
+  requests: turns,
 });
 process.stdout.write(`${JSON.stringify(result)}\n`);

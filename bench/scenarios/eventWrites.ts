@@ -1,0 +1,323 @@
+/**
+ * Scenario 10c/10d (issue 24, "Fast"): the write path keeps its speed with the event record. REST
+ * `PUT /api/tickets/{id}/edit` and GraphQL `updateTicket` throughput with their events (this code), paired in one
+ * run against the same writes without the event record: the gateway as it was at the commit just before the record
+ * came in (the parent of the commit that added its migration, Migration20261126130000TicketTimeline; or
+ * BENCH_WITHOUT_EVENTS_COMMIT). Goal: with ≥ 0.9× without.
+ *
+ * "Without" is not a setting of this code (nothing a user could turn on): that commit's tree is exported into a temp
+ * folder (`git read-tree` into a temp index and `git checkout-index --prefix`, which touch neither this checkout nor
+ * its index), given this checkout's node_modules (each package linked, but @fulcrum/* pointing into the export) and
+ * bundled by its own gateway/bundle.mjs; this code is bundled by the same script (gateway/testing bundleServer).
+ * Both bundles sit at the same place under node_modules/.cache and start with plain node as `npm start` runs them,
+ * with the same environment, each on a fresh database with the demo seed, both up for the whole comparison on the
+ * server core. Runs alternate without, with, without, with... (BENCH_WRITE_PAIRS pairs, default 3; each a 2 s
+ * warm-up and a BENCH_SECONDS run at BENCH_WRITE_CONNECTIONS connections), so the machine's drift falls on both.
+ *
+ * Every write changes something: Marnie edits 100 of her tickets in turn (request n of a run edits ticket n mod 100),
+ * the title and priority alternating between two versions each round. Checked once on both gateways; on the one
+ * with the record, the write's UPDATED entry (door, fields) is read back, and at the end the UPDATED events counted
+ * must cover every acknowledged write; the other answers that `timeline` does not exist.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createPostgresDatabase } from '@fulcrum/schema/testing';
+import { bundleServer, type StartedProcess } from '../../gateway/src/testing/processes.js';
+import { SECONDS, WRITE_CONNECTIONS, bundledGateway, check, failures, gql, login, rows, stop, tmp } from '../context.js';
+import { autocannon, log, progress, ROOT, type LoadResult, type LoadSpec } from '../lib.js';
+import { fmtInt } from '../report.js';
+
+const PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 3);
+const TICKETS = 100;
+const MARNIE_ID = 2;
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RECORD_MIGRATION = 'schema/src/migrations/Migration20261126130000TicketTimeline.ts';
+const UPDATE = 'mutation($id: Int!, $input: TicketInput!) { updateTicket(id: $id, input: $input) { id title priority updatedAt } }';
+
+function git(args: string[], env: Record<string, string> = {}): string {
+  const out = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  if (out.status !== 0) throw new Error(`git ${args.join(' ')}: ${out.stderr.trim()}`);
+  return out.stdout.trim();
+}
+
+interface Bundles {
+  without: string;
+  with: string;
+  commit: string;
+  lockfileSame: boolean;
+  cleanup(): void;
+}
+
+/** The commit before the event record, exported and bundled by its own gateway/bundle.mjs; and this code's bundle. */
+async function buildBundles(): Promise<Bundles> {
+  const added = git(['log', '--diff-filter=A', '--format=%H', '--', RECORD_MIGRATION]).split('\n').pop();
+  if (!added && !process.env.BENCH_WITHOUT_EVENTS_COMMIT) throw new Error(`no commit adds ${RECORD_MIGRATION}`);
+  const commit = git(['rev-parse', '--short', process.env.BENCH_WITHOUT_EVENTS_COMMIT ?? `${added}^`]);
+  progress(`10. write path: exporting ${commit} (the commit before the event record) and bundling it`);
+  const src = join(tmp, `without-events-${commit}`);
+  mkdirSync(src, { recursive: true });
+  const index = { GIT_INDEX_FILE: join(tmp, 'without-events.index') };
+  git(['read-tree', commit], index);
+  git(['checkout-index', '--all', '--force', `--prefix=${src}/`], index);
+  // This checkout's packages, one link each, except our workspaces, which must be the export's own.
+  const modules = join(src, 'node_modules');
+  mkdirSync(join(modules, '@fulcrum'), { recursive: true });
+  for (const name of readdirSync(join(ROOT, 'node_modules')))
+    if (name !== '@fulcrum' && name !== '.cache') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  for (const name of readdirSync(join(ROOT, 'node_modules/@fulcrum')))
+    if (existsSync(join(src, name === 'example-integration' ? 'examples/integration' : name)))
+      symlinkSync(join(src, name === 'example-integration' ? 'examples/integration' : name), join(modules, '@fulcrum', name));
+  for (const workspace of ['schema', 'gateway'])
+    if (existsSync(join(ROOT, workspace, 'node_modules')) && !existsSync(join(src, workspace, 'node_modules')))
+      symlinkSync(join(ROOT, workspace, 'node_modules'), join(src, workspace, 'node_modules'));
+  const without = join(ROOT, 'node_modules/.cache', `fulcrum-bench-without-events-${process.pid}`, 'main.mjs');
+  const built = spawnSync(process.execPath, [join(src, 'gateway/bundle.mjs'), without], { cwd: src, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`bundling ${commit}: ${built.stderr.slice(-1000)}`);
+  const withEvents = await bundleServer(`fulcrum-bench-with-events-${process.pid}`);
+  const lockfileSame = spawnSync('git', ['diff', '--quiet', commit, '--', 'package-lock.json'], { cwd: ROOT }).status === 0;
+  return {
+    without,
+    with: withEvents,
+    commit,
+    lockfileSame,
+    cleanup: () => {
+      for (const bundle of [without, withEvents]) rmSync(dirname(bundle), { recursive: true, force: true });
+      rmSync(src, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Side {
+  name: 'without' | 'with';
+  gw: StartedProcess;
+  marnie: string;
+  ids: number[];
+  rest: LoadSpec;
+  graphql: LoadSpec;
+  /** Writes answered 2xx without errors (checks, warm-ups and timed runs). */
+  acknowledged: number;
+}
+
+/** Marnie's ticket ids to edit (created through REST), and the two load specs cycling through them. */
+async function prepare(name: Side['name'], gw: StartedProcess): Promise<Side> {
+  const marnie = await login(gw.url, 1);
+  const headers = { 'content-type': 'application/json', cookie: marnie };
+  const customers = (await (await fetch(`${gw.url}/api/customers/`, { headers })).json()) as { id: number }[];
+  const requester = customers[0].id;
+  const ids: number[] = [];
+  for (let i = 0; i < TICKETS; i++) {
+    const res = await fetch(`${gw.url}/api/tickets/create`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        title: `Edit target ${i}`,
+        type: 'Question',
+        priority: 'Medium',
+        assignee: MARNIE_ID,
+        requester,
+        apply_macro: 1,
+        description: 'Edited by the benchmark.',
+      }),
+    });
+    if (!res.ok) throw new Error(`creating tickets to edit: ${res.status} ${await res.text()}`);
+    ids.push(((await res.json()) as { id: number }).id);
+  }
+  // Request n edits ticket n mod 100; each round flips title and priority, so every write changes two fields.
+  const turns = <T>(make: (id: number, second: boolean) => T) =>
+    Array.from({ length: 2 * TICKETS }, (_, n) => make(ids[n % TICKETS], Math.floor(n / TICKETS) % 2 === 1));
+  const restRequests = turns((id, second) => ({
+    path: `/api/tickets/${id}/edit`,
+    body: JSON.stringify({
+      title: second ? 'Edited by REST, second' : 'Edited by REST, first',
+      type: 'Incident',
+      priority: second ? 'High' : 'Low',
+      assignee: MARNIE_ID,
+      requester,
+      apply_macro: 1,
+      description: 'Edited by the benchmark.',
+    }),
+  }));
+  const graphqlRequests = turns((id, second) => ({
+    path: '/graphql',
+    body: JSON.stringify({
+      query: UPDATE,
+      variables: {
+        id,
+        input: {
+          title: second ? 'Edited by GraphQL, second' : 'Edited by GraphQL, first',
+          type: 'Problem',
+          priority: second ? 'Urgent' : 'Medium',
+          requesterId: requester,
+          macroId: 1,
+          description: 'Edited by the benchmark.',
+        },
+      },
+    }),
+  }));
+  return {
+    name,
+    gw,
+    marnie,
+    ids,
+    acknowledged: 0,
+    rest: { url: `${gw.url}${restRequests[0].path}`, method: 'PUT', headers, requests: restRequests, connections: WRITE_CONNECTIONS },
+    graphql: { url: `${gw.url}/graphql`, method: 'POST', headers, requests: graphqlRequests, connections: WRITE_CONNECTIONS },
+  };
+}
+
+const TIMELINE_HEAD = 'query($id: Int!) { ticket(id: $id) { timeline(first: 1) { nodes { ... on TicketChange { kind via changes { field from to } } } } } }';
+
+/** One write of each kind checked on both sides; on the one with the record, each write's UPDATED entry is read back. */
+async function checkSide(side: Side): Promise<void> {
+  for (const [spec, via, title] of [
+    [side.rest, 'REST', 'Edited by REST, first'],
+    [side.graphql, 'WEB', 'Edited by GraphQL, first'],
+  ] as const) {
+    const first = spec.requests![0];
+    const id = side.ids[0];
+    await check({ ...spec, url: `${side.gw.url}${first.path}`, body: first.body }, (b) => {
+      const ticket = b.data?.updateTicket ?? b;
+      if (ticket.id !== id || ticket.title !== title) throw new Error(`10: the ${via} edit answered ${JSON.stringify(b).slice(0, 200)}`);
+    });
+    side.acknowledged++;
+    if (side.name === 'with') {
+      const entry = (await gql(side.gw.url, side.marnie, TIMELINE_HEAD, { id })).ticket.timeline.nodes[0];
+      if (entry?.kind !== 'UPDATED' || entry.via !== via || !entry.changes.some((c: { field: string; to: string }) => c.field === 'title' && c.to === title))
+        throw new Error(`10: the ${via} edit's event is not the newest entry: ${JSON.stringify(entry)}`);
+    }
+  }
+  if (side.name === 'without') {
+    const res = await fetch(`${side.gw.url}/graphql`, {
+      method: 'POST',
+      headers: side.graphql.headers,
+      body: JSON.stringify({ query: TIMELINE_HEAD, variables: { id: side.ids[0] } }),
+    });
+    const body = (await res.json()) as { errors?: { message: string }[] };
+    if (!body.errors?.some((e) => e.message.includes('timeline'))) throw new Error('10: the gateway without the event record answers `timeline`');
+  }
+}
+
+/** The UPDATED events of the edited tickets (every change entry but each ticket's CREATED), read through GraphQL. */
+async function updatedEvents(side: Side): Promise<number> {
+  let total = 0;
+  for (let from = 0; from < side.ids.length; from += 20) {
+    const fields = side.ids
+      .slice(from, from + 20)
+      .map((id) => `t${id}: ticket(id: ${id}) { timeline(first: 1, filter: CHANGES) { totalCount } }`)
+      .join(' ');
+    const data = (await gql(side.gw.url, side.marnie, `{ ${fields} }`)) as Record<string, { timeline: { totalCount: number } }>;
+    for (const t of Object.values(data)) total += t.timeline.totalCount - 1;
+  }
+  return total;
+}
+
+const ok = (r: LoadResult) => r.requests - r.non2xx - (r.mismatches ?? 0);
+
+async function run(side: Side, label: string, spec: LoadSpec): Promise<LoadResult> {
+  progress(`  ${label}, ${side.name} the event record: warm-up`);
+  side.acknowledged += ok(await autocannon({ ...spec, seconds: 2 }));
+  progress(`  ${label}, ${side.name} the event record: ${SECONDS} s at ${WRITE_CONNECTIONS} connections`);
+  const r = await autocannon({ ...spec, seconds: SECONDS });
+  side.acknowledged += ok(r);
+  const failed = failures(r);
+  log(`  ${label}, ${side.name} the event record: ${fmtInt(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${failed ? `; ${failed}` : ''}`);
+  return r;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** Both gateways on their own fresh database (`dirs`, or the DATABASE_URL of `envs`), compared. */
+async function compare(
+  bundles: Bundles,
+  label: string,
+  dirs: [string, string],
+  envs: [Record<string, string>, Record<string, string>] = [{}, {}],
+): Promise<void> {
+  progress(`10. write path${label}: starting both gateways`);
+  const without = await prepare('without', await bundledGateway(bundles.without, dirs[0], envs[0]));
+  const withEvents = await prepare('with', await bundledGateway(bundles.with, dirs[1], envs[1]));
+  try {
+    await checkSide(without);
+    await checkSide(withEvents);
+    const kinds = [
+      ['10c', 'REST `PUT /api/tickets/{id}/edit`', 'rest'],
+      ['10d', 'GraphQL `updateTicket`', 'graphql'],
+    ] as const;
+    const results = new Map<string, { without: LoadResult[]; with: LoadResult[] }>();
+    for (const [n, , key] of kinds) {
+      const runs = { without: [] as LoadResult[], with: [] as LoadResult[] };
+      for (let p = 0; p < PAIRS; p++) {
+        runs.without.push(await run(without, `${n}. ${key} edit${label} (${p + 1}/${PAIRS})`, without[key]));
+        runs.with.push(await run(withEvents, `${n}. ${key} edit${label} (${p + 1}/${PAIRS})`, withEvents[key]));
+      }
+      results.set(n, runs);
+    }
+    const events = await updatedEvents(withEvents);
+    const covered = events >= withEvents.acknowledged;
+    for (const [n, what] of kinds) {
+      const runs = results.get(n)!;
+      const rps = { without: mean(runs.without.map((r) => r.rps)), with: mean(runs.with.map((r) => r.rps)) };
+      const ratio = rps.with / rps.without;
+      const failed = [...runs.without, ...runs.with].map(failures).filter(Boolean);
+      const list = (rs: LoadResult[]) => rs.map((r) => fmtInt(r.rps)).join(', ');
+      rows.push(
+        {
+          scenario: `${n}. Write path: ${what}, without the event record (bundle of ${bundles.commit}, the commit before it), ${WRITE_CONNECTIONS} connections${label}`,
+          rps: rps.without,
+          p50: mean(runs.without.map((r) => r.p50)),
+          p99: Math.max(...runs.without.map((r) => r.p99)),
+          budget: '—',
+          met: null,
+          note: `runs ${list(runs.without)} req/s, alternated with the row below`,
+        },
+        {
+          scenario: `${n}. Write path: ${what} with its events (this code's bundle), ${WRITE_CONNECTIONS} connections${label}`,
+          rps: rps.with,
+          p50: mean(runs.with.map((r) => r.p50)),
+          p99: Math.max(...runs.with.map((r) => r.p99)),
+          ratio,
+          budget: 'ratio to the row above ≥ 0.9',
+          met: ratio >= 0.9 && !failed.length && covered,
+          note: [
+            `ratio column: to the same writes without the event record (mean of ${PAIRS} alternated runs each; with: ${list(runs.with)} req/s; pair by pair ${runs.with.map((r, i) => (r.rps / runs.without[i].rps).toFixed(2)).join(', ')})`,
+            `${fmtInt(events)} UPDATED events for ${fmtInt(withEvents.acknowledged)} acknowledged edits of both kinds${covered ? '' : ': SOME EDITS HAVE NO EVENT'}`,
+            bundles.lockfileSame ? '' : `package-lock.json differs from ${bundles.commit}`,
+            ...failed,
+          ]
+            .filter(Boolean)
+            .join('; '),
+        },
+      );
+    }
+  } finally {
+    await stop(without.gw);
+    await stop(withEvents.gw);
+  }
+}
+
+/** Scenario 10c/10d on SQLite and, when `postgres`, on PostgreSQL + Redis (two fresh databases). */
+export async function eventWrites(postgres: boolean): Promise<void> {
+  const bundles = await buildBundles();
+  try {
+    const dirs: [string, string] = [join(tmp, 'writes-without-events'), join(tmp, 'writes-with-events')];
+    await compare(bundles, '', dirs);
+    if (!postgres) return;
+    const databases = [await createPostgresDatabase(), await createPostgresDatabase()];
+    try {
+      await compare(
+        bundles,
+        ' (PostgreSQL + Redis)',
+        [`${dirs[0]}-pg`, `${dirs[1]}-pg`],
+        [
+          { DATABASE_URL: databases[0].url, REDIS_URL },
+          { DATABASE_URL: databases[1].url, REDIS_URL },
+        ],
+      );
+    } finally {
+      for (const d of databases) await d.drop().catch(() => undefined);
+    }
+  } finally {
+    bundles.cleanup();
+  }
+}
