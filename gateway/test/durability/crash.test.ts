@@ -1,8 +1,7 @@
 /**
  * Crash test (issue 5): a writer acknowledges writes through the API while the real server (`main.ts`) is killed
  * with SIGKILL at random moments and restarted. Every acknowledged write must be there afterwards, the SQLite
- * file must pass `PRAGMA integrity_check`, and no image may be left without its ticket. The ticket event record
- * (issue 24) is held to its change: no change without its event, no event without its change.
+ * file must pass `PRAGMA integrity_check`, and no image may be left without its ticket.
  *
  * SQLite only: it tests the WAL + synchronous=NORMAL setting of schema/src/database.ts. On PostgreSQL the
  * durability of a commit is the database server's (fsync), which a gateway crash does not touch.
@@ -29,7 +28,6 @@ import { bundleServer, startServerProcess, type StartedProcess as ServerProcess 
 const WRITES = Number(process.env.FULCRUM_CRASH_WRITES ?? 10_000);
 const KILLS = Number(process.env.FULCRUM_CRASH_KILLS ?? 20);
 const WRITERS = 8;
-const STATUSES = ['PENDING', 'SOLVED', 'OPEN'];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fulcrum-crash-'));
 let bundle: string | undefined;
@@ -65,8 +63,6 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
     const ackedTickets = new Map<number, string>(); // ticket id -> title (created with an image, one transaction)
     const ackedDeletes = new Set<number>();
     const triedDeletes = new Set<number>();
-    const ackedStatuses: { id: number; status: string }[] = []; // acknowledged setTicketStatus calls
-    let statusTurn = 0;
     let seq = 0;
     let ackCount = 0;
     let attempted = 0;
@@ -114,15 +110,6 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
         );
         if (r.data?.createTicket?.id) ackedTickets.set(r.data.createTicket.id, title);
         else throw new Error(JSON.stringify(r.errors));
-        ackCount++;
-      } else if (n % 7 === 0 && ackedTickets.size > triedDeletes.size) {
-        // A status change: its event is written in the change's transaction (checked below).
-        const live = [...ackedTickets.keys()].filter((t) => !triedDeletes.has(t));
-        const id = live[Math.floor(Math.random() * live.length)];
-        const status = STATUSES[statusTurn++ % STATUSES.length];
-        const r = await c.gql('mutation($id: Int!, $s: TicketStatus!) { setTicketStatus(id: $id, status: $s) { id } }', { id, s: status });
-        if (r.data?.setTicketStatus?.id === id) ackedStatuses.push({ id, status });
-        else if (!triedDeletes.has(id)) throw new Error(JSON.stringify(r.errors));
         ackCount++;
       } else if (n % 40 === 0 && ackedTickets.size > triedDeletes.size + 3) {
         const id = [...ackedTickets.keys()].find((t) => !triedDeletes.has(t))!;
@@ -210,7 +197,6 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
         else await checkImage(image.data).catch(() => badImages++);
       }
       const fk = db.pragma('foreign_key_check') as unknown[];
-      const record = recordProblems(db, { ackedTickets, ackedDeletes, ackedStatuses });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       // Each acknowledged write is checked: a message, a ticket created with its image, or a delete. A ticket whose
       // delete was cut off by a kill may or may not exist; its creation is the one write that cannot be checked.
@@ -230,8 +216,6 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
       expect(imageless).toBe(0);
       expect(badImages).toBe(0);
       expect(fk).toEqual([]);
-      figure('crash test, event record', record.summary);
-      expect(record.problems).toEqual([]);
     } finally {
       db.close();
     }
@@ -239,78 +223,3 @@ describe.skipIf(testDatabaseMode() !== 'sqlite')('crash test (SQLite WAL)', () =
     expect(outputs.join('')).not.toMatch(/\$argon2|fulcrum-demo/);
   }, 600_000);
 });
-
-interface EventRow {
-  ticketId: number;
-  seq: number;
-  kind: string;
-  changes: string;
-}
-
-/**
- * The event record against the rows as a SIGKILL left them (crash-% tickets only):
- * - every ticket's seqs run 1..n without a gap, the first is its CREATED, and `tickets.event_seq` is n;
- * - its status is the last status its events set (OPEN when none did): no status change without its event, and
- *   no status event whose change was lost;
- * - a ticket with events but no row ends with its DELETED event, and a DELETED event's ticket has no row;
- * - every acknowledged create and delete has its event, and an acknowledged status change is one the events reach.
- */
-function recordProblems(
-  db: Database.Database,
-  acked: { ackedTickets: Map<number, string>; ackedDeletes: Set<number>; ackedStatuses: { id: number; status: string }[] },
-): { problems: string[]; summary: string } {
-  const problems: string[] = [];
-  const rows = new Map(
-    (
-      db.prepare("select id, status, event_seq as eventSeq from tickets where title like 'crash-%'").all() as { id: number; status: string; eventSeq: number }[]
-    ).map((t) => [t.id, t]),
-  );
-  const created = new Set(
-    (db.prepare("select ticket_id as id from ticket_events where kind = 'CREATED' and changes like '%crash-%'").all() as { id: number }[]).map((e) => e.id),
-  );
-  for (const id of [...rows.keys(), ...acked.ackedTickets.keys()]) created.add(id);
-  const byTicket = new Map<number, EventRow[]>();
-  const select = db.prepare('select ticket_id as ticketId, seq, kind, changes from ticket_events where ticket_id = ? order by seq');
-  let events = 0;
-  for (const id of created) {
-    const list = select.all(id) as EventRow[];
-    events += list.length;
-    byTicket.set(id, list);
-  }
-  for (const [id, list] of byTicket) {
-    if (list.length === 0) {
-      problems.push(`ticket ${id}: no events`);
-      continue;
-    }
-    list.forEach((e, i) => {
-      if (e.seq !== i + 1) problems.push(`ticket ${id}: seq ${e.seq} at position ${i + 1}`);
-    });
-    if (list[0].kind !== 'CREATED') problems.push(`ticket ${id}: first event ${list[0].kind}`);
-    const row = rows.get(id);
-    const last = list.at(-1)!;
-    if (row) {
-      if (row.eventSeq !== last.seq) problems.push(`ticket ${id}: event_seq ${row.eventSeq}, last event ${last.seq}`);
-      if (list.some((e) => e.kind === 'DELETED')) problems.push(`ticket ${id}: DELETED event, row still there`);
-      let status = 'OPEN';
-      for (const e of list) {
-        for (const change of JSON.parse(e.changes) as { field: string; to: string | null }[]) if (change.field === 'status' && change.to) status = change.to;
-      }
-      if (row.status !== status) problems.push(`ticket ${id}: status ${row.status}, events say ${status}`);
-    } else if (last.kind !== 'DELETED') problems.push(`ticket ${id}: gone, last event ${last.kind}`);
-  }
-  for (const id of acked.ackedTickets.keys()) if (byTicket.get(id)?.[0]?.kind !== 'CREATED') problems.push(`acknowledged create ${id}: no CREATED event`);
-  for (const id of acked.ackedDeletes) if (!byTicket.get(id)?.some((e) => e.kind === 'DELETED')) problems.push(`acknowledged delete ${id}: no DELETED event`);
-  // An acknowledged status change either changed the status (then an event set it) or found it already so (then the
-  // events had set it, or it was the first OPEN): either way, replaying the events passes through that status.
-  for (const { id, status } of acked.ackedStatuses) {
-    const reached = new Set(['OPEN']);
-    for (const e of byTicket.get(id) ?? []) {
-      for (const change of JSON.parse(e.changes) as { field: string; to: string | null }[]) if (change.field === 'status' && change.to) reached.add(change.to);
-    }
-    if (!reached.has(status)) problems.push(`acknowledged status ${status} of ${id}: no event sets it`);
-  }
-  return {
-    problems,
-    summary: `${events} events of ${byTicket.size} tickets (${rows.size} still there) checked against their rows: ${acked.ackedStatuses.length} acknowledged status changes, ${acked.ackedDeletes.size} deletes; ${problems.length} problems`,
-  };
-}
