@@ -161,7 +161,7 @@ for (const viewport of [LAPTOP, SMALL]) {
       const { page, context } = await demo(viewport);
       for (const [path, form, count] of [
         ['/settings/api-tokens', '.token-form', 3], // READ, WRITE, WEBHOOKS
-        ['/settings/webhooks', '.token-form', 12],
+        ['/settings/webhooks', '.token-form', 13], // every WebhookEventType, TICKET_NOTE_ADDED included
       ] as const) {
         await page.goto(path);
         await shown(page.locator(`${form} fieldset`).first());
