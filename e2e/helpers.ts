@@ -133,3 +133,30 @@ export async function pickRequester(page: Page, search = ''): Promise<string> {
   });
   return name;
 }
+
+/**
+ * A ticket made through GraphQL's multipart createTicket (the shape apollo-upload-client sends: operations, then the
+ * map, then the file; the file's key is not "0", as integer-like keys would be sent before the map), with a small
+ * PNG (the image is required). Returns its id.
+ */
+export async function createTicketApi(
+  page: Page,
+  input: { title: string; requesterId: number; description: string; priority?: string },
+  rgb: [number, number, number] = [0, 0, 0],
+): Promise<number> {
+  const operations = JSON.stringify({
+    query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
+    variables: { input, image: null },
+  });
+  const response = await page.request.post('/graphql', {
+    headers: { 'Apollo-Require-Preflight': 'true' },
+    multipart: {
+      operations,
+      map: JSON.stringify({ image: ['variables.image'] }),
+      image: { name: 'a.png', mimeType: 'image/png', buffer: makePng(4, 4, rgb) },
+    },
+  });
+  const body = (await response.json()) as { data?: { createTicket: { id: number } }; errors?: { message: string }[] };
+  if (!body.data) throw new Error(JSON.stringify(body.errors));
+  return body.data.createTicket.id;
+}

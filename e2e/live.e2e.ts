@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NARROW, useBrowser } from './browser';
-import { gone, gql, makePng, shown, unique, pickRequester } from './helpers';
+import { gone, gql, makePng, shown, unique, pickRequester, createTicketApi } from './helpers';
 import {
   anotherTab,
   BOBBIE,
@@ -256,7 +256,11 @@ describe('lists stay true across tabs and agents', () => {
 
   it('a ticket deleted while another tab shows it: that tab says it is gone', async () => {
     const customers = await gql<{ customers: { nodes: { id: number }[] } }>(demo.page, '{ customers(first: 1) { nodes { id } } }');
-    const ticketId = await createTicketApi(demo.page, unique('Short-lived'), customers.customers.nodes[0].id);
+    const ticketId = await createTicketApi(demo.page, {
+      title: unique('Short-lived'),
+      requesterId: customers.customers.nodes[0].id,
+      description: 'Made for a live test.',
+    });
     await tabB.goto(`/view/ticket/${ticketId}`);
     await shown(tabB.getByRole('heading', { name: 'Ticket Details' }));
     await liveConnected(tabB);
@@ -331,22 +335,3 @@ describe('lists stay true across tabs and agents', () => {
     expect([...demo.errors, ...marnie.errors, ...bobbie.errors]).toEqual([]);
   });
 });
-
-async function createTicketApi(page: Page, title: string, requesterId: number): Promise<number> {
-  const operations = JSON.stringify({
-    query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
-    variables: { input: { title, requesterId, description: 'Made for a live test.' }, image: null },
-  });
-  const response = await page.request.post('/graphql', {
-    headers: { 'Apollo-Require-Preflight': 'true' },
-    multipart: {
-      operations,
-      // Not "0": integer-like keys would be sent first, and the files must follow the map.
-      map: JSON.stringify({ image: ['variables.image'] }),
-      image: { name: 'a.png', mimeType: 'image/png', buffer: makePng(4, 4, [0, 0, 0]) },
-    },
-  });
-  const body = (await response.json()) as { data?: { createTicket: { id: number } }; errors?: { message: string }[] };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data.createTicket.id;
-}

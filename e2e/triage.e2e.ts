@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './browser';
-import { gone, makePng, shown } from './helpers';
+import { gone, shown, createTicketApi } from './helpers';
 import { anotherTab, DEMO, markDocument, sameDocument, signedIn, type Agent } from './liveHelpers';
 
 const chromium = useBrowser();
@@ -25,24 +25,6 @@ afterAll(async () => {
   await tabB?.close();
   await demo?.context.close();
 });
-
-async function createTicket(page: Page, title: string, priority: string): Promise<number> {
-  const operations = JSON.stringify({
-    query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
-    variables: { input: { title, requesterId: 1, priority, description: 'Made for the triage browser test.' }, image: null },
-  });
-  const response = await page.request.post('/graphql', {
-    headers: { 'Apollo-Require-Preflight': 'true' },
-    multipart: {
-      operations,
-      map: JSON.stringify({ image: ['variables.image'] }),
-      image: { name: 'a.png', mimeType: 'image/png', buffer: makePng(4, 4, [20, 120, 200]) },
-    },
-  });
-  const body = (await response.json()) as { data?: { createTicket: { id: number } }; errors?: { message: string }[] };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data.createTicket.id;
-}
 
 async function openCount(page: Page): Promise<number> {
   const text = await page.getByRole('heading', { name: /^\(\d+\) Open Tickets$/ }).innerText();
@@ -164,3 +146,8 @@ describe('search and filters', () => {
     expect(demo.errors).toEqual([]);
   });
 });
+
+/** A ticket of the demo agent's with this title and priority, through the API. */
+function createTicket(page: Page, title: string, priority: string): Promise<number> {
+  return createTicketApi(page, { title, requesterId: 1, priority, description: 'Made for the triage browser test.' }, [20, 120, 200]);
+}
