@@ -176,7 +176,10 @@ describe('timeline query SQL statements (issue 24)', () => {
       statements.length = 0;
       const res = await demo.gql(TIMELINE, { id, first, after });
       expect(res.errors).toBeUndefined();
-      return { count: statements.length, sql: [...statements], page: res.data!.ticket.timeline };
+      // The session's own statements are left out: its touch is written at most once a minute, so whether a request
+      // carries it depends on the clock (a CI run on PostgreSQL counted 7 against 6), not on the timeline.
+      const sql = statements.filter((statement) => !/\bsessions\b/.test(statement));
+      return { count: sql.length, sql, page: res.data!.ticket.timeline };
     };
     const small = await count(5);
     const large = await count(50);
@@ -184,7 +187,7 @@ describe('timeline query SQL statements (issue 24)', () => {
     expect(large.page.nodes.some((n: { revisions?: unknown[] }) => n.revisions?.length)).toBe(true);
     expect(large.count, large.sql.join('\n')).toBe(small.count);
     expect((await count(50, small.page.pageInfo.endCursor)).count).toBe(small.count);
-    // Session read and touch, the ticket, its access check, the page, the total, the revisions, the users.
-    expect(small.count, small.sql.join('\n')).toBeLessThanOrEqual(8);
+    // The ticket, its access check, the page, the total, the revisions, the users.
+    expect(small.count, small.sql.join('\n')).toBeLessThanOrEqual(6);
   });
 });
