@@ -324,3 +324,60 @@ export function closeHotReads(orm: Orm): void {
   hotReaders.get(driver)?.close();
   hotReaders.delete(driver);
 }
+
+/** Fixed statements of a write, run on its open transaction's own connection (see `transactionStatements`). */
+export interface TransactionStatements {
+  /** Runs the statement `name` (always the same `sql` for one name) and returns its rows (none for a plain write). */
+  all<T>(name: string, sql: string, params: readonly unknown[]): Promise<T[]>;
+  postgres: boolean;
+}
+
+type SqliteStatement = import('better-sqlite3').Statement;
+type PgClient = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
+const preparedWrites = new WeakMap<object, Map<string, SqliteStatement | string>>();
+
+/**
+ * The fixed statements of the write path (the event record's counter and rows), prepared once per connection and
+ * run straight on the connection of `em`'s open transaction: below the ORM and knex, whose per-statement work
+ * (building, formatting, preparing again) costs more than SQLite's own run of such a statement. Hand-written
+ * because neither MikroORM nor knex keeps a statement prepared. Counted like every other statement (the statement
+ * counts listen for knex's 'query' event). Errors are the driver's own: callers run statements that cannot fail on
+ * valid input (the write's transaction rolls back on any error).
+ */
+export async function transactionStatements(em: Em): Promise<TransactionStatements> {
+  const trx = em.getTransactionContext<{ client: { acquireConnection(): Promise<object> } }>();
+  if (!trx) throw new Error('transactionStatements needs an open transaction');
+  const connection = await trx.client.acquireConnection();
+  let prepared = preparedWrites.get(connection);
+  if (!prepared) preparedWrites.set(connection, (prepared = new Map<string, SqliteStatement | string>()));
+  const cache = prepared;
+  const knex = em.getConnection().getKnex() as unknown as { listenerCount(event: string): number; emit(event: string, query: object): void };
+  const counted = (sql: string, params: readonly unknown[]) => knex.listenerCount('query') > 0 && knex.emit('query', { sql, bindings: params, method: 'raw' });
+  if (em.getDriver() instanceof PostgreSqlDriver) {
+    const client = connection as PgClient;
+    return {
+      postgres: true,
+      async all<T>(name: string, sql: string, params: readonly unknown[]) {
+        counted(sql, params);
+        let text = cache.get(name) as string | undefined;
+        if (text === undefined) {
+          let n = 0;
+          cache.set(name, (text = sql.replace(/\?/g, () => `$${++n}`)));
+        }
+        return (await client.query({ name: `fulcrum_write_${name}`, text, values: [...params] })).rows as T[];
+      },
+    };
+  }
+  const db = connection as import('better-sqlite3').Database;
+  return {
+    postgres: false,
+    async all<T>(name: string, sql: string, params: readonly unknown[]) {
+      counted(sql, params);
+      let statement = cache.get(name) as SqliteStatement | undefined;
+      if (!statement) cache.set(name, (statement = db.prepare(sql)));
+      if (statement.reader) return statement.all(...params) as T[];
+      statement.run(...params);
+      return [];
+    },
+  };
+}

@@ -10,9 +10,8 @@
  * (the service's `publish` callback) goes out from here once that transaction has committed, never before. The event's audience
  * comes from the read rules (a ticket's from services/ticketAccess.ts), its data from the plain records.
  */
-import type { Knex } from '@mikro-orm/knex';
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
-import { emKind, hotRead, type Em } from '../database.js';
+import { hotRead, transactionStatements, type Em } from '../database.js';
 import { AppError } from '../errors.js';
 import { ticketRecordOf } from '../records/index.js';
 import { insertEvents, wakeWorkers, type WebhookEventDraft as OutboxDraft } from '../webhooks/outbox.js';
@@ -175,53 +174,93 @@ async function actorName(em: Em, userId: number | null): Promise<string> {
   return name;
 }
 
+const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via, kind, changes, note_id, assignee_id';
+
+/**
+ * PostgreSQL: a ticket's counter bump and its entries in one round trip. The bump takes the ticket's row lock (a
+ * concurrent writer of the same ticket waits, so seqs have no gap); the entries come as one JSON array (`i`: the
+ * entry's place, from 1). No row when the ticket is gone.
+ */
+const POSTGRES_APPEND = `with bumped as (update tickets set event_seq = event_seq + ? where id = ? returning event_seq)
+insert into ticket_events (${EVENT_COLUMNS})
+select ?, bumped.event_seq - ? + r.i, ?, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
+from bumped, json_to_recordset(?::json) as r(i int, kind text, changes text, note_id int, assignee_id int)
+returning seq`;
+const POSTGRES_APPEND_AFTER_DELETE = `insert into ticket_events (${EVENT_COLUMNS})
+select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, ?, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
+from json_to_recordset(?::json) as r(i int, kind text, changes text, note_id int, assignee_id int)
+returning seq`;
+
 /**
  * Appends the entries to the event record in `em`'s transaction (which must be open): per ticket, the counter is
  * bumped by the number of its entries (UPDATE ... RETURNING, so a concurrent writer of the same ticket waits on
- * its row lock, and seqs have no gap), then all rows go in with one insert. A deleted ticket's row is gone (deleted
- * in this transaction, which holds its lock): its last seq is read from the record itself. A ticket that is gone
- * for any other entry (deleted meanwhile) is NOT_FOUND and the write rolls back.
+ * its row lock, and seqs have no gap), and its rows go in. A deleted ticket's row is gone (deleted in this
+ * transaction, which holds its lock): its last seq is read from the record itself. A ticket that is gone for any
+ * other entry (deleted meanwhile) is NOT_FOUND and the write rolls back. The statements are fixed and prepared once
+ * per connection (database.ts transactionStatements): PostgreSQL one round trip per ticket, SQLite the bump and a
+ * prepared insert per entry.
  */
 export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: TicketEventDraft[]): Promise<AppendedTicketEvent[]> {
   if (!drafts.length) return [];
-  const trx = em.getTransactionContext<Knex.Transaction>();
-  const connection = em.getConnection();
-  const run = <T>(sql: string, params: unknown[]) => connection.execute<T[]>(sql, params, 'all', trx);
+  const statements = await transactionStatements(em);
   const actor = actorOf(ctx);
   const name = await actorName(em, actor.userId);
   const at = new Date();
   const byTicket = new Map<number, TicketEventDraft[]>();
   for (const d of drafts) byTicket.set(d.ticketId, [...(byTicket.get(d.ticketId) ?? []), d]);
-  const rows: Record<string, unknown>[] = [];
   const appended: AppendedTicketEvent[] = [];
   for (const [ticketId, list] of byTicket) {
-    const [bumped] = await run<{ event_seq: number }>('update tickets set event_seq = event_seq + ? where id = ? returning event_seq', [list.length, ticketId]);
-    let last: number;
-    if (bumped) last = Number(bumped.event_seq);
-    else if (list.every((d) => d.kind === 'DELETED')) {
-      const [row] = await run<{ n: number | null }>('select max(seq) as n from ticket_events where ticket_id = ?', [ticketId]);
-      last = Number(row?.n ?? 0) + list.length;
-    } else throw AppError.notFound('Ticket');
-    list.forEach((d, i) => {
-      const seq = last - list.length + 1 + i;
-      appended.push({ ticketId, seq, at, assigneeId: d.assigneeId });
-      rows.push({
-        ticket_id: ticketId,
-        seq,
-        at: emKind(em) === 'sqlite' ? at.getTime() : at,
-        actor_kind: actor.kind,
-        actor_id: actor.userId,
-        actor_name: name,
-        via: ctx.via,
-        kind: d.kind,
-        changes: JSON.stringify(d.changes),
-        note_id: d.noteId ?? null,
-        assignee_id: d.assigneeId,
-      });
-    });
+    const deletion = list.every((d) => d.kind === 'DELETED');
+    let first: number;
+    if (statements.postgres) {
+      const entries = JSON.stringify(
+        list.map((d, i) => ({ i: i + 1, kind: d.kind, changes: JSON.stringify(d.changes), note_id: d.noteId ?? null, assignee_id: d.assigneeId })),
+      );
+      const who = [at, actor.kind, actor.userId, name, ctx.via];
+      let rows = await statements.all<{ seq: number }>('ticket_events_append', POSTGRES_APPEND, [
+        list.length,
+        ticketId,
+        ticketId,
+        list.length,
+        ...who,
+        entries,
+      ]);
+      if (!rows.length && deletion)
+        rows = await statements.all<{ seq: number }>('ticket_events_append_deleted', POSTGRES_APPEND_AFTER_DELETE, [ticketId, ticketId, ...who, entries]);
+      if (!rows.length) throw AppError.notFound('Ticket');
+      first = Math.min(...rows.map((r) => Number(r.seq)));
+    } else {
+      const [bumped] = await statements.all<{ event_seq: number }>(
+        'ticket_events_bump',
+        'update tickets set event_seq = event_seq + ? where id = ? returning event_seq',
+        [list.length, ticketId],
+      );
+      let last: number;
+      if (bumped) last = Number(bumped.event_seq);
+      else if (deletion) {
+        const [row] = await statements.all<{ n: number | null }>('ticket_events_last', 'select max(seq) as n from ticket_events where ticket_id = ?', [
+          ticketId,
+        ]);
+        last = Number(row?.n ?? 0) + list.length;
+      } else throw AppError.notFound('Ticket');
+      first = last - list.length + 1;
+      for (const [i, d] of list.entries())
+        await statements.all('ticket_events_insert', `insert into ticket_events (${EVENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+          ticketId,
+          first + i,
+          at.getTime(),
+          actor.kind,
+          actor.userId,
+          name,
+          ctx.via,
+          d.kind,
+          JSON.stringify(d.changes),
+          d.noteId ?? null,
+          d.assigneeId,
+        ]);
+    }
+    list.forEach((d, i) => appended.push({ ticketId, seq: first + i, at, assigneeId: d.assigneeId }));
   }
-  const insert = em.getKnex().insert(rows).into('ticket_events');
-  await (trx ? insert.transacting(trx) : insert);
   return appended;
 }
 
