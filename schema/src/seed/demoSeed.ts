@@ -1,6 +1,7 @@
 import type { Orm } from '../database.js';
 import { Customer, Macro, Message, Ticket, TicketImage, User } from '../entities/index.js';
 import { rebuildConversations } from '../services/conversations.js';
+import { appendTicketEvents, webhookEvent } from '../services/changeLog.js';
 import { hashPassword } from '../services/auth.js';
 import { checkImage } from '../services/images.js';
 import { usernameKey } from '../text/usernames.js';
@@ -108,7 +109,7 @@ export async function seedDemo(orm: Orm): Promise<void> {
     );
     const macros = MACROS.map((m, i) => em.create(Macro, { name: m.name, description: m.description, owner: users[m.owner], createdAt: at(8_000 - i) }));
     await em.flush();
-    TICKETS.forEach(([title, description], i) => {
+    const tickets = TICKETS.map(([title, description], i) => {
       const assignee = users[i % 3];
       const ownMacros = macros.filter((m) => m.owner?.id === assignee.id);
       const macro = i % 4 === 0 || ownMacros.length === 0 ? em.getReference(Macro, NO_MACRO_ID) : ownMacros[i % ownMacros.length];
@@ -124,7 +125,12 @@ export async function seedDemo(orm: Orm): Promise<void> {
         updatedAt: at(5_000 - i * 60),
       });
       em.create(TicketImage, { ticket, ...images[i], createdAt: at(5_000 - i * 60) });
+      return ticket;
     });
+    await em.flush();
+    // Each ticket's record starts with its creation, by the system (the seed), at the time the seed gives it.
+    const created = tickets.map((t) => ({ ...webhookEvent.ticket('CREATED', t).ticketEvent!, at: t.createdAt }));
+    await appendTicketEvents({ viewerId: null, via: 'SYSTEM' }, em, created);
     MESSAGES.forEach(([from, to, text], i) =>
       em.create(Message, { sender: users[from], receiver: users[to], text, createdAt: at(300 - i * 10), updatedAt: at(300 - i * 10) }),
     );

@@ -39,6 +39,8 @@ export interface TicketEventDraft {
   noteId?: number | null;
   /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts). */
   assigneeId: number;
+  /** When it happened, when not now (the demo seed's tickets were created in the past). */
+  at?: Date;
 }
 
 /** A webhook event; a ticket's carries its event-record entry (`ticketEvent`). */
@@ -174,6 +176,9 @@ async function actorName(em: Em, userId: number | null): Promise<string> {
   return name;
 }
 
+/** Who writes: the caller's viewer, token and door (a ServiceContext is one; the demo seed is the system). */
+export type ChangeActor = Pick<ServiceContext, 'viewerId' | 'token' | 'via'>;
+
 const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via, kind, changes, note_id, assignee_id';
 
 /**
@@ -183,12 +188,12 @@ const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via
  */
 const POSTGRES_APPEND = `with bumped as (update tickets set event_seq = event_seq + ? where id = ? returning event_seq)
 insert into ticket_events (${EVENT_COLUMNS})
-select ?, bumped.event_seq - ? + r.i, ?, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
-from bumped, json_to_recordset(?::json) as r(i int, kind text, changes text, note_id int, assignee_id int)
+select ?, bumped.event_seq - ? + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
+from bumped, json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, assignee_id int)
 returning seq`;
 const POSTGRES_APPEND_AFTER_DELETE = `insert into ticket_events (${EVENT_COLUMNS})
-select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, ?, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
-from json_to_recordset(?::json) as r(i int, kind text, changes text, note_id int, assignee_id int)
+select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
+from json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, assignee_id int)
 returning seq`;
 
 /**
@@ -200,7 +205,7 @@ returning seq`;
  * per connection (database.ts transactionStatements): PostgreSQL one round trip per ticket, SQLite the bump and a
  * prepared insert per entry.
  */
-export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: TicketEventDraft[]): Promise<AppendedTicketEvent[]> {
+export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: TicketEventDraft[]): Promise<AppendedTicketEvent[]> {
   if (!drafts.length) return [];
   const statements = await transactionStatements(em);
   const actor = actorOf(ctx);
@@ -214,9 +219,16 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
     let first: number;
     if (statements.postgres) {
       const entries = JSON.stringify(
-        list.map((d, i) => ({ i: i + 1, kind: d.kind, changes: JSON.stringify(d.changes), note_id: d.noteId ?? null, assignee_id: d.assigneeId })),
+        list.map((d, i) => ({
+          i: i + 1,
+          at: d.at ?? at,
+          kind: d.kind,
+          changes: JSON.stringify(d.changes),
+          note_id: d.noteId ?? null,
+          assignee_id: d.assigneeId,
+        })),
       );
-      const who = [at, actor.kind, actor.userId, name, ctx.via];
+      const who = [actor.kind, actor.userId, name, ctx.via];
       let rows = await statements.all<{ seq: number }>('ticket_events_append', POSTGRES_APPEND, [
         list.length,
         ticketId,
@@ -248,7 +260,7 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
         await statements.all('ticket_events_insert', `insert into ticket_events (${EVENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           ticketId,
           first + i,
-          at.getTime(),
+          (d.at ?? at).getTime(),
           actor.kind,
           actor.userId,
           name,
@@ -259,7 +271,7 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
           d.assigneeId,
         ]);
     }
-    list.forEach((d, i) => appended.push({ ticketId, seq: first + i, at, assigneeId: d.assigneeId }));
+    list.forEach((d, i) => appended.push({ ticketId, seq: first + i, at: d.at ?? at, assigneeId: d.assigneeId }));
   }
   return appended;
 }

@@ -64,7 +64,7 @@ export interface ServiceContext {
 }
 
 /** The actor of a change the caller makes: its kind and user (null for the system). */
-export function actorOf(ctx: ServiceContext): { kind: ActorKind; userId: number | null } {
+export function actorOf(ctx: Pick<ServiceContext, 'viewerId' | 'token'>): { kind: ActorKind; userId: number | null } {
   if (ctx.viewerId == null) return { kind: 'SYSTEM', userId: null };
   return { kind: ctx.token ? 'API_TOKEN' : 'AGENT', userId: ctx.viewerId };
 }

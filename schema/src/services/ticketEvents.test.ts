@@ -50,6 +50,23 @@ async function usernameOf(id: number): Promise<string> {
 }
 
 describe('the event record', () => {
+  it("the demo seed's tickets each start with their creation, by the system, at the ticket's own creation time", async () => {
+    const tickets = await kit.rows<{ id: number; created_at: unknown; event_seq: number }>('select id, created_at, event_seq from tickets order by id');
+    expect(tickets.length).toBeGreaterThan(0);
+    const events = await kit.rows<EventRow & { ticket_id: number; at: unknown }>(
+      'select ticket_id, seq, kind, actor_kind, actor_id, actor_name, via, changes, at from ticket_events where ticket_id <= ? order by ticket_id, seq',
+      [Math.max(...tickets.map((t) => Number(t.id)))],
+    );
+    for (const t of tickets) {
+      const [first] = events.filter((e) => Number(e.ticket_id) === Number(t.id));
+      expect(first, `ticket ${t.id}`).toMatchObject({ kind: 'CREATED', actor_kind: 'SYSTEM', actor_id: null, actor_name: 'System', via: 'SYSTEM' });
+      expect(Number(first.seq)).toBe(1);
+      expect(new Date(first.at as string | number).getTime()).toBe(new Date(t.created_at as string | number).getTime());
+      const fields = (JSON.parse(first.changes) as { field: string; to: string | null }[]).map((c) => c.field);
+      expect(fields).toEqual(['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image']);
+    }
+  });
+
   it('create, edit, status, image and delete each append one event: actor, door, GraphQL field names and spellings', async () => {
     const agent = await kit.newAgent();
     const name = await usernameOf(agent);

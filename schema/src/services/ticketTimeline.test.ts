@@ -45,7 +45,7 @@ describe('notes', () => {
     expect(await kit.rows('select id from ticket_note_revisions where note_id = ?', [note.id])).toEqual([]);
     const [row] = await kit.rows<{ body: string | null }>('select body from ticket_notes where id = ?', [note.id]);
     expect(row.body).toBeNull();
-    const [events] = await kit.rows<{ n: number }>("select count(*) as n from ticket_events where changes like '%try%'");
+    const [events] = await kit.rows<{ n: number }>("select count(*) as n from ticket_events where ticket_id = ? and changes like '%try%'", [ticket.id]);
     expect(Number(events.n)).toBe(0);
 
     const page = await ticketTimeline(kit.as(agent), ticket.id, {});
