@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const SUBSCRIPTION = (ticketId: number, afterSeq: number | null) =>
   `subscription { ticketTimelineEvents(ticketId: ${ticketId}${afterSeq === null ? '' : `, afterSeq: ${afterSeq}`}) {
-    __typename ... on TicketNote { seq id body } ... on TicketChange { seq kind via changes { field to } } } }`;
+    __typename ... on TicketNote { seq id body } ... on TicketChange { seq kind via changes { field to } note { id body editedAt deletedAt revisions { body } } } } }`;
 
 function ok(result: { data?: Record<string, unknown> | null; errors?: unknown }): Record<string, unknown> {
   expect(result.errors).toBeUndefined();
@@ -94,6 +94,35 @@ describe(`ticketTimelineEvents (${scaleOut ? 'two gateways, PostgreSQL + Redis' 
     await again.until(7);
     expect(again.seqs()).toEqual([5, 6, 7]);
     expect(again.subscription.errors).toEqual([]);
+  });
+
+  it("a note's edit and deletion carry the note as it is now (TicketChange.note): a live client needs no fetch", async () => {
+    const ticketId = await newTicket();
+    const noteId = ((await addNote(ticketId, 'First text')).addTicketNote as { id: number }).id;
+    const live = subscribe(ticketId, 2);
+    await live.live.connected;
+    ok(await writer.gql('mutation ($id: Int!) { editTicketNote(id: $id, body: "Second text") { id } }', { id: noteId }));
+    await live.until(3);
+    ok(await writer.gql('mutation ($id: Int!) { deleteTicketNote(id: $id) { id } }', { id: noteId }));
+    await live.until(4);
+    const [edited, deleted] = live.subscription.events.map((e) => e.data.ticketTimelineEvents as Record<string, unknown>);
+    expect(edited).toMatchObject({ kind: 'NOTE_EDITED', note: { id: noteId, body: 'Second text', deletedAt: null, revisions: [{ body: 'First text' }] } });
+    expect((edited.note as { editedAt: string | null }).editedAt).not.toBeNull();
+    // The deletion's entry, read after the deletion committed: the tombstone, text and revisions gone.
+    expect(deleted).toMatchObject({ kind: 'NOTE_DELETED', note: { id: noteId, body: null, revisions: [] } });
+    expect((deleted.note as { deletedAt: string | null }).deletedAt).not.toBeNull();
+    // Entries that are about no note have none.
+    const page = ok(
+      await reader.gql('query ($id: Int!) { ticket(id: $id) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind note { id } } } } } }', {
+        id: ticketId,
+      }),
+    );
+    const kinds = (page.ticket as { timeline: { nodes: { kind: string; note: { id: number } | null }[] } }).timeline.nodes;
+    expect(kinds.map((n) => [n.kind, n.note?.id ?? null])).toEqual([
+      ['NOTE_DELETED', noteId],
+      ['NOTE_EDITED', noteId],
+      ['CREATED', null],
+    ]);
   });
 
   it('writes racing the catch-up: every entry once, in order', async () => {

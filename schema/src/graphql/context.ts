@@ -27,6 +27,18 @@ export function createLoaders(service: ServiceContext) {
     userNow: (id: number): UserRecord | null | Promise<UserRecord | null> => (loadedUsers.has(id) ? loadedUsers.get(id)! : user.load(id)),
     customer: byIds<CustomerRecord>(customers.customersByIds),
     macro: byIds<MacroRecord>(macros.macrosByIds),
+    /** The notes a page of change entries is about (key: ticket id and note id), one statement per ticket. */
+    noteOfTicket: new DataLoader<{ ticketId: number; noteId: number }, ticketTimeline.TicketNoteRecord | null, string>(
+      async (keys) => {
+        const byTicket = new Map<number, number[]>();
+        for (const k of keys) byTicket.set(k.ticketId, [...(byTicket.get(k.ticketId) ?? []), k.noteId]);
+        const found = new Map<string, ticketTimeline.TicketNoteRecord>();
+        for (const [ticketId, ids] of byTicket)
+          for (const [id, note] of await ticketTimeline.notesOfTicket(service, ticketId, ids)) found.set(`${ticketId}:${id}`, note);
+        return keys.map((k) => found.get(`${k.ticketId}:${k.noteId}`) ?? null);
+      },
+      { cacheKeyFn: (k) => `${k.ticketId}:${k.noteId}` },
+    ),
     /** A page of timeline entries loads its notes' revisions in one statement. */
     noteRevisions: new DataLoader<number, ticketTimeline.NoteRevisionRecord[]>(async (ids) => {
       const found = await ticketTimeline.noteRevisions(service, ids);

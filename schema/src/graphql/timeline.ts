@@ -290,6 +290,18 @@ export class TicketNoteResolver {
   }
 }
 
+@Resolver(() => TicketChange)
+export class TicketChangeResolver {
+  @FieldResolver(() => TicketNote, {
+    nullable: true,
+    description:
+      'The note a NOTE_EDITED or NOTE_DELETED entry is about, as it is now (a deleted note as its tombstone): a live client takes the new text from here. Null for other kinds.',
+  })
+  note(@Root() change: TicketChangeRecord, @Ctx() { loaders }: GraphQLContext) {
+    return change.noteId == null ? null : loaders.noteOfTicket.load({ ticketId: change.ticketId, noteId: change.noteId });
+  }
+}
+
 @Resolver(() => NoteRevision)
 export class NoteRevisionResolver {
   @FieldResolver(() => User, { description: 'Who made the edit.' })
@@ -363,4 +375,4 @@ async function timelineStream(service: ServiceContext, args: { ticketId: number;
   return entries();
 }
 
-export const TIMELINE_RESOLVERS = [TicketTimelineResolver, TicketNoteResolver, NoteRevisionResolver, ActorResolver] as const;
+export const TIMELINE_RESOLVERS = [TicketTimelineResolver, TicketNoteResolver, TicketChangeResolver, NoteRevisionResolver, ActorResolver] as const;

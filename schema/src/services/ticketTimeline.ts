@@ -248,6 +248,39 @@ export async function timelineEntriesAfter(ctx: ServiceContext, rawTicketId: unk
   return rows.map(toEntry);
 }
 
+/**
+ * The notes these entries of one ticket's timeline are about (NOTE_EDITED and NOTE_DELETED entries the caller has
+ * read, so the ticket is one the caller may read), as they are now, with their creation's seq and time: one
+ * statement. A note of another ticket is not returned.
+ */
+export async function notesOfTicket(ctx: ServiceContext, ticketId: number, noteIds: readonly number[]): Promise<Map<number, TicketNoteRecord>> {
+  const found = new Map<number, TicketNoteRecord>();
+  if (!noteIds.length) return found;
+  const rows = await ctx.em
+    .getConnection()
+    .execute<
+      { id: number | string; author_id: number | string; body: string | null; edited_at: unknown; deleted_at: unknown; seq: number | string; at: unknown }[]
+    >(
+      `select n.id, n.author_id, n.body, n.edited_at, n.deleted_at, e.seq, e.at from ticket_notes n
+     join ticket_events e on e.ticket_id = n.ticket_id and e.kind = 'NOTE_ADDED' and e.note_id = n.id
+     where n.ticket_id = ? and n.id in (${noteIds.map(() => '?').join(', ')})`,
+      [ticketId, ...noteIds],
+    );
+  for (const r of rows)
+    found.set(Number(r.id), {
+      entry: 'note',
+      id: Number(r.id),
+      ticketId,
+      seq: Number(r.seq),
+      at: toDate(r.at),
+      authorId: Number(r.author_id),
+      body: r.body,
+      editedAt: optionalDate(r.edited_at),
+      deletedAt: optionalDate(r.deleted_at),
+    });
+  return found;
+}
+
 /** The revisions of these notes (of entries the caller has read), newest first per note: one statement. */
 export async function noteRevisions(ctx: ServiceContext, noteIds: readonly number[]): Promise<Map<number, NoteRevisionRecord[]>> {
   const byNote = new Map<number, NoteRevisionRecord[]>(noteIds.map((id) => [id, []]));

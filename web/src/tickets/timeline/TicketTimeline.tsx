@@ -5,7 +5,7 @@ import { entryView, TIMELINE_PAGE, type TimelinePage } from './documents';
 import { liveStatusVar } from '../../live/connection';
 import { useSignedInUser } from '../../app/session';
 import { ConfirmModal } from '../../ui/ConfirmModal';
-import { applyTimelineEvent, insertTimelineEntry, noteEditedHere } from './cache';
+import { applyTimelineEvent, insertTimelineEntry } from './cache';
 import type { TimelineFilterValue } from './entries';
 import { TimelineView } from './TimelineView';
 
@@ -15,6 +15,11 @@ const TIMELINE_EVENTS = graphql(`
       __typename
       ...TimelineEntry_note
       ...TimelineEntry_change
+      ... on TicketChange {
+        note {
+          ...TimelineEntry_note
+        }
+      }
     }
   }
 `);
@@ -128,13 +133,7 @@ export function TicketTimeline({ ticketId, timeline, filter, onFilter, loading }
             await addNote({ variables: { ticketId, body } });
           },
           edit: async (id, body) => {
-            const undo = noteEditedHere(id);
-            try {
-              await editNote({ variables: { id, body } });
-            } catch (error) {
-              undo();
-              throw error;
-            }
+            await editNote({ variables: { id, body } });
           },
           confirmDelete: setDeleting,
         }}
