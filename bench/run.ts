@@ -56,6 +56,7 @@ import { restList } from './scenarios/restList.js';
 import { scale } from './scenarios/scale.js';
 import { timeline } from './scenarios/timeline.js';
 import { eventWrites } from './scenarios/eventWrites.js';
+import { timelineInBrowser } from './scenarios/timelineBrowser.js';
 import { start } from './scenarios/start.js';
 import { web } from './scenarios/web.js';
 import { webhooks } from './scenarios/webhooks.js';
@@ -149,6 +150,7 @@ async function main() {
   // Issue 24: the timeline at scale and the write path with the event record, each on SQLite then PostgreSQL + Redis.
   if (runs(10)) await guard('10', () => timeline(postgres));
   if (runs(10)) await guard('10c', () => eventWrites(postgres));
+  if (runs(10)) await guard('10e', timelineInBrowser);
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

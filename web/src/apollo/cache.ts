@@ -34,6 +34,17 @@ const timeline: FieldPolicy<SeqConnection> = {
   merge(existing, incoming, { args, readField }) {
     if (!existing) return incoming;
     const seqOf = (node: unknown) => readField<number>('seq', node as Reference) ?? 0;
+    // One entry put into the list (tickets/timeline/cache.ts writes it as `first: 1`): no page, so neither the list's
+    // end nor its start moves. The newest on top without a sort, anything else in seq order, each seq once.
+    if (args?.first === 1 && !args.after && incoming.nodes.length === 1) {
+      const [entry] = incoming.nodes;
+      const seq = seqOf(entry);
+      const existingSeqs = existing.nodes.map(seqOf);
+      if (existingSeqs.includes(seq)) return existing;
+      if (!existingSeqs.length || seq > existingSeqs[0]) return { ...existing, nodes: [entry, ...existing.nodes] };
+      const at = existingSeqs.findIndex((s) => s < seq);
+      return { ...existing, nodes: at < 0 ? [...existing.nodes, entry] : [...existing.nodes.slice(0, at), entry, ...existing.nodes.slice(at)] };
+    }
     const incomingSeqs = incoming.nodes.map(seqOf);
     const existingSeqs = existing.nodes.map(seqOf);
     const olderPage = !!args?.after;

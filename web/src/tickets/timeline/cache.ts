@@ -1,18 +1,20 @@
 import type { ApolloCache, ApolloClient } from '@apollo/client';
 import { graphql, useFragment } from '../../gql';
-import type { TicketTimelineEventsSubscription } from '../../gql/graphql';
+import type { TicketTimelineEventsSubscription, TimelineEntryWriteQuery } from '../../gql/graphql';
 import { FILTERS, filterHolds } from './entries';
 import { entryView, TimelineEntry_note } from './documents';
 
 /**
- * A cached timeline list of one ticket and filter, as the ticket page's query holds it (read and written here only,
- * never sent): a new entry is written through it, so Apollo normalizes it like a page (notes as TicketNote:{id}).
+ * One entry written into a cached timeline list of one ticket and filter (read and written here only, never sent):
+ * `first: 1` tells the list's merge (apollo/cache.ts) that this is one entry put into the list, not a page, so the
+ * write touches that entry and the list's references only, whatever the length of the list (a long timeline is
+ * neither read out nor written back: issue 24's 5,000 entries).
  */
-const CACHED_TIMELINE = graphql(`
-  query CachedTimeline($ticketId: Int!, $timelineFilter: TimelineFilter!) {
+const TIMELINE_ENTRY = graphql(`
+  query TimelineEntryWrite($ticketId: Int!, $timelineFilter: TimelineFilter!) {
     ticket(id: $ticketId) {
       id
-      timeline(first: 50, filter: $timelineFilter) {
+      timeline(first: 1, filter: $timelineFilter) {
         nodes {
           __typename
           ...TimelineEntry_note
@@ -30,27 +32,34 @@ const CACHED_TIMELINE = graphql(`
 /** An entry as any timeline document holds it (a page's, a mutation's answer, a live event). */
 type ListEntry = Parameters<typeof entryView>[0];
 type Entry = TicketTimelineEventsSubscription['ticketTimelineEvents'];
-const seqOf = (entry: ListEntry): number => entryView(entry).seq;
 
 /**
  * Puts one entry (a live event, or the answer of addTicketNote) into every cached timeline list of the ticket whose
- * filter holds it, in seq order, once. Lists not cached are left alone (their screen fetches them), and so is an
- * entry older than a list's oldest while older pages remain (it belongs to a page not loaded yet).
+ * filter holds it, in seq order, once. Lists not cached are left alone (their screen fetches them).
  */
 export function insertTimelineEntry(cache: ApolloCache, ticketId: number, entry: ListEntry): void {
-  const seq = seqOf(entry);
+  const ticket = cache.identify({ __typename: 'Ticket', id: ticketId });
   for (const { value: filter } of FILTERS) {
     if (!filterHolds(filter, entry.__typename)) continue;
-    cache.updateQuery({ query: CACHED_TIMELINE, variables: { ticketId, timelineFilter: filter } }, (data) => {
-      const timeline = data?.ticket?.timeline;
-      if (!data?.ticket || !timeline) return undefined;
-      const seqs = timeline.nodes.map(seqOf);
-      if (seqs.includes(seq)) return undefined;
-      if (timeline.pageInfo.hasNextPage && seqs.length && seq < Math.min(...seqs)) return undefined;
-      // A live entry is almost always the newest: put on top without sorting a long list.
-      const nodes = !seqs.length || seq > seqs[0] ? [entry, ...timeline.nodes] : [...timeline.nodes, entry].sort((a, b) => seqOf(b) - seqOf(a));
-      return { ...data, ticket: { ...data.ticket, timeline: { ...timeline, nodes } } };
+    // Only a list the cache holds: writing into none would make a one-entry list that a screen would take for a page.
+    let held = false;
+    cache.modify({
+      id: ticket,
+      fields: {
+        timeline(value: unknown, { storeFieldName }): unknown {
+          if (storeFieldName.includes(`"filter":"${filter}"`)) held = true;
+          return value;
+        },
+      },
+      broadcast: false,
     });
+    if (!held) continue;
+    // With the type names the cache keys and matches fragments by (the generated result types leave them out).
+    const pageInfo = { __typename: 'PageInfo', endCursor: null, hasNextPage: true };
+    const timeline = { __typename: 'TimelineEntryConnection', nodes: [entry], pageInfo };
+    const ticketData = { __typename: 'Ticket', id: ticketId, timeline };
+    const data: TimelineEntryWriteQuery = { ticket: ticketData };
+    cache.writeQuery({ query: TIMELINE_ENTRY, variables: { ticketId, timelineFilter: filter }, data });
   }
 }
 
