@@ -44,6 +44,15 @@ const socketFor = (c: TestClient, url = gw.url) => {
   return s;
 };
 const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Subscriptions just opened are listening: each socket has its connection acknowledged (graphql-ws has no
+ * acknowledgement for a subscribe itself), then a pause for the server to start the subscriptions sent after it.
+ * A pause alone lost every event when a busy machine took longer than it to connect.
+ */
+const listening = async (...clients: Client[]) => {
+  await Promise.all(clients.map((client) => connected(client)));
+  await settle();
+};
 
 async function send(from: TestClient, to: number, text: string): Promise<number> {
   const res = await from.gql<{ sendMessage: { id: number } }>(SEND, { to, text });
@@ -175,12 +184,9 @@ describe('unread events', () => {
   it('reach every socket of the receiver with the new counts; reading on one clears the others; nobody else hears', async () => {
     await read(marnie, DEMO);
     await read(marnie, BOBBIE);
-    const [tabA, tabB, other] = [
-      collect(socketFor(marnie), UNREAD_EVENTS),
-      collect(socketFor(marnie), UNREAD_EVENTS),
-      collect(socketFor(bobbie), UNREAD_EVENTS),
-    ];
-    await settle();
+    const clients = [socketFor(marnie), socketFor(marnie), socketFor(bobbie)];
+    const [tabA, tabB, other] = clients.map((client) => collect(client, UNREAD_EVENTS));
+    await listening(...clients);
     const ids = [await send(demo, MARNIE, 'u1'), await send(demo, MARNIE, 'u2'), await send(demo, MARNIE, 'u3')];
     await tabA.waitFor(3);
     await tabB.waitFor(3);
@@ -250,9 +256,10 @@ describe('presence and typing', () => {
   });
 
   it('typing reaches only the partner, at most once per 2 s per sender, and is refused for yourself or nobody', async () => {
-    const toMarnie = collect(socketFor(marnie), TYPING_EVENTS);
-    const toBobbie = collect(socketFor(bobbie), TYPING_EVENTS);
-    await settle();
+    const [marnieSocket, bobbieSocket] = [socketFor(marnie), socketFor(bobbie)];
+    const toMarnie = collect(marnieSocket, TYPING_EVENTS);
+    const toBobbie = collect(bobbieSocket, TYPING_EVENTS);
+    await listening(marnieSocket, bobbieSocket);
     const typing = (c: TestClient, partnerId: unknown) => c.gql('mutation($p: Int!) { notifyTyping(partnerId: $p) }', { p: partnerId });
     expect((await typing(demo, MARNIE)).data!.notifyTyping).toBe(true);
     expect((await typing(demo, MARNIE)).data!.notifyTyping).toBe(false);
