@@ -52,6 +52,14 @@ export class TicketHistoryEvent {
   @Property({ type: 'integer', nullable: true })
   noteId?: number | null;
 
+  /** The reply a REPLY_ADDED event is about (issue 25). */
+  @Property({ type: 'integer', nullable: true })
+  replyId?: number | null;
+
+  /** The requester's message a MESSAGE_RECEIVED event is about (issue 25). */
+  @Property({ type: 'integer', nullable: true })
+  requesterMessageId?: number | null;
+
   /** Who could read the ticket at this event (its assignee). */
   @Property({ type: 'integer' })
   assigneeId!: number;
