@@ -23,7 +23,16 @@ type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
 type Data = Record<string, unknown>;
 
 /** The kinds of the event record; NOTE_ADDED is a note's creation (its `TicketNote` timeline entry). */
-export type TicketEventKind = 'CREATED' | 'UPDATED' | 'DELETED' | 'NOTE_ADDED' | 'NOTE_EDITED' | 'NOTE_DELETED';
+export type TicketEventKind =
+  | 'CREATED'
+  | 'UPDATED'
+  | 'DELETED'
+  | 'NOTE_ADDED'
+  | 'NOTE_EDITED'
+  | 'NOTE_DELETED'
+  // A public reply (its TicketReply entry) and a requester's message (its RequesterMessage entry), issue 25.
+  | 'REPLY_ADDED'
+  | 'MESSAGE_RECEIVED';
 
 /** One field's change, in GraphQL spelling: the field's GraphQL name, values as the schema writes them. */
 export interface FieldChange {
@@ -38,6 +47,8 @@ export interface TicketEventDraft {
   kind: TicketEventKind;
   changes: FieldChange[];
   noteId?: number | null;
+  replyId?: number | null;
+  requesterMessageId?: number | null;
   /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts). */
   assigneeId: number;
 }
@@ -188,7 +199,7 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
   const connection = em.getConnection();
   const run = <T>(sql: string, params: unknown[]) => connection.execute<T[]>(sql, params, 'all', trx);
   const actor = actorOf(ctx);
-  const name = await actorName(em, actor.userId);
+  const name = actor.name ?? (await actorName(em, actor.userId));
   const at = new Date();
   const byTicket = new Map<number, TicketEventDraft[]>();
   for (const d of drafts) byTicket.set(d.ticketId, [...(byTicket.get(d.ticketId) ?? []), d]);
@@ -216,6 +227,8 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
         kind: d.kind,
         changes: JSON.stringify(d.changes),
         note_id: d.noteId ?? null,
+        reply_id: d.replyId ?? null,
+        requester_message_id: d.requesterMessageId ?? null,
         assignee_id: d.assigneeId,
       });
     });

@@ -17,6 +17,8 @@ const CACHED_TIMELINE = graphql(`
           __typename
           ...TimelineEntry_note
           ...TimelineEntry_change
+          ...TimelineEntry_reply
+          ...TimelineEntry_requesterMessage
         }
         pageInfo {
           endCursor
