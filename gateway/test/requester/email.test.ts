@@ -9,7 +9,7 @@ import { startTestGateway, type TestGateway } from '../../src/testing/harness.js
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { openLive, type Live } from '../../src/testing/wsClient.js';
-import { startSmtp, type TestSmtp } from './smtp.js';
+import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
 
 let smtp: TestSmtp;
 let gw: TestGateway;

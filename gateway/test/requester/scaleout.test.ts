@@ -13,7 +13,7 @@ import { startTestGateway, testDatabaseMode, type TestGateway } from '../../src/
 import { carry, type TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { figure } from '../../src/testing/measure.js';
-import { startSmtp, type TestSmtp } from './smtp.js';
+import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
 
 describe.skipIf(testDatabaseMode() !== 'postgres')('the mail outbox with two gateways on one PostgreSQL', () => {
   let a: TestGateway;

@@ -1,6 +1,7 @@
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server) that keeps every mail it receives, parsed (mailparser), for the
- * tests of mail to requesters. `failNext(n)` answers the next n mails with a temporary failure (451).
+ * tests of mail to requesters (gateway/test/requester, e2e/requester.e2e.ts). `failNext(n)` answers the next n mails
+ * with a temporary failure (451). `port` 0 (default) takes a free one.
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -22,7 +23,7 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+export async function startSmtp(port = 0): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let failures = 0;
@@ -50,10 +51,10 @@ export async function startSmtp(): Promise<TestSmtp> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     received,
     failNext(count) {
       failures = count;
