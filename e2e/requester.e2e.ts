@@ -82,6 +82,11 @@ describe('replies to the requester', () => {
       await shown(requester.getByText(answer));
       expect(blocking(await axeViolations(requester))).toEqual([]);
       await shown(timeline(demo.page).locator('.timeline-message', { hasText: answer }));
+      // The dashboard shows that the ticket awaits a reply.
+      await demo.page.goto('/view/tickets/all');
+      await shown(demo.page.locator('.ticket-row', { hasText: title }).getByText('Awaiting reply'));
+      await demo.page.goto(`/view/ticket/${ticketId}`);
+      await liveConnected(demo.page);
     } finally {
       await context.close();
     }

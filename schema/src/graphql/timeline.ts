@@ -270,6 +270,13 @@ export class TicketTimelineResolver {
     return requesterLinks.requesterLink(service, ticket.id);
   }
 
+  @FieldResolver(() => Boolean, {
+    description: "Whether the requester's last message is unanswered: the last entry of the public conversation is the requester's.",
+  })
+  awaitingReply(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.awaitingReply.load(ticket.id);
+  }
+
   @Mutation(() => TicketReply, {
     description:
       "Replies to the ticket's requester: a public timeline entry, emailed to them (its `delivery` follows the mail) and shown on their page. 1 to 10,000 characters.",

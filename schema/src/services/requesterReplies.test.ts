@@ -13,7 +13,7 @@ import { createAuthLimiter, DEFAULT_AUTH_LIMITS } from './authLimiter.js';
 import { openServiceKit, refused, type ServiceKit } from '../testing/services.js';
 import { createTicket, setTicketStatus } from './tickets.js';
 import { addTicketNote, ticketHistory, ticketTimeline } from './ticketTimeline.js';
-import { replyRecord, replyToRequester } from './requesterReplies.js';
+import { awaitingReply, replyRecord, replyToRequester } from './requesterReplies.js';
 import { requesterLink, revokeRequesterLink } from './requesterLinks.js';
 import { postRequesterMessage, requesterView } from './requesterView.js';
 import type { OutboundMail } from '../mail/compose.js';
@@ -197,6 +197,23 @@ describe('the requester link and page', () => {
       tickets.stop();
     }
     expect((await refused(postRequesterMessage(requester(), token, '  '))).fields).toEqual({ body: [MESSAGES.requesterMessage] });
+  });
+
+  it("awaits a reply while the requester's message is the last public entry (notes and changes do not answer it)", async () => {
+    const agent = await kit.newAgent();
+    const quiet = await newTicket(agent);
+    const ticket = await newTicket(agent);
+    const token = tokenOf(await requesterLink(kit.as(agent), ticket.id));
+    const waiting = async () => (await awaitingReply(kit.as(agent), [ticket.id, quiet.id])).get(ticket.id);
+    expect(await waiting()).toBe(false);
+    await postRequesterMessage(requester(), token, 'Hello?');
+    expect(await waiting()).toBe(true);
+    await addTicketNote(kit.as(agent), ticket.id, 'looking into it');
+    await setTicketStatus(kit.as(agent), ticket.id, 'PENDING');
+    expect(await waiting()).toBe(true);
+    await replyToRequester(kit.as(agent), ticket.id, 'Here you go.');
+    expect(await waiting()).toBe(false);
+    expect((await awaitingReply(kit.as(agent), [quiet.id])).get(quiet.id)).toBe(false);
   });
 
   it('wrong tokens: NOT_FOUND whatever their shape, and RATE_LIMITED once the address has spent its guesses', async () => {

@@ -14,6 +14,7 @@ import { flushWithEvents } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import { ensureToken, linkUrl } from './requesterLinks.js';
 import * as ticketAccess from './ticketAccess.js';
+import { facetsOf, publishTicket } from './tickets.js';
 
 export const DELIVERY_STATES = ['QUEUED', 'SENT', 'FAILED', 'NOT_CONFIGURED'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -94,9 +95,15 @@ export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown
       );
       em.create(MailOutboxEntry, { reply, message: JSON.stringify(mail), state: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at });
     }
-    const appended = await flushWithEvents(inner, () => ({
-      ticketEvent: { ticketId: ticket.id, kind: 'REPLY_ADDED', changes: [], replyId: reply.id, assigneeId: ticketAccess.audienceOwner(ticket) },
-    }));
+    const previous = facetsOf(ticket);
+    const appended = await flushWithEvents(
+      inner,
+      () => ({
+        ticketEvent: { ticketId: ticket.id, kind: 'REPLY_ADDED', changes: [], replyId: reply.id, assigneeId: ticketAccess.audienceOwner(ticket) },
+      }),
+      // The ticket's agents' lists hear of it: it is no longer awaiting a reply.
+      () => publishTicket(inner, 'UPDATED', ticket, previous),
+    );
     return { reply, ticketId: ticket.id, appended };
   });
   const { reply, ticketId, appended } = result;
@@ -164,4 +171,22 @@ export async function replyRecord(ctx: ServiceContext, rawReplyId: unknown): Pro
     body: r.body,
     delivery: { state: r.delivery_state as DeliveryState, attempts: Number(r.delivery_attempts), lastResponse: r.delivery_last_response },
   };
+}
+
+/**
+ * Of these tickets (ones the caller has read), which have an unanswered requester message: their last public entry
+ * is the requester's. One statement for a page of tickets (the dashboard's `Ticket.awaitingReply`).
+ */
+export async function awaitingReply(ctx: ServiceContext, ticketIds: readonly number[]): Promise<Map<number, boolean>> {
+  const result = new Map<number, boolean>(ticketIds.map((id) => [id, false]));
+  if (!ticketIds.length) return result;
+  const marks = ticketIds.map(() => '?').join(', ');
+  const rows = await ctx.em.getConnection().execute<{ ticket_id: number | string; kind: string }[]>(
+    `select e.ticket_id, e.kind from ticket_events e
+      where e.ticket_id in (${marks}) and e.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED')
+        and e.seq = (select max(f.seq) from ticket_events f where f.ticket_id = e.ticket_id and f.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED'))`,
+    [...ticketIds],
+  );
+  for (const r of rows) result.set(Number(r.ticket_id), r.kind === 'MESSAGE_RECEIVED');
+  return result;
 }

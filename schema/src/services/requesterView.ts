@@ -134,8 +134,7 @@ export async function postRequesterMessage(ctx: ServiceContext, token: unknown, 
       },
       ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
     ],
-    () => {
-      if (reopen) publishTicket(asRequester, 'UPDATED', ticket, previous);
-    },
+    // The ticket's agents' lists hear of it (awaiting a reply now; reopened, when it was solved).
+    () => publishTicket(asRequester, 'UPDATED', ticket, previous),
   );
 }
