@@ -216,6 +216,32 @@ describe('the requester link and page', () => {
     expect((await awaitingReply(kit.as(agent), [quiet.id])).get(quiet.id)).toBe(false);
   });
 
+  it('any answer up to 10,000 characters is stored exactly and shown to the requester as it was sent; the rest is BAD_USER_INPUT (property)', async () => {
+    const agent = await kit.newAgent();
+    const ticket = await newTicket(agent);
+    const token = tokenOf(await requesterLink(kit.as(agent), ticket.id));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ minLength: 1, maxLength: 200, unit: 'binary' }),
+          fc.constantFrom('<script>alert(1)</script>', '**bold**', 'שלום 🙂', 'x'.repeat(10_000)),
+        ),
+        async (body) => {
+          if (body.trim().length === 0 || body.includes('\u0000')) {
+            expect((await refused(postRequesterMessage(requester(), token, body))).fields).toEqual({ body: [MESSAGES.requesterMessage] });
+            return;
+          }
+          await postRequesterMessage(requester(), token, body);
+          const view = await requesterView(requester(), token);
+          expect(view.entries[view.entries.length - 1]).toMatchObject({ kind: 'message', body });
+        },
+      ),
+      { numRuns: 25 },
+    );
+    for (const bad of ['', 'x'.repeat(10_001), 'a\u0000b', 42, null])
+      expect((await refused(postRequesterMessage(requester(), token, bad))).code).toBe('BAD_USER_INPUT');
+  });
+
   it('wrong tokens: NOT_FOUND whatever their shape, and RATE_LIMITED once the address has spent its guesses', async () => {
     const limited = { ...kit.deps, limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, tokenFailuresPerIp: 3 }) };
     const ctx = () => ({ ...kit.as(null, 'REQUESTER_PAGE'), deps: limited, clientIp: '10.200.0.1' });
