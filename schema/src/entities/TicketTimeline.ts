@@ -37,11 +37,11 @@ export class TicketHistoryEvent {
   @Property({ type: 'string', length: 255 })
   actorName!: string;
 
-  /** The door: WEB, API_TOKEN, REST or SYSTEM. */
+  /** The door: WEB, API_TOKEN, REST, SYSTEM, EMAIL or REQUESTER_PAGE. */
   @Property({ type: 'string', length: 16 })
   via!: string;
 
-  /** CREATED, UPDATED, DELETED, NOTE_ADDED, NOTE_EDITED or NOTE_DELETED. */
+  /** CREATED, UPDATED, DELETED, NOTE_ADDED, NOTE_EDITED, NOTE_DELETED, REPLY_ADDED or MESSAGE_RECEIVED. */
   @Property({ type: 'string', length: 16 })
   kind!: string;
 
