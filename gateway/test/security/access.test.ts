@@ -84,7 +84,8 @@ async function snapshot(owner: TestClient, o: Owned) {
     (await owner.get(`/api/macro/${o.macro}`)).body,
     (await owner.get('/api/messages/')).body.filter((m: { id: number }) => m.id === o.sent || m.id === o.received),
     (await owner.fetch(`/images/${o.image}`)).status,
-    (await owner.gql('query($t: Int!) { ticket(id: $t) { requesterLink timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket })).data,
+    (await owner.gql('query($t: Int!) { ticket(id: $t) { requesterLink timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket }))
+      .data,
   ]);
 }
 
