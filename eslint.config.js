@@ -108,7 +108,7 @@ const SCHEMA_LAYERS = [
   ['entities'],
   ['records', 'migrations'],
   ['database.ts'],
-  ['realtime', 'webhooks'],
+  ['realtime', 'webhooks', 'mail'],
   ['services'],
   ['graphql', 'seed'],
   ['testing', 'index.ts', 'emitSchema.ts'],

@@ -9,6 +9,7 @@
  * FULCRUM_TEST_LOG=1 passes the gateway's output through.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -19,14 +20,27 @@ import { ensureWebBuilt } from '../scripts/ensureWebBuilt.mjs';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The port the gateway mails to (SMTP_URL); requester.e2e.ts listens on it with a test SMTP server. */
+    smtpPort: number;
   }
 }
 
 /** The limits the browser suite needs (README, FULCRUM_AUTH_LIMITS); npm start keeps the published defaults. */
 const E2E_AUTH_LIMITS = 'loginFailuresPerAccount=1000,loginFailuresPerIp=10000,signupsPerIp=10000,windowSeconds=60';
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
 export default async function setup(project: TestProject) {
   ensureWebBuilt();
+  const smtpPort = await freePort();
   const bundle = await ensureGatewayBundle();
   const dataDir = mkdtempSync(join(tmpdir(), 'fulcrum-e2e-'));
   const passThrough = process.env.FULCRUM_TEST_LOG === '1';
@@ -44,11 +58,17 @@ export default async function setup(project: TestProject) {
       REDIS_URL: undefined,
       FULCRUM_AUTH_LIMITS: E2E_AUTH_LIMITS,
       FULCRUM_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      // Replies are mailed to requester.e2e.ts's SMTP server (none listens before it starts: those attempts retry).
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      FULCRUM_MAIL_FROM: 'Fulcrum e2e <help@fulcrum.test>',
+      FULCRUM_MAIL_RETRY_DELAYS: '500,1000,2000,4000',
+      FULCRUM_MAIL_POLL_MS: '500',
     },
     timeoutMs: 60_000,
     onOutput: passThrough ? (chunk) => process.stdout.write(`[gateway] ${chunk}`) : undefined,
   });
   project.provide('baseURL', gateway.url);
+  project.provide('smtpPort', smtpPort);
   return async () => {
     await gateway.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -141,7 +141,7 @@ export async function pickRequester(page: Page, search = ''): Promise<string> {
  */
 export async function createTicketApi(
   page: Page,
-  input: { title: string; requesterId: number; description: string; priority?: string },
+  input: { title: string; requesterId: number; description: string; priority?: string; macroId?: number },
   rgb: [number, number, number] = [0, 0, 0],
 ): Promise<number> {
   const operations = JSON.stringify({

@@ -42,7 +42,7 @@ async function addNote(page: Page, text: string): Promise<void> {
   await box.fill(text);
   // Ctrl+Enter sends; the composer empties once the server has the note.
   await box.press('Control+Enter');
-  await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('.note-composer textarea')?.value === '');
+  await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('.composer textarea')?.value === '');
 }
 
 describe('ticket timeline between two tabs', () => {
@@ -176,7 +176,7 @@ describe('ticket timeline between two tabs', () => {
   it('the composer refuses an empty note with the shared message', async () => {
     const box = demo.page.getByLabel('Add an internal note');
     await box.fill('   ');
-    await demo.page.getByRole('button', { name: 'Add note' }).click();
+    await demo.page.getByRole('button', { name: 'Add internal note' }).click();
     await shown(demo.page.getByText('Note must be between 1 and 10,000 characters.'));
     expect(await box.getAttribute('aria-invalid')).toBe('true');
     await box.fill('');

@@ -12,7 +12,9 @@ import {
   channelPrefixFor,
   databaseIdentity,
   DEFAULT_AUTH_LIMITS,
+  MailSender,
   openDatabase,
+  requesterReplies,
   parseAllowList,
   rules,
   seedDemo,
@@ -20,7 +22,7 @@ import {
   type Orm,
   type ServiceDeps,
 } from '@fulcrum/schema';
-import { DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
+import { DEFAULT_MAIL_FROM, DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
 import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
@@ -30,6 +32,7 @@ import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
+import { createRequesterRouter } from './http/requesterPage.js';
 import { createRestRouter } from './rest/router.js';
 import { refuseCrossSiteWrites } from './security/sameOrigin.js';
 import { logError } from './logging.js';
@@ -78,13 +81,28 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   });
   const { allowHosts, ...webhookTuning } = options.webhooks ?? {};
   const webhooks = new WebhookEngine(orm, { allowList: parseAllowList(allowHosts), ...webhookTuning, log });
+  const sessionSecret = loadSessionSecret(dataDir, options.sessionSecret);
+  const mailOptions = options.mail ?? {};
   const deps: ServiceDeps = {
     orm,
     bus: events.bus,
     limiter: createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, ...options.authLimits }, redisForLimits, namespace),
     presence,
     webhooks,
+    // publicUrl defaults to the listen address, known once listening (below).
+    mail: { configured: !!mailOptions.smtpUrl, from: mailOptions.from ?? DEFAULT_MAIL_FROM, publicUrl: mailOptions.publicUrl ?? '', linkSecret: sessionSecret },
   };
+  // The mail sender (docs/email.md): drains the mail outbox over SMTP; a delivery's new state goes out live.
+  const mailSender = mailOptions.smtpUrl
+    ? new MailSender(orm, {
+        smtpUrl: mailOptions.smtpUrl,
+        retryDelaysMs: mailOptions.retryDelaysMs,
+        pollMs: mailOptions.pollMs,
+        log,
+        onDelivery: (change) => void requesterReplies.announceDelivery(deps, change).catch((e) => log(e, 'mail: announcing a delivery')),
+      })
+    : null;
+  if (mailSender && deps.mail) deps.mail.wake = () => mailSender.wake();
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
   const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
@@ -97,7 +115,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.set('etag', false);
   app.use(securityHeaders(options.secureCookies ?? false));
   // Sessions are cached in memory; an ended session leaves every gateway's cache through the bus (session/ormSessionStore.ts).
-  const sessions = createSessions(orm, loadSessionSecret(dataDir, options.sessionSecret), options.secureCookies ?? false, {
+  // The requester page needs no session and sets no cookie: it is served before the session middleware.
+  app.use(createRequesterRouter(deps));
+  const sessions = createSessions(orm, sessionSecret, options.secureCookies ?? false, {
     bus: events.bus,
     shared: !!options.redisUrl,
   });
@@ -161,8 +181,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     httpServer.listen(options.port ?? 4000, options.host ?? '127.0.0.1', () => resolve());
   });
   await webhooks.start();
+  await mailSender?.start();
   const { port, address } = httpServer.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  if (deps.mail && !deps.mail.publicUrl) deps.mail.publicUrl = `http://${host}:${port}`;
 
   let closing: Promise<void> | undefined;
   return {
@@ -177,6 +199,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         clearInterval(pruneTimer);
         await apollo.stop();
         await webhooks.stop();
+        await mailSender?.stop();
         await presence.close();
         await sessions.store.dispose();
         await events.close();

@@ -76,3 +76,30 @@ describe('FULCRUM_AUTH_LIMITS', () => {
     });
   });
 });
+
+describe('mail settings (docs/email.md)', () => {
+  it('reads SMTP_URL, FULCRUM_MAIL_FROM and FULCRUM_PUBLIC_URL; unset, mail is not configured', () => {
+    expect(optionsFromEnv({}).mail).toEqual({ smtpUrl: undefined, from: undefined, publicUrl: undefined, retryDelaysMs: undefined, pollMs: undefined });
+    const options = optionsFromEnv({
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      FULCRUM_MAIL_FROM: 'Help <help@example.com>',
+      FULCRUM_PUBLIC_URL: 'https://help.example.com',
+    });
+    expect(options.mail).toMatchObject({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'Help <help@example.com>', publicUrl: 'https://help.example.com' });
+    expect(configurationProblems(options)).toEqual([]);
+  });
+
+  it('any SMTP_URL or FULCRUM_PUBLIC_URL is either accepted or refused with a message (never a crash)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.webUrl()), fc.oneof(fc.string(), fc.webUrl()), (smtpUrl, publicUrl) => {
+        const problems = configurationProblems({ mail: { smtpUrl: smtpUrl || undefined, publicUrl: publicUrl || undefined } });
+        const smtpOk = !smtpUrl || /^smtps?:\/\/[^/\s]+/i.test(smtpUrl);
+        const publicOk = !publicUrl || /^https?:\/\/[^/\s]+/i.test(publicUrl);
+        expect(problems.some((p) => p.startsWith('SMTP_URL'))).toBe(!smtpOk);
+        expect(problems.some((p) => p.startsWith('FULCRUM_PUBLIC_URL'))).toBe(!publicOk);
+      }),
+      { numRuns: 300 },
+    );
+    expect(configurationProblems({ mail: { smtpUrl: 'http://mail.example.com' } })[0]).toMatch(/^SMTP_URL must be/);
+  });
+});

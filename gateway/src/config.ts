@@ -35,7 +35,16 @@ export interface GatewayOptions {
   tokenBudget?: number;
   /** Webhook delivery (docs/webhooks.md): FULCRUM_WEBHOOK_ALLOW_HOSTS, and FULCRUM_WEBHOOK_RETRY_DELAYS / _LEASE_MS / _POLL_MS for tests. */
   webhooks?: { allowHosts?: string; retryDelaysMs?: number[]; leaseMs?: number; pollMs?: number; disableAfterMs?: number; disableAfterFailures?: number };
+  /**
+   * Mail to requesters (docs/email.md): SMTP_URL (unset: replies are kept as NOT_CONFIGURED), FULCRUM_MAIL_FROM,
+   * FULCRUM_PUBLIC_URL (the base of requester links; default: the address the gateway listens on), and
+   * FULCRUM_MAIL_RETRY_DELAYS / FULCRUM_MAIL_POLL_MS for tests.
+   */
+  mail?: { smtpUrl?: string; from?: string; publicUrl?: string; retryDelaysMs?: number[]; pollMs?: number };
 }
+
+/** The From of replies when FULCRUM_MAIL_FROM is unset. */
+export const DEFAULT_MAIL_FROM = 'Fulcrum Support <support@fulcrum.invalid>';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -57,6 +66,13 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
     tokenBudget: env.FULCRUM_TOKEN_BUDGET ? Number(env.FULCRUM_TOKEN_BUDGET) : undefined,
     authLimits: authLimitsFromEnv(env.FULCRUM_AUTH_LIMITS),
     webhooks: webhookOptionsFromEnv(env),
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      from: env.FULCRUM_MAIL_FROM || undefined,
+      publicUrl: env.FULCRUM_PUBLIC_URL || undefined,
+      retryDelaysMs: numberList(env.FULCRUM_MAIL_RETRY_DELAYS),
+      pollMs: number(env.FULCRUM_MAIL_POLL_MS),
+    },
   };
 }
 
@@ -119,6 +135,15 @@ export function configurationProblems(options: GatewayOptions): string[] {
   } catch (error) {
     problems.push((error as Error).message);
   }
+  const smtpUrl = options.mail?.smtpUrl;
+  if (smtpUrl && !/^smtps?:\/\/[^/\s]+/i.test(smtpUrl))
+    problems.push('SMTP_URL must be smtp://[user:password@]host[:port] or smtps://..., e.g. smtp://127.0.0.1:2525.');
+  const publicUrl = options.mail?.publicUrl;
+  if (publicUrl && !/^https?:\/\/[^/\s]+/i.test(publicUrl))
+    problems.push('FULCRUM_PUBLIC_URL must be the http(s) address requesters reach this server at, e.g. https://help.example.com.');
+  const mailDelays = options.mail?.retryDelaysMs;
+  if (mailDelays && !mailDelays.every((d) => Number.isFinite(d) && d >= 0))
+    problems.push('FULCRUM_MAIL_RETRY_DELAYS must be comma-separated milliseconds, e.g. 10000,60000.');
   const delays = options.webhooks?.retryDelaysMs;
   if (delays && !delays.every((d) => Number.isFinite(d) && d >= 0))
     problems.push('FULCRUM_WEBHOOK_RETRY_DELAYS must be comma-separated milliseconds, e.g. 5000,300000.');

@@ -13,4 +13,5 @@ export { seedDemo, DEMO_ACCOUNTS } from './seed/demoSeed.js';
 export { demoTicketImage } from './seed/demoImages.js';
 export * as rules from './validation/rules.js';
 export { WebhookEngine } from './webhooks/engine.js';
+export { MailSender } from './mail/sender.js';
 export { parseAllowList } from './webhooks/ssrf.js';

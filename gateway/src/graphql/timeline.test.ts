@@ -35,6 +35,7 @@ async function ticketState(): Promise<Map<number, Record<string, string | null>>
     'select t.id, t.title, t.type, t.priority, t.status, t.requester_id, t.macro_id, t.assignee_id, t.description, i.id as image_id from tickets t left join ticket_images i on i.ticket_id = t.id',
   );
   const notes = await rows<Record<string, unknown>>('select id, ticket_id, body, deleted_at from ticket_notes order by id');
+  const replies = await rows<Record<string, unknown>>('select id, ticket_id from ticket_replies order by id');
   const state = new Map<number, Record<string, string | null>>();
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
   for (const t of tickets)
@@ -51,6 +52,10 @@ async function ticketState(): Promise<Map<number, Record<string, string | null>>
       notes: notes
         .filter((n) => Number(n.ticket_id) === Number(t.id))
         .map((n) => `${String(n.id)}:${str(n.body)}:${n.deleted_at ? 'deleted' : ''}`)
+        .join('|'),
+      replies: replies
+        .filter((r) => Number(r.ticket_id) === Number(t.id))
+        .map((r) => String(r.id))
         .join('|'),
     });
   return state;
@@ -109,10 +114,11 @@ async function checked(door: Door, run: () => Promise<unknown>): Promise<{ chang
     else {
       const fieldChanges = mine.flatMap((e) => e.changes);
       const expected = Object.keys(a)
-        .filter((f) => f !== 'notes' && (b?.[f] ?? null) !== a[f])
+        .filter((f) => f !== 'notes' && f !== 'replies' && (b?.[f] ?? null) !== a[f])
         .map((f) => ({ field: f, from: b?.[f] ?? null, to: a[f] }));
       expect(fieldChanges.map((c) => ({ field: c.field, from: c.from, to: c.to }))).toEqual(expected);
       if (b && b.notes !== a.notes) expect(mine.some((e) => e.kind.startsWith('NOTE_'))).toBe(true);
+      if (b && b.replies !== a.replies) expect(mine.some((e) => e.kind === 'REPLY_ADDED')).toBe(true);
     }
     // Seqs continue the ticket's record without a gap.
     const seqs = (await rows<{ seq: number }>('select seq from ticket_events where ticket_id = ? order by seq', [id])).map((r) => Number(r.seq));
@@ -160,10 +166,13 @@ function mutationCalls(door: 'WEB' | 'API_TOKEN'): Record<string, (ctx: { ticket
     addTicketNote: async ({ ticketId }) => ok(await gql('mutation ($id: Int!) { addTicketNote(ticketId: $id, body: "A **note**") { id } }', { id: ticketId })),
     editTicketNote: async ({ noteId }) => ok(await gql('mutation ($id: Int!) { editTicketNote(id: $id, body: "An edited note") { id } }', { id: noteId })),
     deleteTicketNote: async ({ noteId }) => ok(await gql('mutation ($id: Int!) { deleteTicketNote(id: $id) { id } }', { id: noteId })),
+    replyToRequester: async ({ ticketId }) =>
+      ok(await gql('mutation ($id: Int!) { replyToRequester(ticketId: $id, body: "A public reply") { id } }', { id: ticketId })),
     deleteMacro: async ({ macroId }) => ok(await gql('mutation ($id: Int!) { deleteMacro(id: $id) { id movedTicketIds } }', { id: macroId })),
     deleteTicket: async ({ ticketId }) => ok(await gql('mutation ($id: Int!) { deleteTicket(id: $id) }', { id: ticketId })),
     // Not ticket writes: run to prove they leave tickets (and the record) alone.
     createMacro: () => gql('mutation { createMacro(input: { name: "Walker", description: "x" }) { id } }'),
+    revokeRequesterLink: ({ ticketId }) => gql('mutation ($id: Int!) { revokeRequesterLink(ticketId: $id) }', { id: ticketId }),
     updateMacro: ({ macroId }) => gql('mutation ($id: Int!) { updateMacro(id: $id, input: { name: "Walker 2", description: "y" }) { id } }', { id: macroId }),
     createCustomer: () => gql('mutation { createCustomer(input: { name: "Walker", email: "walker-' + door + '@example.test" }) { id } }'),
     updateCustomer: () => gql('mutation { updateCustomer(id: 999999, input: { name: "Walker", email: "w@example.test" }) { id } }'),
@@ -223,6 +232,7 @@ describe('every ticket write commits its event, through every door', () => {
       expect(added.changedTickets).toEqual([ticketId]);
       await checked(door, () => calls.editTicketNote(ids));
       await checked(door, () => calls.deleteTicketNote(ids));
+      expect((await checked(door, () => calls.replyToRequester(ids))).changedTickets).toEqual([ticketId]);
       expect((await checked(door, () => calls.deleteMacro(ids))).changedTickets).toEqual([onMacro.id]);
       expect((await checked(door, () => calls.deleteTicket(ids))).changedTickets).toEqual([ticketId]);
       const writes = new Set([
@@ -232,6 +242,7 @@ describe('every ticket write commits its event, through every door', () => {
         'addTicketNote',
         'editTicketNote',
         'deleteTicketNote',
+        'replyToRequester',
         'deleteMacro',
         'deleteTicket',
       ]);

@@ -84,7 +84,8 @@ async function snapshot(owner: TestClient, o: Owned) {
     (await owner.get(`/api/macro/${o.macro}`)).body,
     (await owner.get('/api/messages/')).body.filter((m: { id: number }) => m.id === o.sent || m.id === o.received),
     (await owner.fetch(`/images/${o.image}`)).status,
-    (await owner.gql('query($t: Int!) { ticket(id: $t) { timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket })).data,
+    (await owner.gql('query($t: Int!) { ticket(id: $t) { requesterLink timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket }))
+      .data,
   ]);
 }
 
@@ -228,6 +229,21 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
     },
     { name: 'delete note', field: 'Mutation.deleteTicketNote', run: () => gqlOk('mutation($id: Int!) { deleteTicketNote(id: $id) { id } }', { id: o.note }) },
     {
+      name: 'reply to the requester',
+      field: 'Mutation.replyToRequester',
+      run: () => gqlOk('mutation($t: Int!) { replyToRequester(ticketId: $t, body: "planted") { id } }', { t: o.ticket }),
+    },
+    {
+      name: 'revoke the requester link',
+      field: 'Mutation.revokeRequesterLink',
+      run: () => gqlOk('mutation($t: Int!) { revokeRequesterLink(ticketId: $t) }', { t: o.ticket }),
+    },
+    {
+      name: 'read the requester link',
+      field: 'Ticket.requesterLink',
+      run: () => gqlOk('query($id: Int!) { ticket(id: $id) { requesterLink } }', { id: o.ticket }),
+    },
+    {
       name: 'create ticket with owner macro',
       field: 'Mutation.createTicket',
       run: async () => {
@@ -364,6 +380,7 @@ describe('access control matrix', () => {
         y: 'subscription { typingEvents { senderId } }',
         // Another agent's ticket: refused at subscribe (NOT_FOUND), so nothing of it can arrive.
         tl: `subscription { ticketTimelineEvents(ticketId: ${owned.ticket}) { ... on TicketChange { seq } ... on TicketNote { seq } } }`,
+        rd: `subscription { replyDeliveryEvents(ticketId: ${owned.ticket}) { id } }`,
       };
       for (const [id, query] of Object.entries(subs)) socket.send({ id, type: 'subscribe', payload: { query } });
       await sleep(300);
@@ -404,6 +421,7 @@ describe('access control matrix', () => {
       expect(allLive()).toBe(true);
       // The owner's timeline was refused to the attacker, as NOT_FOUND (never FORBIDDEN: the ticket is not theirs to know of).
       expect(JSON.stringify(socket.messages.filter((m) => m.id === 'tl'))).toContain('NOT_FOUND');
+      expect(JSON.stringify(socket.messages.filter((m) => m.id === 'rd'))).toContain('NOT_FOUND');
       const me = attackerIndex + 1;
       for (const m of seen()) {
         liveEventsChecked++;
@@ -414,7 +432,8 @@ describe('access control matrix', () => {
           (m.id === 'g' && data.messageEvents?.senderId !== me && data.messageEvents?.receiverId !== me) ||
           (m.id === 'u' && data.unreadCountEvents?.conversation?.partnerId !== third) ||
           (m.id === 'y' && data.typingEvents?.senderId !== third) ||
-          (m.id === 'tl' && data.ticketTimelineEvents != null);
+          (m.id === 'tl' && data.ticketTimelineEvents != null) ||
+          (m.id === 'rd' && data.replyDeliveryEvents != null);
         if (leaked) liveLeaks.push(JSON.stringify(m.payload));
       }
       total += 7; // seven owner changes the attacker's five subscriptions must not see
@@ -426,6 +445,7 @@ describe('access control matrix', () => {
         'Subscription.unreadCountEvents',
         'Subscription.typingEvents',
         'Subscription.ticketTimelineEvents',
+        'Subscription.replyDeliveryEvents',
       ])
         coveredFields.add(f);
     }

@@ -191,6 +191,15 @@ const SURFACES: { surface: string; sees: (x: Agent) => Promise<boolean> }[] = [
     },
   },
   {
+    surface: "one ticket: GraphQL Ticket.requesterLink (the requester page's address)",
+    sees: async (x) => {
+      const r = await x.client.gql('query($id: Int!) { ticket(id: $id) { requesterLink } }', { id: T.id });
+      if (r.data?.ticket) return /\/r\/[A-Za-z0-9_-]{43}$/.test(r.data.ticket.requesterLink as string);
+      expect(r.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      return false;
+    },
+  },
+  {
     surface: 'one ticket: REST GET /api/tickets/:id',
     sees: async (x) => {
       const res = await x.client.get(`/api/tickets/${T.id}`);
@@ -212,6 +221,18 @@ const SURFACES: { surface: string; sees: (x: Agent) => Promise<boolean> }[] = [
       const own = await ownTicketAfterT(x);
       await x.events.waitFor((d) => d.ticketEvents?.id === own, 10_000);
       return x.events.events.some((e) => e.data.ticketEvents?.id === T.id);
+    },
+  },
+  {
+    surface: "live events: replyDeliveryEvents (a reply's mail state)",
+    sees: async (x) => {
+      const sub = x.live.subscribe(`subscription { replyDeliveryEvents(ticketId: ${T.id}) { id } }`);
+      // A's subscription starts (no error); B's is refused NOT_FOUND before it starts.
+      const deadline = Date.now() + 2_000;
+      while (!sub.errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      sub.stop();
+      if (sub.errors.length) expect(JSON.stringify(sub.errors)).toContain('NOT_FOUND');
+      return sub.errors.length === 0;
     },
   },
   {
@@ -285,6 +306,22 @@ const SURFACES: { surface: string; sees: (x: Agent) => Promise<boolean> }[] = [
       if (!ok(edit.status)) expect([edit.status, image.status]).toEqual([404, 404]);
       else T.image = image.body.id;
       return ok(edit.status);
+    },
+  },
+  {
+    surface: 'change: GraphQL replyToRequester',
+    sees: async (x) => {
+      const r = await x.client.gql('mutation($id: Int!) { replyToRequester(ticketId: $id, body: "Public answer") { id } }', { id: T.id });
+      if (!r.data?.replyToRequester) expect(r.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      return !!r.data?.replyToRequester;
+    },
+  },
+  {
+    surface: 'change: GraphQL revokeRequesterLink',
+    sees: async (x) => {
+      const r = await x.client.gql('mutation($id: Int!) { revokeRequesterLink(ticketId: $id) }', { id: T.id });
+      if (!r.data?.revokeRequesterLink) expect(r.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      return !!r.data?.revokeRequesterLink;
     },
   },
   {

@@ -37,11 +37,11 @@ export class TicketHistoryEvent {
   @Property({ type: 'string', length: 255 })
   actorName!: string;
 
-  /** The door: WEB, API_TOKEN, REST or SYSTEM. */
+  /** The door: WEB, API_TOKEN, REST, SYSTEM, EMAIL or REQUESTER_PAGE. */
   @Property({ type: 'string', length: 16 })
   via!: string;
 
-  /** CREATED, UPDATED, DELETED, NOTE_ADDED, NOTE_EDITED or NOTE_DELETED. */
+  /** CREATED, UPDATED, DELETED, NOTE_ADDED, NOTE_EDITED, NOTE_DELETED, REPLY_ADDED or MESSAGE_RECEIVED. */
   @Property({ type: 'string', length: 16 })
   kind!: string;
 
@@ -51,6 +51,14 @@ export class TicketHistoryEvent {
 
   @Property({ type: 'integer', nullable: true })
   noteId?: number | null;
+
+  /** The reply a REPLY_ADDED event is about (issue 25). */
+  @Property({ type: 'integer', nullable: true })
+  replyId?: number | null;
+
+  /** The requester's message a MESSAGE_RECEIVED event is about (issue 25). */
+  @Property({ type: 'integer', nullable: true })
+  requesterMessageId?: number | null;
 
   /** Who could read the ticket at this event (its assignee). */
   @Property({ type: 'integer' })

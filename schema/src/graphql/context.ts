@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../services/context.js';
-import { customers, macros, ticketTimeline, users } from '../services/index.js';
+import { customers, macros, requesterReplies, ticketTimeline, users } from '../services/index.js';
 import type { CustomerRecord, MacroRecord, UserRecord } from '../records/index.js';
 
 /** Per-request batch loaders: a page of 50 tickets loads its requesters in one statement, not 50. */
@@ -40,6 +40,11 @@ export function createLoaders(service: ServiceContext) {
       { cacheKeyFn: (k) => `${k.ticketId}:${k.noteId}` },
     ),
     /** A page of timeline entries loads its notes' revisions in one statement. */
+    /** A page of tickets learns which await a reply in one statement. */
+    awaitingReply: new DataLoader<number, boolean>(async (ids) => {
+      const found = await requesterReplies.awaitingReply(service, ids);
+      return ids.map((id) => found.get(id) ?? false);
+    }),
     noteRevisions: new DataLoader<number, ticketTimeline.NoteRevisionRecord[]>(async (ids) => {
       const found = await ticketTimeline.noteRevisions(service, ids);
       return ids.map((id) => found.get(id) ?? []);

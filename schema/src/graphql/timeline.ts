@@ -25,7 +25,8 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { forkEm } from '../database.js';
 import { TRACKED_FIELDS } from '../services/changeLog.js';
 import { pageSize } from '../services/connection.js';
-import { ticketAccess, ticketTimeline } from '../services/index.js';
+import { requesterLinks, requesterReplies, ticketAccess, ticketTimeline } from '../services/index.js';
+import type { TicketReplyRecord } from '../services/requesterReplies.js';
 import { requireViewer, ACTOR_KINDS, CHANGE_SOURCES, type ServiceContext } from '../services/context.js';
 import type { NoteRevisionRecord, TicketChangeRecord, TicketNoteRecord, TimelineEntryRecord } from '../services/ticketTimeline.js';
 import type { TicketRecord } from '../records/index.js';
@@ -40,6 +41,7 @@ export const TimelineFilter = enumOf(ticketTimeline.TIMELINE_FILTERS);
 export const TicketChangeKind = enumOf(['CREATED', 'UPDATED', 'DELETED', 'NOTE_EDITED', 'NOTE_DELETED'] as const);
 export const ActorKind = enumOf(ACTOR_KINDS);
 export const ChangeSource = enumOf(CHANGE_SOURCES);
+export const DeliveryState = enumOf(requesterReplies.DELIVERY_STATES);
 
 registerEnumType(TimelineFilter, {
   name: 'TimelineFilter',
@@ -48,6 +50,7 @@ registerEnumType(TimelineFilter, {
     ALL: { description: 'Every entry: notes and changes (the default).' },
     NOTES: { description: 'The notes only.' },
     CHANGES: { description: 'The changes only.' },
+    REPLIES: { description: "The public conversation only: the agents' replies and the requester's messages." },
   },
 });
 registerEnumType(TicketChangeKind, {
@@ -68,7 +71,7 @@ registerEnumType(ActorKind, {
     AGENT: { description: 'An agent, signed in.' },
     API_TOKEN: { description: 'An API token, acting as its agent (`user`).' },
     SYSTEM: { description: 'The help desk itself.' },
-    REQUESTER: { description: 'The requester (a later version lets requesters write).' },
+    REQUESTER: { description: "The ticket's requester (through the requester page, or by mail in a later version)." },
   },
 });
 registerEnumType(ChangeSource, {
@@ -79,6 +82,18 @@ registerEnumType(ChangeSource, {
     API_TOKEN: { description: 'GraphQL with an API token (Authorization: Bearer).' },
     REST: { description: 'The legacy JSON facade of this server, whose routes and shapes never change.' },
     SYSTEM: { description: 'No caller: the help desk itself.' },
+    EMAIL: { description: "The requester's mail (a later version receives mail)." },
+    REQUESTER_PAGE: { description: "The requester's page (/r/<token>), reached from the link in every reply." },
+  },
+});
+registerEnumType(DeliveryState, {
+  name: 'DeliveryState',
+  description: "Where a reply's mail is.",
+  valuesConfig: {
+    QUEUED: { description: 'In the mail outbox: being sent, or waiting for its next attempt.' },
+    SENT: { description: 'The mail server accepted it (its answer is `lastResponse`).' },
+    FAILED: { description: 'Every attempt failed; the last answer is `lastResponse`. The reply stays on the requester page.' },
+    NOT_CONFIGURED: { description: 'Not emailed: no mail server is configured (SMTP_URL). The requester page still shows it.' },
   },
 });
 
@@ -156,11 +171,56 @@ export class TicketChange {
   noteId!: number | null;
 }
 
+@ObjectType({ simpleResolvers: true, description: "A reply's mail: its state, how many attempts were made and the mail server's last answer." })
+export class ReplyDelivery {
+  @Field(() => DeliveryState, { description: 'Queued, sent, failed, or not emailed (no mail server configured).' })
+  state!: string;
+  @Field(() => Int, { description: 'Attempts made so far.' })
+  attempts!: number;
+  @Field(() => String, { nullable: true, description: "The mail server's last answer (or the error), if any attempt was made." })
+  lastResponse!: string | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: "An agent's public reply to the ticket's requester: emailed to them and shown on their page." })
+export class TicketReply {
+  @Field(() => Int, { description: 'The reply id.' })
+  id!: number;
+  @Field(() => Int, { description: "The reply's place in the ticket's timeline." })
+  seq!: number;
+  @Field(() => GraphQLDateTime, { description: 'When the reply was written (ISO time).' })
+  at!: Date;
+  @Field(() => String, { description: 'The text, exactly as written (sent as plain text and escaped HTML).' })
+  body!: string;
+  @Field(() => ReplyDelivery, { description: "Where the reply's mail is." })
+  delivery!: ReplyDelivery;
+  authorId!: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'What the requester sent: from the requester page (or by mail, a later version).' })
+export class RequesterMessage {
+  @Field(() => Int, { description: 'The message id.' })
+  id!: number;
+  @Field(() => Int, { description: "The message's place in the ticket's timeline." })
+  seq!: number;
+  @Field(() => GraphQLDateTime, { description: 'When it arrived (ISO time).' })
+  at!: Date;
+  @Field(() => String, { description: "The requester's address." })
+  fromEmail!: string;
+  @Field(() => String, { description: 'The text, exactly as sent (plain text).' })
+  body!: string;
+  @Field(() => ChangeSource, { description: 'How it came: REQUESTER_PAGE (or EMAIL, a later version).' })
+  via!: string;
+  @Field(() => Boolean, { description: 'Held for review (mail from an unknown sender, a later version); never for the requester page.' })
+  held!: boolean;
+}
+
+const ENTRY_TYPES = { note: 'TicketNote', change: 'TicketChange', reply: 'TicketReply', requesterMessage: 'RequesterMessage' } as const;
+
 export const TimelineEntry = createUnionType({
   name: 'TimelineEntry',
-  description: "One entry of a ticket's timeline: a note (its creation) or a change. Every entry has `seq` and `at`.",
-  types: () => [TicketNote, TicketChange] as const,
-  resolveType: (entry) => ((entry as unknown as TimelineEntryRecord).entry === 'note' ? 'TicketNote' : 'TicketChange'),
+  description: "One entry of a ticket's timeline: a note (its creation), a change, a public reply or a requester's message. Every entry has `seq` and `at`.",
+  types: () => [TicketNote, TicketChange, TicketReply, RequesterMessage] as const,
+  resolveType: (entry) => ENTRY_TYPES[(entry as unknown as TimelineEntryRecord).entry],
 });
 
 @ObjectType({ simpleResolvers: true, description: "One page of a ticket's timeline, newest entry first." })
@@ -185,7 +245,11 @@ export class TicketChangeConnection {
 
 @ArgsType()
 export class TimelineArgs extends PageArgs {
-  @Field(() => TimelineFilter, { nullable: true, defaultValue: 'ALL', description: 'Every entry (default), the notes only, or the changes only.' })
+  @Field(() => TimelineFilter, {
+    nullable: true,
+    defaultValue: 'ALL',
+    description: 'Every entry (default), the notes only, the changes only, or the public conversation only.',
+  })
   filter!: ticketTimeline.TimelineFilter | null;
 }
 
@@ -198,6 +262,40 @@ export class TicketTimelineResolver {
     const page = await ticketTimeline.ticketTimeline(service, ticket.id, args);
     await preloadUsers(loaders, page.nodes);
     return toConnection(page);
+  }
+
+  @FieldResolver(() => String, {
+    description:
+      "The address of this ticket's requester page (/r/<token>): the same every time until revoked (revokeRequesterLink). Anyone holding it sees the title, status and public conversation, and can answer.",
+  })
+  requesterLink(@Root() ticket: TicketRecord, @Ctx() { service }: GraphQLContext) {
+    return requesterLinks.requesterLink(service, ticket.id);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description: "Whether the requester's last message is unanswered: the last entry of the public conversation is the requester's.",
+  })
+  awaitingReply(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.awaitingReply.load(ticket.id);
+  }
+
+  @Mutation(() => TicketReply, {
+    description:
+      "Replies to the ticket's requester: a public timeline entry, emailed to them (its `delivery` follows the mail) and shown on their page. 1 to 10,000 characters.",
+  })
+  replyToRequester(
+    @Arg('ticketId', () => Int, { description: 'One of your tickets.' }) ticketId: number,
+    @Arg('body', () => String, { description: 'The text (plain), 1 to 10,000 characters.' }) body: string,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return requesterReplies.replyToRequester(service, ticketId, body);
+  }
+
+  @Mutation(() => String, {
+    description: "Revokes the ticket's requester link: the old address shows nothing from now on. Returns the new address (also `Ticket.requesterLink`).",
+  })
+  revokeRequesterLink(@Arg('ticketId', () => Int, { description: 'One of your tickets.' }) ticketId: number, @Ctx() { service }: GraphQLContext) {
+    return requesterLinks.revokeRequesterLink(service, ticketId);
   }
 
   @Query(() => TicketChangeConnection, {
@@ -237,6 +335,18 @@ export class TicketTimelineResolver {
     return ticketTimeline.deleteTicketNote(service, id);
   }
 
+  @Subscription(() => TicketReply, {
+    description:
+      "The replies of one of your tickets whose mail changed state (sent, failed, retried), each with its `delivery` now. Another agent's ticket is NOT_FOUND.",
+    subscribe: ({ args, context }) => replyDeliveryStream((context as GraphQLContext).service, args as { ticketId: number }),
+  })
+  replyDeliveryEvents(
+    @Root() reply: TicketReplyRecord,
+    @Arg('ticketId', () => Int, { description: 'One of your tickets.' }) _ticketId: number,
+  ): TicketReplyRecord {
+    return reply;
+  }
+
   @Subscription(() => TimelineEntry, {
     description:
       "The entries of one of your tickets as they are committed, by any client and door. Pass the last `seq` you hold as `afterSeq` (after a reconnect): every later entry arrives once, in order, with no gap. Without it, only new entries. Another agent's ticket is NOT_FOUND.",
@@ -258,7 +368,7 @@ export class TicketTimelineResolver {
 async function preloadUsers(loaders: GraphQLContext['loaders'], entries: readonly TimelineEntryRecord[]): Promise<void> {
   const ids = new Set<number>();
   for (const e of entries) {
-    const id = e.entry === 'note' ? e.authorId : e.actor.userId;
+    const id = e.entry === 'note' || e.entry === 'reply' ? e.authorId : e.entry === 'change' ? e.actor.userId : null;
     if (id != null) ids.add(id);
   }
   if (ids.size) await loaders.user.loadMany([...ids]);
@@ -302,6 +412,14 @@ export class TicketChangeResolver {
   }
 }
 
+@Resolver(() => TicketReply)
+export class TicketReplyResolver {
+  @FieldResolver(() => User, { description: 'The agent who wrote the reply.' })
+  author(@Root() reply: TicketReplyRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.userNow(reply.authorId);
+  }
+}
+
 @Resolver(() => NoteRevision)
 export class NoteRevisionResolver {
   @FieldResolver(() => User, { description: 'Who made the edit.' })
@@ -316,6 +434,43 @@ export class ActorResolver {
   user(@Root() actor: TicketChangeRecord['actor'], @Ctx() { loaders }: GraphQLContext) {
     return actor.userId == null ? null : loaders.userNow(actor.userId);
   }
+}
+
+/** A context of its own for one read of a live stream (its own unit of work, the viewer's identity). */
+function readerOf(service: ServiceContext, viewerId: number): () => ServiceContext {
+  return () => ({ em: forkEm(service.deps.orm), viewerId, deps: service.deps, clientIp: service.clientIp, via: service.via, token: service.token });
+}
+
+/** The delivery changes of one ticket's replies, each reply re-read (with its state now) under the viewer's rights. */
+async function replyDeliveryStream(service: ServiceContext, args: { ticketId: number }): Promise<AsyncIterable<TicketReplyRecord>> {
+  const viewerId = requireViewer(service);
+  const reader = readerOf(service, viewerId);
+  const source = ticketAccess.subscribeReplyDelivery(service.deps.bus, viewerId);
+  let pending = source.next();
+  try {
+    await ticketTimeline.lastTimelineSeq(reader(), args.ticketId); // the access check: NOT_FOUND before it starts
+  } catch (error) {
+    await source.return?.();
+    throw error;
+  }
+  async function* replies(): AsyncGenerator<TicketReplyRecord> {
+    try {
+      for (;;) {
+        const signal = await pending;
+        if (signal.done) return;
+        pending = source.next();
+        if (signal.value.ticketId !== args.ticketId) continue;
+        try {
+          yield await requesterReplies.replyRecord(reader(), signal.value.replyId);
+        } catch {
+          // The ticket left the viewer (deleted, reassigned): nothing to send.
+        }
+      }
+    } finally {
+      await source.return?.();
+    }
+  }
+  return replies();
 }
 
 /** At most this many entries per catch-up read. */
@@ -375,4 +530,11 @@ async function timelineStream(service: ServiceContext, args: { ticketId: number;
   return entries();
 }
 
-export const TIMELINE_RESOLVERS = [TicketTimelineResolver, TicketNoteResolver, TicketChangeResolver, NoteRevisionResolver, ActorResolver] as const;
+export const TIMELINE_RESOLVERS = [
+  TicketTimelineResolver,
+  TicketNoteResolver,
+  TicketChangeResolver,
+  TicketReplyResolver,
+  NoteRevisionResolver,
+  ActorResolver,
+] as const;

@@ -64,6 +64,8 @@ export type EventTopics = {
   ticket: [userId: number, payload: TicketChange];
   /** A ticket of this agent's gained an event-record entry. */
   timeline: [userId: number, payload: TimelineSignal];
+  /** The mail of a reply on a ticket of this agent's changed state (mail/sender.ts); the subscription re-reads it. */
+  replyDelivery: [userId: number, payload: { ticketId: number; replyId: number }];
   macro: [userId: number, payload: Change<MacroRecord>];
   customer: [payload: Change<CustomerRecord>];
   /** Unread counts of this agent changed (services/conversations.ts); the subscription re-reads them. */

@@ -22,7 +22,16 @@ type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
 type Data = Record<string, unknown>;
 
 /** The kinds of the event record; NOTE_ADDED is a note's creation (its `TicketNote` timeline entry). */
-export type TicketEventKind = 'CREATED' | 'UPDATED' | 'DELETED' | 'NOTE_ADDED' | 'NOTE_EDITED' | 'NOTE_DELETED';
+export type TicketEventKind =
+  | 'CREATED'
+  | 'UPDATED'
+  | 'DELETED'
+  | 'NOTE_ADDED'
+  | 'NOTE_EDITED'
+  | 'NOTE_DELETED'
+  // A public reply (its TicketReply entry) and a requester's message (its RequesterMessage entry), issue 25.
+  | 'REPLY_ADDED'
+  | 'MESSAGE_RECEIVED';
 
 /** One field's change, in GraphQL spelling: the field's GraphQL name, values as the schema writes them. */
 export interface FieldChange {
@@ -37,6 +46,8 @@ export interface TicketEventDraft {
   kind: TicketEventKind;
   changes: FieldChange[];
   noteId?: number | null;
+  replyId?: number | null;
+  requesterMessageId?: number | null;
   /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts). */
   assigneeId: number;
   /** When it happened, when not now (the demo seed's tickets were created in the past). */
@@ -177,9 +188,9 @@ async function actorName(em: Em, userId: number | null): Promise<string> {
 }
 
 /** Who writes: the caller's viewer, token and door (a ServiceContext is one; the demo seed is the system). */
-export type ChangeActor = Pick<ServiceContext, 'viewerId' | 'token' | 'via'>;
+export type ChangeActor = Pick<ServiceContext, 'viewerId' | 'token' | 'via' | 'requester'>;
 
-const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via, kind, changes, note_id, assignee_id';
+const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via, kind, changes, note_id, reply_id, requester_message_id, assignee_id';
 
 /**
  * PostgreSQL: a ticket's counter bump and its entries in one round trip. The bump takes the ticket's row lock (a
@@ -188,12 +199,12 @@ const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via
  */
 const POSTGRES_APPEND = `with bumped as (update tickets set event_seq = event_seq + ? where id = ? returning event_seq)
 insert into ticket_events (${EVENT_COLUMNS})
-select ?, bumped.event_seq - ? + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
-from bumped, json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, assignee_id int)
+select ?, bumped.event_seq - ? + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id
+from bumped, json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int)
 returning seq`;
 const POSTGRES_APPEND_AFTER_DELETE = `insert into ticket_events (${EVENT_COLUMNS})
-select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.assignee_id
-from json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, assignee_id int)
+select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id
+from json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int)
 returning seq`;
 
 /**
@@ -209,7 +220,7 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
   if (!drafts.length) return [];
   const statements = await transactionStatements(em);
   const actor = actorOf(ctx);
-  const name = await actorName(em, actor.userId);
+  const name = actor.name ?? (await actorName(em, actor.userId));
   const at = new Date();
   const byTicket = new Map<number, TicketEventDraft[]>();
   for (const d of drafts) byTicket.set(d.ticketId, [...(byTicket.get(d.ticketId) ?? []), d]);
@@ -225,6 +236,8 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           kind: d.kind,
           changes: JSON.stringify(d.changes),
           note_id: d.noteId ?? null,
+          reply_id: d.replyId ?? null,
+          requester_message_id: d.requesterMessageId ?? null,
           assignee_id: d.assigneeId,
         })),
       );
@@ -257,7 +270,7 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
       } else throw AppError.notFound('Ticket');
       first = last - list.length + 1;
       for (const [i, d] of list.entries())
-        await statements.all('ticket_events_insert', `insert into ticket_events (${EVENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        await statements.all('ticket_events_insert', `insert into ticket_events (${EVENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           ticketId,
           first + i,
           (d.at ?? at).getTime(),
@@ -268,6 +281,8 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           d.kind,
           JSON.stringify(d.changes),
           d.noteId ?? null,
+          d.replyId ?? null,
+          d.requesterMessageId ?? null,
           d.assigneeId,
         ]);
     }

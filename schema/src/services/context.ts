@@ -35,14 +35,30 @@ export interface ServiceDeps {
   presence: Presence;
   /** The webhook delivery engine (URL checks at registration, test sends and redeliveries). */
   webhooks?: WebhookEngine;
+  /** Mail to requesters and their links (issue 25, docs/email.md); absent: no mail server, links on a default secret. */
+  mail?: MailSettings;
+}
+
+/** How replies reach requesters (docs/email.md). */
+export interface MailSettings {
+  /** SMTP_URL is set: replies are queued in the mail outbox; otherwise they are kept as NOT_CONFIGURED. */
+  configured: boolean;
+  /** FULCRUM_MAIL_FROM: the From of every mail. */
+  from: string;
+  /** FULCRUM_PUBLIC_URL (default: the address the gateway listens on): the base of requester links. */
+  publicUrl: string;
+  /** The server's secret the requester links' tokens are derived from (never sent, never stored beside them). */
+  linkSecret: string;
+  /** Wakes this process's mail sender once a transaction that queued mail has committed. */
+  wake?: () => void;
 }
 
 /**
  * The door a change came through, as the event record (ticket_events.via) and GraphQL (`ChangeSource`) name it:
  * WEB is GraphQL with a session cookie, API_TOKEN GraphQL with a bearer token, REST the `/api` facade, SYSTEM a
- * change no caller made.
+ * change no caller made, EMAIL a requester's mail (a later version), REQUESTER_PAGE the requester's page (/r/<token>).
  */
-export const CHANGE_SOURCES = ['WEB', 'API_TOKEN', 'REST', 'SYSTEM'] as const;
+export const CHANGE_SOURCES = ['WEB', 'API_TOKEN', 'REST', 'SYSTEM', 'EMAIL', 'REQUESTER_PAGE'] as const;
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 /** Who made a change, as the event record names them: an agent, an API token (acting as its agent), the system. */
@@ -61,10 +77,13 @@ export interface ServiceContext {
   token?: ApiCredential;
   /** The door the request came through (set by the transport that built the context). */
   via: ChangeSource;
+  /** Set when the ticket's requester acts (through their link): the actor of the change is REQUESTER. */
+  requester?: { name: string };
 }
 
 /** The actor of a change the caller makes: its kind and user (null for the system). */
-export function actorOf(ctx: Pick<ServiceContext, 'viewerId' | 'token'>): { kind: ActorKind; userId: number | null } {
+export function actorOf(ctx: Pick<ServiceContext, 'viewerId' | 'token' | 'requester'>): { kind: ActorKind; userId: number | null; name?: string } {
+  if (ctx.requester) return { kind: 'REQUESTER', userId: null, name: ctx.requester.name };
   if (ctx.viewerId == null) return { kind: 'SYSTEM', userId: null };
   return { kind: ctx.token ? 'API_TOKEN' : 'AGENT', userId: ctx.viewerId };
 }

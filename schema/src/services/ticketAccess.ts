@@ -113,6 +113,16 @@ export function publishTimeline(bus: EventBus, to: TicketOwner, entry: TimelineS
   for (const agentId of audience(to)) bus.publish('timeline', agentId, entry);
 }
 
+/** Sends a reply's new delivery state to the live `replyDelivery` topic of every agent who may read the ticket. */
+export function publishReplyDelivery(bus: EventBus, to: TicketOwner, change: { ticketId: number; replyId: number }): void {
+  for (const agentId of audience(to)) bus.publish('replyDelivery', agentId, change);
+}
+
+/** The reply deliveries the viewer may hear of (the replyDeliveryEvents subscription's source). */
+export function subscribeReplyDelivery(bus: EventBus, viewerId: number) {
+  return bus.subscribe('replyDelivery', viewerId);
+}
+
 /** The event-record seqs the viewer may hear of (the ticketTimelineEvents subscription's source). */
 export function subscribeTimeline(bus: EventBus, viewerId: number) {
   return bus.subscribe('timeline', viewerId);

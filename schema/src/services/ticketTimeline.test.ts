@@ -49,7 +49,7 @@ describe('notes', () => {
     expect(Number(events.n)).toBe(0);
 
     const page = await ticketTimeline(kit.as(agent), ticket.id, {});
-    expect(page.nodes.map((e) => [e.seq, e.entry === 'note' ? 'NOTE' : e.kind])).toEqual([
+    expect(page.nodes.map((e) => [e.seq, e.entry === 'change' ? e.kind : 'NOTE'])).toEqual([
       [5, 'NOTE_DELETED'],
       [4, 'NOTE_EDITED'],
       [3, 'NOTE_EDITED'],

@@ -14,8 +14,9 @@ import { parseId, requireViewer, type ActorKind, type ChangeSource, type Service
 import { encodeCursor, pageSize, readCursor, type CursorKind, type Page, type PageArgs } from './connection.js';
 import { flushWithEvents, ticketEventOnly, type FieldChange, type TicketEventKind } from './changeLog.js';
 import * as ticketAccess from './ticketAccess.js';
+import type { DeliveryState, RequesterMessageRecord, TicketReplyRecord } from './requesterReplies.js';
 
-export const TIMELINE_FILTERS = ['ALL', 'NOTES', 'CHANGES'] as const;
+export const TIMELINE_FILTERS = ['ALL', 'NOTES', 'CHANGES', 'REPLIES'] as const;
 export type TimelineFilter = (typeof TIMELINE_FILTERS)[number];
 
 export interface TicketChangeRecord {
@@ -25,7 +26,7 @@ export interface TicketChangeRecord {
   at: Date;
   actor: { kind: ActorKind; name: string; userId: number | null };
   via: ChangeSource;
-  kind: Exclude<TicketEventKind, 'NOTE_ADDED'>;
+  kind: Exclude<TicketEventKind, 'NOTE_ADDED' | 'REPLY_ADDED' | 'MESSAGE_RECEIVED'>;
   changes: FieldChange[];
   /** The note a NOTE_EDITED or NOTE_DELETED event is about. */
   noteId: number | null;
@@ -45,7 +46,7 @@ export interface TicketNoteRecord {
   deletedAt: Date | null;
 }
 
-export type TimelineEntryRecord = TicketNoteRecord | TicketChangeRecord;
+export type TimelineEntryRecord = TicketNoteRecord | TicketChangeRecord | TicketReplyRecord | RequesterMessageRecord;
 
 export interface NoteRevisionRecord {
   id: number;
@@ -57,7 +58,15 @@ export interface NoteRevisionRecord {
 }
 
 const EVENT_COLUMNS =
-  'e.ticket_id, e.seq, e.at, e.actor_kind, e.actor_id, e.actor_name, e.via, e.kind, e.changes, e.note_id, n.author_id as n_author_id, n.body as n_body, n.edited_at as n_edited_at, n.deleted_at as n_deleted_at';
+  'e.ticket_id, e.seq, e.at, e.actor_kind, e.actor_id, e.actor_name, e.via, e.kind, e.changes, e.note_id, n.author_id as n_author_id, n.body as n_body, n.edited_at as n_edited_at, n.deleted_at as n_deleted_at' +
+  ', e.reply_id, r.author_id as r_author_id, r.body as r_body, r.delivery_state as r_state, r.delivery_attempts as r_attempts, r.delivery_last_response as r_response' +
+  ', e.requester_message_id, m.from_email as m_from, m.body as m_body, m.via as m_via, m.held as m_held';
+
+/** The event record with each entry's note, reply or requester message (each joined only for its own kind). */
+const EVENT_FROM = `ticket_events e
+  left join ticket_notes n on n.id = e.note_id and e.kind = 'NOTE_ADDED'
+  left join ticket_replies r on r.id = e.reply_id and e.kind = 'REPLY_ADDED'
+  left join requester_messages m on m.id = e.requester_message_id and e.kind = 'MESSAGE_RECEIVED'`;
 
 interface EventRow {
   ticket_id: number | string;
@@ -74,6 +83,17 @@ interface EventRow {
   n_body: string | null;
   n_edited_at: unknown;
   n_deleted_at: unknown;
+  reply_id: number | string | null;
+  r_author_id: number | string | null;
+  r_body: string | null;
+  r_state: string | null;
+  r_attempts: number | string | null;
+  r_response: string | null;
+  requester_message_id: number | string | null;
+  m_from: string | null;
+  m_body: string | null;
+  m_via: string | null;
+  m_held: boolean | number | null;
 }
 
 const optionalDate = (value: unknown) => (value === null || value === undefined ? null : toDate(value));
@@ -94,6 +114,29 @@ function toEntry(r: EventRow): TimelineEntryRecord {
       editedAt: optionalDate(r.n_edited_at),
       deletedAt: optionalDate(r.n_deleted_at),
     };
+  if (r.kind === 'REPLY_ADDED' && r.reply_id !== null)
+    return {
+      entry: 'reply',
+      id: Number(r.reply_id),
+      ticketId,
+      seq,
+      at,
+      authorId: Number(r.r_author_id ?? r.actor_id),
+      body: r.r_body ?? '',
+      delivery: { state: (r.r_state ?? 'NOT_CONFIGURED') as DeliveryState, attempts: Number(r.r_attempts ?? 0), lastResponse: r.r_response },
+    };
+  if (r.kind === 'MESSAGE_RECEIVED' && r.requester_message_id !== null)
+    return {
+      entry: 'requesterMessage',
+      id: Number(r.requester_message_id),
+      ticketId,
+      seq,
+      at,
+      fromEmail: r.m_from ?? '',
+      body: r.m_body ?? '',
+      via: (r.m_via ?? r.via) as RequesterMessageRecord['via'],
+      held: !!r.m_held,
+    };
   return {
     entry: 'change',
     ticketId,
@@ -107,7 +150,12 @@ function toEntry(r: EventRow): TimelineEntryRecord {
   };
 }
 
-const KIND_SQL: Record<TimelineFilter, string> = { ALL: '', NOTES: " and e.kind = 'NOTE_ADDED'", CHANGES: " and e.kind <> 'NOTE_ADDED'" };
+const KIND_SQL: Record<TimelineFilter, string> = {
+  ALL: '',
+  NOTES: " and e.kind = 'NOTE_ADDED'",
+  CHANGES: " and e.kind not in ('NOTE_ADDED', 'REPLY_ADDED', 'MESSAGE_RECEIVED')",
+  REPLIES: " and e.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED')",
+};
 
 /** Validated page arguments (both errors at once), read before any statement runs. */
 function readArgs(kind: CursorKind, args: PageArgs): { first: number; afterSeq: number | null } {
@@ -149,7 +197,7 @@ async function eventPage(
   const rows = await hotRead<EventRow>(
     em,
     `timeline_page_${filter}${afterSeq === null ? '' : '_after'}`,
-    `select ${EVENT_COLUMNS} from ticket_events e left join ticket_notes n on n.id = e.note_id and e.kind = 'NOTE_ADDED'
+    `select ${EVENT_COLUMNS} from ${EVENT_FROM}
      where ${where}${afterSeq === null ? '' : ' and e.seq < ?'} order by e.seq desc limit ?`,
     afterSeq === null ? [ticketId, first + 1] : [ticketId, afterSeq, first + 1],
   );
@@ -241,7 +289,7 @@ export async function lastTimelineSeq(ctx: ServiceContext, rawTicketId: unknown)
 export async function timelineEntriesAfter(ctx: ServiceContext, rawTicketId: unknown, afterSeq: number, limit: number): Promise<TimelineEntryRecord[]> {
   const ticketId = await historyTicketId(ctx, rawTicketId);
   const rows = await ctx.em.getConnection().execute<EventRow[]>(
-    `select ${EVENT_COLUMNS} from ticket_events e left join ticket_notes n on n.id = e.note_id and e.kind = 'NOTE_ADDED'
+    `select ${EVENT_COLUMNS} from ${EVENT_FROM}
      where e.ticket_id = ? and e.seq > ? order by e.seq limit ?`,
     [ticketId, afterSeq, limit],
   );

@@ -47,12 +47,12 @@ function attachImage(ctx: ServiceContext, ticket: Ticket, image: CheckedImage): 
 }
 
 /** The filterable fields of a ticket (entity or record), for the `previous` of a ticket event. */
-function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
+export function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
   const requesterId = 'requesterId' in ticket ? ticket.requesterId : ticket.requester.id;
   return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
 }
 
-function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', ticket: Ticket, previous?: TicketFacets): TicketRecord {
+export function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', ticket: Ticket, previous?: TicketFacets): TicketRecord {
   const record = ticketRecordOf(ticket);
   ticketAccess.publish(ctx.deps.bus, record, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
   return record;

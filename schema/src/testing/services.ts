@@ -65,7 +65,14 @@ export async function openServiceKit(): Promise<ServiceKit> {
   const presence = await createPresence({ bus: events.bus, redisUrl, prefix: channelPrefixFor(namespace) });
   // The sign-in limits are the auth tests' subject (gateway), not these: generous, in memory.
   const limiter = createAuthLimiter({ ...DEFAULT_AUTH_LIMITS, signupsPerIp: 100_000, loginFailuresPerIp: 100_000 });
-  const deps: ServiceDeps = { orm, bus: events.bus, limiter, presence };
+  // Mail to requesters: not configured (replies are kept as NOT_CONFIGURED) unless a test sets `configured`.
+  const mail = {
+    configured: false,
+    from: 'Fulcrum Support <support@fulcrum.test>',
+    publicUrl: 'http://127.0.0.1:4000',
+    linkSecret: randomBytes(32).toString('hex'),
+  };
+  const deps: ServiceDeps = { orm, bus: events.bus, limiter, presence, mail };
   const listeners = new Set<() => void>();
 
   const kit: ServiceKit = {

@@ -41,6 +41,8 @@ export const MESSAGES = {
   customerCreateFailed: 'An error occurred while creating customer',
   message: 'Message must be between 1 and 2000 characters.',
   ticketNote: 'Note must be between 1 and 10,000 characters.',
+  ticketReply: 'Reply must be between 1 and 10,000 characters.',
+  requesterMessage: 'Your message must be between 1 and 10,000 characters.',
   invalidNoteId: 'Invalid note id.',
   macroPermanent: 'This Option Is Permanent',
   customerHint: 'Please provide name and email.',
@@ -263,6 +265,19 @@ export function validateMessage(input: { message: unknown }): FieldErrors {
 export function validateTicketNote(input: { body: unknown }): FieldErrors {
   return collect([
     ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.ticketNote],
+  ]);
+}
+
+/** A public reply to the requester, and what the requester sends back: the same bounds as a note. */
+export function validateTicketReply(input: { body: unknown }): FieldErrors {
+  return collect([
+    ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.ticketReply],
+  ]);
+}
+
+export function validateRequesterMessage(input: { body: unknown }): FieldErrors {
+  return collect([
+    ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.requesterMessage],
   ]);
 }
 

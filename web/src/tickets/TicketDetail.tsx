@@ -36,7 +36,7 @@ export const TicketDetail_ticket = graphql(`
   }
 `);
 
-/** The read-only ticket: every field of the spec, the macro's canned text, and the image. */
+/** The read-only ticket: every field of the spec and the image (the macro's canned text fills the reply composer). */
 export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_ticket> }) {
   const ticket = useFragment(TicketDetail_ticket, props.ticket);
   return (
@@ -79,12 +79,6 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
         </dl>
         <h3>Description</h3>
         <p className="ticket-description">{ticket.description}</p>
-        {ticket.macro.id !== 1 && (
-          <>
-            <h3>Macro reply</h3>
-            <p className="ticket-description macro-text">{ticket.macro.description}</p>
-          </>
-        )}
       </div>
       <figure className="ticket-detail-image">
         {ticket.image ? (

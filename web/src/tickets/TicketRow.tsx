@@ -14,6 +14,7 @@ export const TicketRow_ticket = graphql(`
     status
     requesterId
     updatedAt
+    awaitingReply
     requester {
       id
       name
@@ -44,6 +45,11 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
           {ticket.title}
         </Link>{' '}
         <StatusBadge status={ticket.status} />
+        {ticket.awaitingReply && (
+          <span className="badge badge-awaiting" title="The requester's last message is unanswered">
+            <span aria-hidden="true">✉</span> Awaiting reply
+          </span>
+        )}
       </td>
       <td>
         <span className="cell-label">Requester</span>

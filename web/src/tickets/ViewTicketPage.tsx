@@ -19,11 +19,14 @@ const VIEW_TICKET_PAGE = graphql(`
       id
       ...TicketDetail_ticket
       ...TicketStatusControl_ticket
+      ...TicketTimeline_ticket
       timeline(first: 50, filter: $timelineFilter) {
         nodes {
           __typename
           ...TimelineEntry_note
           ...TimelineEntry_change
+          ...TimelineEntry_reply
+          ...TimelineEntry_requesterMessage
         }
         pageInfo {
           endCursor
@@ -105,6 +108,7 @@ function ViewTicketScreen({ id }: { id: number }) {
       <TicketTimeline
         key={id}
         ticketId={id}
+        ticket={data.ticket}
         timeline={data.ticket.timeline}
         filter={timelineFilter}
         onFilter={setTimelineFilter}

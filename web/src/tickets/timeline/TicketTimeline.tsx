@@ -1,6 +1,6 @@
 import { useApolloClient, useMutation, useReactiveVar } from '@apollo/client/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { graphql } from '../../gql';
+import { graphql, useFragment, type FragmentType } from '../../gql';
 import { entryView, TIMELINE_PAGE, type TimelinePage } from './documents';
 import { liveStatusVar } from '../../live/connection';
 import { useSignedInUser } from '../../app/session';
@@ -15,10 +15,58 @@ const TIMELINE_EVENTS = graphql(`
       __typename
       ...TimelineEntry_note
       ...TimelineEntry_change
+      ...TimelineEntry_reply
+      ...TimelineEntry_requesterMessage
       ... on TicketChange {
         note {
           ...TimelineEntry_note
         }
+      }
+    }
+  }
+`);
+
+/** What the composer needs of the ticket: who the requester is, the macro whose text fills a reply, the requester page. */
+export const TicketTimeline_ticket = graphql(`
+  fragment TicketTimeline_ticket on Ticket {
+    id
+    requesterLink
+    requester {
+      id
+      name
+      email
+    }
+    macro {
+      id
+      description
+    }
+  }
+`);
+
+const REPLY = graphql(`
+  mutation ReplyToRequester($ticketId: Int!, $body: String!) {
+    replyToRequester(ticketId: $ticketId, body: $body) {
+      __typename
+      ...TimelineEntry_reply
+    }
+  }
+`);
+
+const REVOKE_LINK = graphql(`
+  mutation RevokeRequesterLink($ticketId: Int!) {
+    revokeRequesterLink(ticketId: $ticketId)
+  }
+`);
+
+/** A reply's mail changed state: Apollo merges it into TicketReply:{id}, wherever the reply is shown. */
+const DELIVERY_EVENTS = graphql(`
+  subscription ReplyDeliveryEvents($ticketId: Int!) {
+    replyDeliveryEvents(ticketId: $ticketId) {
+      id
+      delivery {
+        state
+        attempts
+        lastResponse
       }
     }
   }
@@ -53,6 +101,7 @@ const DELETE_NOTE = graphql(`
 
 interface TicketTimelineProps {
   ticketId: number;
+  ticket: FragmentType<typeof TicketTimeline_ticket>;
   /** The ticket's timeline as the page's query holds it (newest first, as far back as loaded). */
   timeline: TimelinePage;
   filter: TimelineFilterValue;
@@ -66,7 +115,8 @@ interface TicketTimelineProps {
  * and doors (`ticketTimelineEvents` from the highest seq held, again from there after a reconnect), and the note
  * mutations, whose answers update the cache (no refetch).
  */
-export function TicketTimeline({ ticketId, timeline, filter, onFilter, loading }: TicketTimelineProps) {
+export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, onFilter, loading }: TicketTimelineProps) {
+  const ticket = useFragment(TicketTimeline_ticket, ticketRef);
   const me = useSignedInUser();
   const client = useApolloClient();
   const [deleting, setDeleting] = useState<number | null>(null);
@@ -104,6 +154,28 @@ export function TicketTimeline({ ticketId, timeline, filter, onFilter, loading }
     return () => subscription.unsubscribe();
   }, [client, ticketId, up]);
 
+  // Replies' delivery states, live (the sender on any gateway announces each change).
+  useEffect(() => {
+    if (!up) return;
+    const subscription = client.subscribe({ query: DELIVERY_EVENTS, variables: { ticketId } }).subscribe({
+      next({ error }) {
+        if (error && liveStatusVar() !== 'offline') console.warn('delivery event', error);
+      },
+    });
+    return () => subscription.unsubscribe();
+  }, [client, ticketId, up]);
+
+  const [reply] = useMutation(REPLY, {
+    update(cache, { data }) {
+      if (data) insertTimelineEntry(cache, ticketId, data.replyToRequester);
+    },
+  });
+  const [revokeLink] = useMutation(REVOKE_LINK, {
+    update(cache, { data }) {
+      if (data) cache.modify({ id: cache.identify({ __typename: 'Ticket', id: ticketId }), fields: { requesterLink: () => data.revokeRequesterLink } });
+    },
+  });
+
   const [addNote] = useMutation(ADD_NOTE, {
     update(cache, { data }) {
       if (data) insertTimelineEntry(cache, ticketId, data.addTicketNote);
@@ -120,6 +192,17 @@ export function TicketTimeline({ ticketId, timeline, filter, onFilter, loading }
         filter={filter}
         onFilter={onFilter}
         loading={loading}
+        composer={{
+          requester: ticket.requester,
+          macro: ticket.macro,
+          requesterLink: ticket.requesterLink,
+          onReply: async (body) => {
+            await reply({ variables: { ticketId, body } });
+          },
+          onRevokeLink: async () => {
+            await revokeLink({ variables: { ticketId } });
+          },
+        }}
         hasOlder={timeline.pageInfo.hasNextPage}
         loadOlder={() =>
           client.query({

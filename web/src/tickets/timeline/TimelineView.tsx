@@ -2,13 +2,34 @@ import { memo, useEffect, useEffectEvent, useMemo, useRef, useState } from 'reac
 import { loadProblem, problemText } from '../../apollo/errors';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { actorName, changeWords, FILTERS, timelineRows, viaWords, type ActorValue, type ChangeValue, type TimelineFilterValue } from './entries';
-import { NoteComposer } from './NoteComposer';
+import { Composer, type ComposerProps } from './Composer';
 import { TimelineNote, type NoteMode, type NoteView } from './TimelineNote';
 import './timeline.css';
 
 /** A note entry of the timeline (the list's __typename and seq beside the note's fields). */
 export type NoteEntry = NoteView & { __typename: 'TicketNote' };
-export type TimelineEntryView = NoteEntry | ChangeValue;
+/** An agent's public reply to the requester, with its mail's delivery. */
+export interface ReplyEntry {
+  __typename: 'TicketReply';
+  id: number;
+  seq: number;
+  at: string;
+  text: string;
+  author: { id: number; username: string };
+  delivery: { state: string; attempts: number; lastResponse?: string | null };
+}
+/** What the requester sent. */
+export interface RequesterMessageEntry {
+  __typename: 'RequesterMessage';
+  id: number;
+  seq: number;
+  at: string;
+  fromEmail: string;
+  text: string;
+  via: string;
+  held: boolean;
+}
+export type TimelineEntryView = NoteEntry | ChangeValue | ReplyEntry | RequesterMessageEntry;
 
 /** What the timeline does; the screen (TicketTimeline.tsx) does it with its mutations. */
 export interface TimelineActions {
@@ -29,6 +50,8 @@ interface TimelineViewProps {
   actions: TimelineActions;
   /** The first page is on its way (a filter just changed). */
   loading?: boolean;
+  /** The composer's ticket side: the requester, the macro, the requester page and the reply and link actions. */
+  composer: Omit<ComposerProps, 'onNote'>;
 }
 
 /** Older entries start loading when the end of the list is this close to the viewport. */
@@ -41,7 +64,7 @@ const LOAD_OLDER_MARGIN = '600px';
  * same from the keyboard); entries arriving on top leave the reader where they were (the browser's scroll
  * anchoring), and rows off screen are not laid out (content-visibility), so 5,000 entries stay smooth.
  */
-export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOlder, actions, loading }: TimelineViewProps) {
+export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOlder, actions, loading, composer }: TimelineViewProps) {
   const [editing, setEditing] = useState<number | null>(null);
   const rows = useMemo(() => timelineRows(entries), [entries]);
   // Stable callbacks for the memoized rows: the latest actions through a ref.
@@ -74,15 +97,17 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
           ))}
         </div>
       </header>
-      <NoteComposer onAdd={(body) => actions.add(body)} />
+      <Composer {...composer} onNote={(body) => actions.add(body)} />
       {rows.length === 0 ? (
-        <p className="timeline-empty muted">
-          {loading ? 'Loading...' : filter === 'CHANGES' ? 'No changes yet.' : filter === 'NOTES' ? 'No notes yet.' : 'No notes or changes yet.'}
-        </p>
+        <p className="timeline-empty muted">{loading ? 'Loading...' : EMPTY[filter]}</p>
       ) : (
         <ol className="timeline-list" aria-busy={!!loading} aria-label={`Timeline: ${FILTERS.find((option) => option.value === filter)!.label.toLowerCase()}`}>
           {rows.map((row) =>
-            row.type === 'note' ? (
+            row.type === 'note' && row.note.__typename === 'TicketReply' ? (
+              <ReplyRow key={row.key} reply={row.note as ReplyEntry} />
+            ) : row.type === 'note' && row.note.__typename === 'RequesterMessage' ? (
+              <MessageRow key={row.key} message={row.note as RequesterMessageEntry} />
+            ) : row.type === 'note' ? (
               <NoteRow
                 key={row.key}
                 note={row.note as NoteEntry}
@@ -100,6 +125,62 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
     </section>
   );
 }
+
+const EMPTY: Record<TimelineFilterValue, string> = {
+  ALL: 'No notes or changes yet.',
+  NOTES: 'No notes yet.',
+  CHANGES: 'No changes yet.',
+  REPLIES: 'No replies yet.',
+};
+
+/** A reply's mail, in words: where it is now (updated live). */
+export function deliveryWords(delivery: ReplyEntry['delivery']): string {
+  switch (delivery.state) {
+    case 'SENT':
+      return 'Emailed to the requester';
+    case 'FAILED':
+      return `Not delivered after ${delivery.attempts} attempts${delivery.lastResponse ? `: ${delivery.lastResponse}` : ''}`;
+    case 'NOT_CONFIGURED':
+      return 'not emailed: no mail server configured';
+    default:
+      return delivery.attempts > 0
+        ? `Sending (attempt ${delivery.attempts + 1})${delivery.lastResponse ? `: ${delivery.lastResponse}` : ''}`
+        : 'Sending email...';
+  }
+}
+
+/** "demo replied to the requester · 2 min. ago", the text, and where its mail is. */
+const ReplyRow = memo(function ReplyRow({ reply }: { reply: ReplyEntry }) {
+  return (
+    <li className="timeline-row">
+      <article className="timeline-reply" aria-label={`Reply by ${reply.author.username}`}>
+        <p className="timeline-public-head">
+          <span aria-hidden="true">✉</span> <strong>{reply.author.username}</strong> replied to the requester · <RelativeTime value={reply.at} />
+        </p>
+        <p className="timeline-public-body">{reply.text}</p>
+        <p className={`delivery${reply.delivery.state === 'FAILED' ? ' delivery-failed' : ''}`} data-delivery={reply.delivery.state}>
+          {deliveryWords(reply.delivery)}
+        </p>
+      </article>
+    </li>
+  );
+});
+
+/** "ada@example.com wrote on the requester's page · 1 min. ago" and the text. */
+const MessageRow = memo(function MessageRow({ message }: { message: RequesterMessageEntry }) {
+  const door = viaWords(message.via);
+  return (
+    <li className="timeline-row">
+      <article className="timeline-message" aria-label={`Message from ${message.fromEmail}`}>
+        <p className="timeline-public-head">
+          <strong>{message.fromEmail}</strong> wrote{door && ` ${door}`} · <RelativeTime value={message.at} />
+          {message.held && ' · held for review'}
+        </p>
+        <p className="timeline-public-body">{message.text}</p>
+      </article>
+    </li>
+  );
+});
 
 interface RowActions {
   startEdit: (id: number) => void;

@@ -19,6 +19,8 @@ const TIMELINE_ENTRY = graphql(`
           __typename
           ...TimelineEntry_note
           ...TimelineEntry_change
+          ...TimelineEntry_reply
+          ...TimelineEntry_requesterMessage
         }
         pageInfo {
           endCursor

@@ -50,6 +50,39 @@ export const TimelineEntry_change = graphql(`
   }
 `);
 
+// `text: body`: a union's entries may not select one field name with two types (TicketNote's body is nullable).
+/** A public reply to the requester, with its mail's delivery (updated live by replyDeliveryEvents). */
+export const TimelineEntry_reply = graphql(`
+  fragment TimelineEntry_reply on TicketReply {
+    id
+    seq
+    at
+    text: body
+    author {
+      id
+      username
+    }
+    delivery {
+      state
+      attempts
+      lastResponse
+    }
+  }
+`);
+
+/** What the requester sent (from their page, or by mail later). */
+export const TimelineEntry_requesterMessage = graphql(`
+  fragment TimelineEntry_requesterMessage on RequesterMessage {
+    id
+    seq
+    at
+    fromEmail
+    text: body
+    via
+    held
+  }
+`);
+
 /**
  * An older page of the timeline: written to the cache, where it joins the page's list. The first page comes with
  * the ticket page's own query (ViewTicketPage), which selects `timeline` the same way (inline: the gateway's depth
@@ -64,6 +97,8 @@ export const TIMELINE_PAGE = graphql(`
           __typename
           ...TimelineEntry_note
           ...TimelineEntry_change
+          ...TimelineEntry_reply
+          ...TimelineEntry_requesterMessage
         }
         pageInfo {
           endCursor
@@ -79,7 +114,10 @@ export type TimelinePage = TicketTimelinePageQuery['ticket']['timeline'];
 
 /** A timeline entry of any of the documents above (masked by fragment), with its fields read out. */
 type EntryRef =
-  ({ __typename: 'TicketNote' } & FragmentType<typeof TimelineEntry_note>) | ({ __typename: 'TicketChange' } & FragmentType<typeof TimelineEntry_change>);
+  | ({ __typename: 'TicketNote' } & FragmentType<typeof TimelineEntry_note>)
+  | ({ __typename: 'TicketChange' } & FragmentType<typeof TimelineEntry_change>)
+  | ({ __typename: 'TicketReply' } & FragmentType<typeof TimelineEntry_reply>)
+  | ({ __typename: 'RequesterMessage' } & FragmentType<typeof TimelineEntry_requesterMessage>);
 
 /** Views by result object: Apollo keeps an unchanged entry's object, so its row (memoized) does not render again. */
 const views = new WeakMap<object, TimelineEntryView>();
@@ -89,10 +127,19 @@ const views = new WeakMap<object, TimelineEntryView>();
 export function entryView(entry: EntryRef): TimelineEntryView {
   let view = views.get(entry);
   if (!view) {
-    view =
-      entry.__typename === 'TicketNote'
-        ? { __typename: 'TicketNote', ...useFragment(TimelineEntry_note, entry) }
-        : { __typename: 'TicketChange', ...useFragment(TimelineEntry_change, entry) };
+    switch (entry.__typename) {
+      case 'TicketNote':
+        view = { __typename: 'TicketNote', ...useFragment(TimelineEntry_note, entry) };
+        break;
+      case 'TicketChange':
+        view = { __typename: 'TicketChange', ...useFragment(TimelineEntry_change, entry) };
+        break;
+      case 'TicketReply':
+        view = { __typename: 'TicketReply', ...useFragment(TimelineEntry_reply, entry) };
+        break;
+      default:
+        view = { __typename: 'RequesterMessage', ...useFragment(TimelineEntry_requesterMessage, entry) };
+    }
     views.set(entry, view);
   }
   return view;

@@ -32,14 +32,20 @@ export interface ChangeValue {
 }
 
 export interface NoteValue {
-  __typename: 'TicketNote';
+  __typename: 'TicketNote' | 'TicketReply' | 'RequesterMessage';
   seq: number;
   at: string;
 }
 
-/** One row of the timeline: a note, or one or more changes by one actor within a minute (newest first). */
+/**
+ * One row of the timeline: an entry of its own (a note, a public reply, a requester's message), or one or more
+ * changes by one actor within a minute (newest first).
+ */
 export type TimelineRow<N extends NoteValue, C extends ChangeValue> =
   { type: 'note'; key: string; note: N } | { type: 'changes'; key: string; actor: ActorValue; via: string; at: string; changes: C[] };
+
+/** Entries that are a card of their own (never grouped): notes, replies and requester messages. */
+const CARD_KEYS: Record<NoteValue['__typename'], string> = { TicketNote: 'n', TicketReply: 'r', RequesterMessage: 'm' };
 
 /** Changes by one actor whose first and last are at most this far apart read as one line. */
 export const GROUP_WITHIN_MS = 60_000;
@@ -114,6 +120,8 @@ export function changeWords(changes: readonly Pick<ChangeValue, 'kind' | 'change
 
 /** How a change came in, when not through the web app: "with an API token", "through the REST API". */
 export function viaWords(via: string): string {
+  if (via === 'REQUESTER_PAGE') return "on the requester's page";
+  if (via === 'EMAIL') return 'by email';
   return via === 'API_TOKEN' ? 'with an API token' : via === 'REST' ? 'through the REST API' : '';
 }
 
@@ -131,8 +139,8 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
   let groupStart = 0;
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index];
-    if (entry.__typename === 'TicketNote') {
-      rows.push({ type: 'note', key: `n${entry.seq}`, note: entry });
+    if (entry.__typename !== 'TicketChange') {
+      rows.push({ type: 'note', key: `${CARD_KEYS[entry.__typename]}${entry.seq}`, note: entry });
       group = null;
       continue;
     }
@@ -151,7 +159,7 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
 }
 
 /** The timeline's filter, as the schema's TimelineFilter. */
-export type TimelineFilterValue = 'ALL' | 'NOTES' | 'CHANGES';
+export type TimelineFilterValue = 'ALL' | 'NOTES' | 'CHANGES' | 'REPLIES';
 
 /** The filter's address parameter (`?timeline=notes`) and its values. */
 export const FILTER_PARAM = 'timeline';
@@ -159,6 +167,7 @@ export const FILTERS: readonly { value: TimelineFilterValue; label: string; para
   { value: 'ALL', label: 'All', param: null },
   { value: 'NOTES', label: 'Notes', param: 'notes' },
   { value: 'CHANGES', label: 'Changes', param: 'changes' },
+  { value: 'REPLIES', label: 'Replies', param: 'replies' },
 ];
 
 /** The filter an address asks for; anything unknown is All. */
@@ -172,8 +181,11 @@ export function paramOfFilter(filter: TimelineFilterValue): string | null {
 }
 
 /** Whether a filter's list holds an entry of this type. */
-export function filterHolds(filter: TimelineFilterValue, typename: 'TicketNote' | 'TicketChange'): boolean {
-  return filter === 'ALL' || (filter === 'NOTES') === (typename === 'TicketNote');
+export function filterHolds(filter: TimelineFilterValue, typename: 'TicketNote' | 'TicketChange' | 'TicketReply' | 'RequesterMessage'): boolean {
+  if (filter === 'ALL') return true;
+  if (filter === 'NOTES') return typename === 'TicketNote';
+  if (filter === 'CHANGES') return typename === 'TicketChange';
+  return typename === 'TicketReply' || typename === 'RequesterMessage';
 }
 
 /**

@@ -1,0 +1,82 @@
+/**
+ * A real SMTP server on 127.0.0.1 (smtp-server) that keeps every mail it receives, parsed (mailparser), for the
+ * tests of mail to requesters (gateway/test/requester, e2e/requester.e2e.ts). `failNext(n)` answers the next n mails
+ * with a temporary failure (451). `port` 0 (default) takes a free one.
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+
+export interface ReceivedMail {
+  parsed: ParsedMail;
+  raw: string;
+  envelopeTo: string[];
+  at: number;
+}
+
+export interface TestSmtp {
+  url: string;
+  received: ReceivedMail[];
+  /** Resolves once `count` mails have arrived (matching `match`), or rejects after `timeoutMs`. */
+  waitFor(count: number, match?: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail[]>;
+  failNext(count: number): void;
+  close(): Promise<void>;
+}
+
+export async function startSmtp(port = 0): Promise<TestSmtp> {
+  const received: ReceivedMail[] = [];
+  const waiters = new Set<() => void>();
+  let failures = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const envelopeTo = session.envelope.rcptTo.map((r) => r.address);
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (failures > 0) {
+          failures--;
+          const error = Object.assign(new Error('Try again later'), { responseCode: 451 });
+          callback(error);
+          return;
+        }
+        const raw = Buffer.concat(chunks).toString('utf8');
+        void simpleParser(raw).then((parsed) => {
+          received.push({ parsed, raw, envelopeTo, at: performance.now() });
+          for (const wake of waiters) wake();
+        });
+        callback(null);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${bound}`,
+    received,
+    failNext(count) {
+      failures = count;
+    },
+    waitFor(count, match = () => true, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const got = received.filter(match);
+          if (got.length >= count) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(got);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`expected ${count} mails, got ${received.filter(match).length}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

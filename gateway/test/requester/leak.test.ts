@@ -1,0 +1,122 @@
+/**
+ * No leak possible (issue 25), as a property: for random timelines of notes (added, edited, deleted), replies and
+ * requester messages, every mail written to the outbox and the requester page served over HTTP hold no note text,
+ * no note's revision and nothing that counts the notes. The page is compared with the page of a twin ticket that
+ * had the same public entries and no note at all: apart from the entries' times, the two are the same bytes.
+ * A real gateway (SQLite, or PostgreSQL + Redis in the second pass); the writes go through the same services the
+ * GraphQL resolvers call. The mail server is "configured" without a sender, so every outbound mail stays in the
+ * outbox to be read exactly as nodemailer would be given it (email.test.ts proves what the SMTP server receives).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { demoTicketImage, forkEm, requesterLinks, requesterReplies, requesterView, ticketTimeline, tickets, type ServiceContext } from '@fulcrum/schema';
+import { startTestGateway, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
+
+let gw: TestGateway;
+let agentId: number;
+
+beforeAll(async () => {
+  gw = await startTestGateway();
+  gw.deps.mail!.configured = true; // queued, never sent: the outbox keeps every mail for the check
+  agentId = (await (await gw.as(0)).gql('{ me { id } }')).data!.me.id as number;
+}, 60_000);
+afterAll(() => gw?.destroy());
+
+const ctx = (): ServiceContext => ({ em: forkEm(gw.orm), viewerId: agentId, deps: gw.deps, clientIp: '127.0.0.1', via: 'WEB' });
+const requesterCtx = (): ServiceContext => ({ em: forkEm(gw.orm), viewerId: null, deps: gw.deps, clientIp: '127.0.0.2', via: 'REQUESTER_PAGE' });
+
+type Op =
+  | { op: 'note'; text: string }
+  | { op: 'editNote'; text: string }
+  | { op: 'deleteNote' }
+  | { op: 'reply'; text: string }
+  | { op: 'answer'; text: string }
+  | { op: 'solve' };
+
+const PUBLIC = new Set(['reply', 'answer']);
+const text = fc
+  .string({ minLength: 1, maxLength: 60, unit: fc.constantFrom('a', 'b', ' ', '<', '&', '"', 'é', '🙂', '\n', '1', '7') })
+  .filter((s) => s.trim().length > 0);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: text.map((t) => ({ op: 'note' as const, text: t })) },
+  { weight: 1, arbitrary: text.map((t) => ({ op: 'editNote' as const, text: t })) },
+  { weight: 1, arbitrary: fc.constant({ op: 'deleteNote' as const }) },
+  { weight: 2, arbitrary: text.map((t) => ({ op: 'reply' as const, text: t })) },
+  { weight: 2, arbitrary: text.map((t) => ({ op: 'answer' as const, text: t })) },
+  { weight: 1, arbitrary: fc.constant({ op: 'solve' as const }) },
+);
+
+async function newTicket(title: string): Promise<{ id: number; token: string }> {
+  const ticket = await tickets.createTicket(ctx(), { title, requesterId: 1, description: 'Leak check.' }, demoTicketImage(1));
+  const link = await requesterLinks.requesterLink(ctx(), ticket.id);
+  return { id: ticket.id, token: link.slice(link.lastIndexOf('/') + 1) };
+}
+
+/** Plays the ops on a ticket; returns every note text written (bodies and the texts each edit replaced). */
+async function play(ticket: { id: number; token: string }, ops: Op[]): Promise<string[]> {
+  const secrets: string[] = [];
+  const notes: number[] = [];
+  for (const o of ops) {
+    const marker = `⟦note-${randomUUID()}⟧`;
+    if (o.op === 'note') {
+      secrets.push(marker);
+      notes.push((await ticketTimeline.addTicketNote(ctx(), ticket.id, `${marker} ${o.text}`)).id);
+    } else if (o.op === 'editNote' && notes.length) {
+      secrets.push(marker);
+      await ticketTimeline.editTicketNote(ctx(), notes[notes.length - 1], `${marker} edited ${o.text}`);
+    } else if (o.op === 'deleteNote' && notes.length) await ticketTimeline.deleteTicketNote(ctx(), notes.pop());
+    else if (o.op === 'reply') await requesterReplies.replyToRequester(ctx(), ticket.id, o.text);
+    else if (o.op === 'answer') await requesterView.postRequesterMessage(requesterCtx(), ticket.token, o.text);
+    else if (o.op === 'solve') await tickets.setTicketStatus(ctx(), ticket.id, 'SOLVED');
+  }
+  return secrets;
+}
+
+const withoutTimes = (html: string) => html.replace(/<time [^>]*>[^<]*<\/time>/g, '<time>');
+
+async function mailsOf(ticketId: number): Promise<string[]> {
+  const rows = await forkEm(gw.orm)
+    .getConnection()
+    .execute<{ message: string }[]>('select o.message from mail_outbox o join ticket_replies r on r.id = o.reply_id where r.ticket_id = ? order by o.id', [
+      ticketId,
+    ]);
+  return rows.map((r) => r.message);
+}
+
+const RUNS = Number(process.env.FULCRUM_LEAK_RUNS ?? (testDatabaseMode() === 'postgres' ? 300 : 1000));
+
+describe('no internal note reaches the requester', () => {
+  it(`in ${RUNS} random timelines of notes and replies, no mail and no requester page holds a note, its revisions or their count`, async () => {
+    let checked = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), async (ops) => {
+        const title = `Leak ${checked++}`;
+        const full = await newTicket(title);
+        const twin = await newTicket(title);
+        const secrets = await play(full, ops);
+        await play(
+          twin,
+          ops.filter((o) => PUBLIC.has(o.op) || o.op === 'solve'),
+        );
+        const [page, twinPage] = await Promise.all([full, twin].map(async (t) => (await fetch(`${gw.url}/r/${t.token}`)).text()));
+        const mails = await mailsOf(full.id);
+        expect(mails).toHaveLength(ops.filter((o) => o.op === 'reply').length);
+        for (const surface of [page, ...mails]) {
+          expect(surface).not.toContain('⟦note-');
+          for (const secret of secrets) expect(surface).not.toContain(secret);
+          expect(surface.toLowerCase()).not.toContain('note');
+        }
+        expect(withoutTimes(page)).toBe(withoutTimes(twinPage));
+        // The mails of the twin are the same mails but for their ids, link and ticket number.
+        const strip = (m: string) =>
+          m
+            .replace(/<[^<>@]+@[^<>]+>/g, '<id>')
+            .replace(/\/r\/[A-Za-z0-9_-]{43}/g, '/r/TOKEN')
+            .replace(/#\d+/g, '#N');
+        expect((await mailsOf(twin.id)).map(strip)).toEqual(mails.map(strip));
+      }),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+});

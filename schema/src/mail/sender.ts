@@ -1,0 +1,210 @@
+/**
+ * The mail sender: one per gateway, all of them sharing the database (docs/email.md).
+ *
+ *   reply's transaction --> mail_outbox (pending) --claim (lease)--> SMTP (nodemailer) --> reply's delivery state
+ *
+ * - A reply writes its mail into the outbox in its own transaction (services/requesterReplies.ts): a committed
+ *   reply has its mail on disk, a rolled-back one none.
+ * - Claiming moves due rows to `sending` with a lease (next_attempt_at = lease end) in one transaction; on
+ *   PostgreSQL the rows are selected FOR UPDATE SKIP LOCKED, so two gateways never claim the same mail: it is sent
+ *   once. A gateway that dies mid-send leaves a lease that expires, and another sends it (at least once). SQLite
+ *   has one gateway per file, which releases its previous life's leases at start.
+ * - The result goes to the reply (SENT, or after the last attempt FAILED, with the attempts and the server's last
+ *   answer) and the outbox row is deleted; a failed attempt before the last is retried after the next delay.
+ */
+import type { Knex } from '@mikro-orm/knex';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Em, Orm } from '../database.js';
+import { toDate } from '../records/index.js';
+import type { OutboundMail } from './compose.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+/** Delays before each retry (then FAILED): 10 s, 1 min, 5 min, 30 min, 2 h, 6 h; each varied by ±10 %. */
+export const DEFAULT_MAIL_RETRY_DELAYS_MS = [10 * SECOND, MINUTE, 5 * MINUTE, 30 * MINUTE, 120 * MINUTE, 360 * MINUTE];
+
+export interface MailSenderOptions {
+  /** SMTP_URL, e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465. */
+  smtpUrl: string;
+  retryDelaysMs?: number[];
+  /** How long a claimed mail is reserved to one gateway. */
+  leaseMs?: number;
+  /** How often the outbox is looked at when nothing woke the sender (other gateways' replies): 1 s on PostgreSQL. */
+  pollMs?: number;
+  /** A reply's delivery state changed (sent, failed or retried): the gateway announces it live. */
+  onDelivery?: (change: { replyId: number; ticketId: number }) => void;
+  log?: (error: unknown, where: string) => void;
+}
+
+interface Claimed {
+  id: number;
+  replyId: number;
+  ticketId: number;
+  attempts: number;
+  mail: OutboundMail;
+}
+
+export class MailSender {
+  private readonly transport: Transporter;
+  private readonly retryDelaysMs: number[];
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly postgres: boolean;
+  private readonly log: (error: unknown, where: string) => void;
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wakeRequested = false;
+  private wakeSleeper: (() => void) | null = null;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly options: MailSenderOptions,
+  ) {
+    this.transport = nodemailer.createTransport(options.smtpUrl);
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_MAIL_RETRY_DELAYS_MS;
+    this.leaseMs = options.leaseMs ?? 2 * MINUTE;
+    this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;
+    this.pollMs = options.pollMs ?? (this.postgres ? SECOND : MINUTE);
+    this.log = options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, error));
+  }
+
+  get maxAttempts(): number {
+    return this.retryDelaysMs.length + 1;
+  }
+
+  private em(): Em {
+    return this.orm.em.fork();
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    if (!this.postgres) await this.em().getKnex()('mail_outbox').where('state', 'sending').update({ state: 'pending', next_attempt_at: new Date() });
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loopDone;
+    this.transport.close();
+  }
+
+  /** Look at the outbox now (a reply of this process committed). */
+  wake(): void {
+    this.wakeRequested = true;
+    this.wakeSleeper?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      this.wakeRequested = false;
+      let busy = false;
+      try {
+        busy = await this.tick();
+      } catch (error) {
+        this.log(error, 'mail: sender loop');
+      }
+      if (!this.running) break;
+      if (!busy && !this.wakeRequested) {
+        const wait = await this.idleWait().catch(() => this.pollMs);
+        if (this.wakeRequested || !this.running) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.wakeSleeper = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeSleeper = null;
+      }
+    }
+  }
+
+  private async idleWait(): Promise<number> {
+    const [row]: { next: unknown }[] = await this.em().getKnex()('mail_outbox').min({ next: 'next_attempt_at' });
+    if (row?.next == null) return this.pollMs;
+    return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
+  }
+
+  /** One pass: claim what is due, send it, record the results. True when there may be more at once. */
+  async tick(): Promise<boolean> {
+    const claimed = await this.claim(20);
+    if (!claimed.length) return false;
+    await Promise.all(claimed.map((mail) => this.send(mail)));
+    return true;
+  }
+
+  async claim(limit: number): Promise<Claimed[]> {
+    const knex0 = this.em().getKnex();
+    if (!(await knex0('mail_outbox').select('id').where('next_attempt_at', '<=', new Date()).first())) return [];
+    return this.em().transactional(async (em) => {
+      const knex = em.getKnex();
+      const trx = em.getTransactionContext<Knex.Transaction>()!;
+      const now = new Date();
+      let query = knex('mail_outbox').transacting(trx).select('id').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
+      if (this.postgres) query = query.forUpdate().skipLocked();
+      const ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
+      if (!ids.length) return [];
+      const leaseEnd = new Date(now.getTime() + this.leaseMs);
+      await knex('mail_outbox')
+        .transacting(trx)
+        .whereIn('id', ids)
+        .update({ state: 'sending', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd });
+      const rows: { id: number; reply_id: number; ticket_id: number; attempts: number; message: string }[] = await knex('mail_outbox as o')
+        .transacting(trx)
+        .join('ticket_replies as r', 'r.id', 'o.reply_id')
+        .whereIn('o.id', ids)
+        .select('o.id', 'o.reply_id', 'r.ticket_id', 'o.attempts', 'o.message');
+      return rows.map((r) => ({
+        id: Number(r.id),
+        replyId: Number(r.reply_id),
+        ticketId: Number(r.ticket_id),
+        attempts: Number(r.attempts),
+        mail: JSON.parse(r.message) as OutboundMail,
+      }));
+    });
+  }
+
+  private nextDelay(attempt: number): number {
+    const base = this.retryDelaysMs[Math.min(attempt - 1, this.retryDelaysMs.length - 1)];
+    return Math.round(base * (0.9 + 0.2 * Math.random()));
+  }
+
+  private async send(claimed: Claimed): Promise<void> {
+    let response: string;
+    let sent = false;
+    try {
+      const info = (await this.transport.sendMail(claimed.mail)) as { response?: string };
+      response = String(info.response ?? 'sent').slice(0, 500);
+      sent = true;
+    } catch (error) {
+      response = String((error as Error)?.message ?? error).slice(0, 500);
+    }
+    try {
+      await this.record(claimed, sent, response);
+      this.options.onDelivery?.({ replyId: claimed.replyId, ticketId: claimed.ticketId });
+    } catch (error) {
+      this.log(error, 'mail: recording a result');
+    }
+  }
+
+  private async record(claimed: Claimed, sent: boolean, response: string): Promise<void> {
+    const last = claimed.attempts >= this.maxAttempts;
+    await this.em().transactional(async (em) => {
+      const knex = em.getKnex();
+      const trx = em.getTransactionContext<Knex.Transaction>()!;
+      const state = sent ? 'SENT' : last ? 'FAILED' : 'QUEUED';
+      await knex('ticket_replies')
+        .transacting(trx)
+        .where('id', claimed.replyId)
+        .update({ delivery_state: state, delivery_attempts: claimed.attempts, delivery_last_response: response });
+      const row = knex('mail_outbox').transacting(trx).where('id', claimed.id);
+      if (sent || last) await row.delete();
+      else await row.update({ state: 'pending', next_attempt_at: new Date(Date.now() + this.nextDelay(claimed.attempts)) });
+    });
+  }
+}

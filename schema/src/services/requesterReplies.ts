@@ -1,0 +1,192 @@
+/**
+ * Public replies to the requester (issue 25): an agent's reply is a timeline entry (REPLY_ADDED) and one mail,
+ * written with its mail-outbox row in one transaction (the change log's); mail/sender.ts sends it. Without a mail
+ * server the reply is kept as NOT_CONFIGURED. The mail is composed from the reply alone (mail/compose.ts).
+ * Who may reply is decided by services/ticketAccess.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../errors.js';
+import { Customer, MailOutboxEntry, TicketReply, User } from '../entities/index.js';
+import { composeReplyMail, messageIdHost } from '../mail/compose.js';
+import { toDate } from '../records/index.js';
+import { hasErrors, validateTicketReply } from '../validation/rules.js';
+import { flushWithEvents } from './changeLog.js';
+import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
+import { ensureToken, linkUrl } from './requesterLinks.js';
+import * as ticketAccess from './ticketAccess.js';
+import { facetsOf, publishTicket } from './tickets.js';
+
+export const DELIVERY_STATES = ['QUEUED', 'SENT', 'FAILED', 'NOT_CONFIGURED'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export interface TicketReplyRecord {
+  entry: 'reply';
+  id: number;
+  ticketId: number;
+  seq: number;
+  at: Date;
+  authorId: number;
+  body: string;
+  delivery: { state: DeliveryState; attempts: number; lastResponse: string | null };
+}
+
+export interface RequesterMessageRecord {
+  entry: 'requesterMessage';
+  id: number;
+  ticketId: number;
+  seq: number;
+  at: Date;
+  fromEmail: string;
+  body: string;
+  via: 'EMAIL' | 'REQUESTER_PAGE';
+  held: boolean;
+}
+
+/** Sends a public reply to the requester of one of the viewer's tickets. */
+export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown, body: unknown): Promise<TicketReplyRecord> {
+  const viewerId = requireViewer(ctx);
+  const fields = validateTicketReply({ body });
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  const text = body as string;
+  const settings = ctx.deps.mail;
+  const host = messageIdHost(settings?.publicUrl ?? 'http://127.0.0.1');
+  const configured = !!settings?.configured;
+  const at = new Date();
+  const result = await ctx.em.transactional(async (em) => {
+    const inner: ServiceContext = { ...ctx, em };
+    const ticket = await ticketAccess.findForChange(inner, rawTicketId);
+    const requester = await em.findOneOrFail(Customer, ticket.requester.id);
+    const author = await em.findOneOrFail(User, viewerId);
+    const reply = em.create(TicketReply, {
+      ticket,
+      author,
+      body: text,
+      toEmail: requester.email,
+      mailMessageId: `<reply-${randomBytes(12).toString('hex')}@${host}>`,
+      deliveryState: configured ? 'QUEUED' : 'NOT_CONFIGURED',
+      deliveryAttempts: 0,
+      deliveryLastResponse: null,
+      createdAt: at,
+    });
+    if (configured) {
+      const earlier = await em
+        .getConnection()
+        .execute<{ mail_message_id: string }[]>(
+          'select mail_message_id from ticket_replies where ticket_id = ? order by id desc limit 20',
+          [ticket.id],
+          'all',
+          em.getTransactionContext(),
+        );
+      const token = await ensureToken(ctx, em, ticket.id);
+      const mail = composeReplyMail(
+        {
+          from: settings.from,
+          toEmail: requester.email,
+          toName: requester.name,
+          ticketId: ticket.id,
+          ticketTitle: ticket.title,
+          authorName: author.username,
+          body: text,
+          link: linkUrl(ctx, token),
+          messageId: reply.mailMessageId,
+          earlier: earlier.map((r) => r.mail_message_id).reverse(),
+        },
+        host,
+      );
+      em.create(MailOutboxEntry, { reply, message: JSON.stringify(mail), state: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at });
+    }
+    const previous = facetsOf(ticket);
+    const appended = await flushWithEvents(
+      inner,
+      () => ({
+        ticketEvent: { ticketId: ticket.id, kind: 'REPLY_ADDED', changes: [], replyId: reply.id, assigneeId: ticketAccess.audienceOwner(ticket) },
+      }),
+      // The ticket's agents' lists hear of it: it is no longer awaiting a reply.
+      () => publishTicket(inner, 'UPDATED', ticket, previous),
+    );
+    return { reply, ticketId: ticket.id, appended };
+  });
+  const { reply, ticketId, appended } = result;
+  if (configured) settings.wake?.();
+  return {
+    entry: 'reply',
+    id: reply.id,
+    ticketId,
+    seq: appended[0].seq,
+    at: appended[0].at,
+    authorId: viewerId,
+    body: text,
+    delivery: { state: reply.deliveryState as DeliveryState, attempts: 0, lastResponse: null },
+  };
+}
+
+/**
+ * A reply's mail changed state (mail/sender.ts): its ticket's agents hear of it on their `replyDelivery` topic (the
+ * ticket's audience, services/ticketAccess.ts); the subscription re-reads the reply under the listener's rights.
+ */
+export async function announceDelivery(deps: ServiceDeps, change: { ticketId: number; replyId: number }): Promise<void> {
+  const [row] = await deps.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ assignee_id: number | string }[]>('select assignee_id from tickets where id = ?', [change.ticketId]);
+  if (!row) return;
+  ticketAccess.publishReplyDelivery(deps.bus, { assigneeId: row.assignee_id }, change);
+}
+
+/** One reply of a ticket the viewer may read, with its delivery state now; NOT_FOUND otherwise. */
+export async function replyRecord(ctx: ServiceContext, rawReplyId: unknown): Promise<TicketReplyRecord> {
+  const viewerId = requireViewer(ctx);
+  const id = parseId(rawReplyId);
+  const access = ticketAccess.readSql(viewerId);
+  const rows = id
+    ? await ctx.em.getConnection().execute<
+        {
+          id: number | string;
+          ticket_id: number | string;
+          author_id: number | string;
+          body: string;
+          delivery_state: string;
+          delivery_attempts: number | string;
+          delivery_last_response: string | null;
+          seq: number | string | null;
+          at: unknown;
+        }[]
+      >(
+        `select r.id, r.ticket_id, r.author_id, r.body, r.delivery_state, r.delivery_attempts, r.delivery_last_response, e.seq, e.at
+           from ticket_replies r join tickets t on t.id = r.ticket_id
+           left join ticket_events e on e.ticket_id = r.ticket_id and e.kind = 'REPLY_ADDED' and e.reply_id = r.id
+          where r.id = ? and ${access.sql}`,
+        [id, ...access.bindings],
+      )
+    : [];
+  const r = rows[0];
+  if (!r) throw AppError.notFound('Reply');
+  return {
+    entry: 'reply',
+    id: Number(r.id),
+    ticketId: Number(r.ticket_id),
+    seq: Number(r.seq ?? 0),
+    at: r.at == null ? new Date(0) : toDate(r.at),
+    authorId: Number(r.author_id),
+    body: r.body,
+    delivery: { state: r.delivery_state as DeliveryState, attempts: Number(r.delivery_attempts), lastResponse: r.delivery_last_response },
+  };
+}
+
+/**
+ * Of these tickets (ones the caller has read), which have an unanswered requester message: their last public entry
+ * is the requester's. One statement for a page of tickets (the dashboard's `Ticket.awaitingReply`).
+ */
+export async function awaitingReply(ctx: ServiceContext, ticketIds: readonly number[]): Promise<Map<number, boolean>> {
+  const result = new Map<number, boolean>(ticketIds.map((id) => [id, false]));
+  if (!ticketIds.length) return result;
+  const marks = ticketIds.map(() => '?').join(', ');
+  const rows = await ctx.em.getConnection().execute<{ ticket_id: number | string; kind: string }[]>(
+    `select e.ticket_id, e.kind from ticket_events e
+      where e.ticket_id in (${marks}) and e.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED')
+        and e.seq = (select max(f.seq) from ticket_events f where f.ticket_id = e.ticket_id and f.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED'))`,
+    [...ticketIds],
+  );
+  for (const r of rows) result.set(Number(r.ticket_id), r.kind === 'MESSAGE_RECEIVED');
+  return result;
+}

@@ -1,0 +1,140 @@
+/**
+ * The requester's side (issue 25): THE one predicate of what a requester may see of a ticket, and their answers.
+ *
+ * A requester holds a link (services/requesterLinks.ts), not an account. Through it they see the ticket's title
+ * and status and its public entries only: the agents' replies (by the agent's name) and their own messages, in
+ * order. Everything the requester side shows is read here, by `publicEntries`, into its own types
+ * (`RequesterTicketView`), which have no field for anything else: no note, no note count, no seq (which would
+ * count the notes between entries), no agent email, no id of another record. The requester page
+ * (gateway/src/requester/) renders this view and nothing else; the leak property test
+ * (services/requesterLeak.test.ts) checks every page and mail against random timelines of notes and replies.
+ *
+ * Wrong, revoked or malformed tokens find nothing (NOT_FOUND, the same answer for each) and count as guesses
+ * against the client address's budget (the API-token guess limit, services/authLimiter.ts).
+ */
+import type { Knex } from '@mikro-orm/knex';
+import type { Em } from '../database.js';
+import { AppError } from '../errors.js';
+import { RequesterMessage, Ticket } from '../entities/index.js';
+import { toDate } from '../records/index.js';
+import { hasErrors, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
+import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft } from './changeLog.js';
+import type { ServiceContext } from './context.js';
+import { ticketOfToken } from './requesterLinks.js';
+import * as ticketAccess from './ticketAccess.js';
+import { facetsOf, publishTicket } from './tickets.js';
+
+/** The event kinds a requester sees: the public ones. Every other kind (notes, changes) is internal. */
+export const PUBLIC_EVENT_KINDS = ['REPLY_ADDED', 'MESSAGE_RECEIVED'] as const;
+
+/** One public entry, as the requester sees it. */
+export type RequesterEntry = { kind: 'reply'; at: Date; authorName: string; body: string } | { kind: 'message'; at: Date; body: string };
+
+/** Everything the requester side may show of a ticket. */
+export interface RequesterTicketView {
+  title: string;
+  status: TicketStatus;
+  /** The requester's own name (the page greets them). */
+  requesterName: string;
+  /** Oldest first; at most the last PUBLIC_ENTRIES_SHOWN. */
+  entries: RequesterEntry[];
+}
+
+export const PUBLIC_ENTRIES_SHOWN = 200;
+
+interface PublicRow {
+  kind: string;
+  at: unknown;
+  reply_body: string | null;
+  author_name: string | null;
+  message_body: string | null;
+}
+
+/**
+ * THE predicate: the public entries of one ticket, oldest first. The statement selects only the public kinds and
+ * joins only the replies' and messages' own tables: a note's text is not in any table it reads.
+ */
+export async function publicEntries(em: Em, ticketId: number): Promise<RequesterEntry[]> {
+  const kinds = PUBLIC_EVENT_KINDS.map(() => '?').join(', ');
+  const rows = await em.getConnection().execute<PublicRow[]>(
+    `select e.kind, e.at, r.body as reply_body, u.username as author_name, m.body as message_body
+       from ticket_events e
+       left join ticket_replies r on e.kind = 'REPLY_ADDED' and r.id = e.reply_id
+       left join users u on u.id = r.author_id
+       left join requester_messages m on e.kind = 'MESSAGE_RECEIVED' and m.id = e.requester_message_id and not m.held
+      where e.ticket_id = ? and e.kind in (${kinds})
+      order by e.seq desc limit ?`,
+    [ticketId, ...PUBLIC_EVENT_KINDS, PUBLIC_ENTRIES_SHOWN],
+    'all',
+    em.getTransactionContext<Knex.Transaction>(),
+  );
+  const entries: RequesterEntry[] = [];
+  for (const r of rows.reverse()) {
+    const at = toDate(r.at);
+    if (r.kind === 'REPLY_ADDED' && r.reply_body !== null) entries.push({ kind: 'reply', at, authorName: r.author_name ?? 'Support', body: r.reply_body });
+    else if (r.kind === 'MESSAGE_RECEIVED' && r.message_body !== null) entries.push({ kind: 'message', at, body: r.message_body });
+  }
+  return entries;
+}
+
+/** The ticket of a requester's token; a wrong one counts as a guess (RATE_LIMITED past the budget) and is NOT_FOUND. */
+async function ticketForRequester(ctx: ServiceContext, token: unknown): Promise<Ticket> {
+  await ctx.deps.limiter.checkTokenGuesses(ctx.clientIp);
+  const ticketId = await ticketOfToken(ctx.em, token);
+  const ticket = ticketId ? await ctx.em.findOne(Ticket, ticketId, { populate: ['requester'] }) : null;
+  if (!ticket) {
+    await ctx.deps.limiter.recordTokenFailure(ctx.clientIp);
+    throw AppError.notFound('Ticket');
+  }
+  return ticket;
+}
+
+/** What the requester page shows for a token. */
+export async function requesterView(ctx: ServiceContext, token: unknown): Promise<RequesterTicketView> {
+  const ticket = await ticketForRequester(ctx, token);
+  return { title: ticket.title, status: ticket.status, requesterName: ticket.requester.name, entries: await publicEntries(ctx.em, ticket.id) };
+}
+
+/**
+ * The requester answers through their link: a RequesterMessage (via REQUESTER_PAGE, actor REQUESTER) on the
+ * timeline, live for the ticket's agents; an answer to a SOLVED ticket reopens it (an UPDATED event of its own,
+ * with its webhook and live ticket event).
+ */
+export async function postRequesterMessage(ctx: ServiceContext, token: unknown, body: unknown): Promise<void> {
+  const ticket = await ticketForRequester(ctx, token);
+  const fields = validateRequesterMessage({ body });
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  const asRequester: ServiceContext = { ...ctx, viewerId: null, token: undefined, via: 'REQUESTER_PAGE', requester: { name: ticket.requester.name } };
+  const message = ctx.em.create(RequesterMessage, {
+    ticket,
+    fromEmail: ticket.requester.email,
+    body: body as string,
+    via: 'REQUESTER_PAGE',
+    held: false,
+    createdAt: new Date(),
+  });
+  const reopen = ticket.status === 'SOLVED';
+  const before = ticketData(ticket);
+  const previous = facetsOf(ticket);
+  if (reopen) {
+    ticket.status = 'OPEN';
+    ticket.updatedAt = new Date();
+  }
+  await flushWithEvents(
+    asRequester,
+    (): ChangeDraft[] => [
+      {
+        ticketEvent: {
+          ticketId: ticket.id,
+          kind: 'MESSAGE_RECEIVED',
+          changes: [],
+          requesterMessageId: message.id,
+          assigneeId: ticketAccess.audienceOwner(ticket),
+        },
+      },
+      ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
+    ],
+    // The ticket's agents' lists hear of it (awaiting a reply now; reopened, when it was solved).
+    () => publishTicket(asRequester, 'UPDATED', ticket, previous),
+  );
+}

@@ -1,0 +1,179 @@
+import { useId, useState } from 'react';
+import { LIMITS, validateTicketNote, validateTicketReply } from '@fulcrum/schema/validation';
+import { describeError } from '../../apollo/errors';
+
+/** Who the composer writes to: the requester (a public reply, emailed) or the ticket's agents (an internal note). */
+export type ComposerMode = 'reply' | 'note';
+
+/** The mode stays as the agent left it, across tickets and visits, until they switch. */
+const MODE_KEY = 'fulcrum.composerMode';
+
+function storedMode(): ComposerMode {
+  try {
+    return localStorage.getItem(MODE_KEY) === 'reply' ? 'reply' : 'note';
+  } catch {
+    return 'note';
+  }
+}
+
+export interface ComposerProps {
+  requester: { name: string; email: string };
+  /** The ticket's macro (macro 1, "No Macro", has no text to offer): its text fills the reply draft. */
+  macro: { id: number; description: string } | null;
+  requesterLink: string;
+  onReply: (body: string) => Promise<void>;
+  onNote: (body: string) => Promise<void>;
+  onRevokeLink: () => Promise<void>;
+}
+
+const MODES: Record<ComposerMode, { tab: string; icon: string; label: string; hint: string; validate: (input: { body: unknown }) => { body?: string[] } }> = {
+  reply: {
+    tab: 'Reply to requester',
+    icon: '✉',
+    label: 'Reply to requester',
+    hint: 'The requester receives this by email and on their page.',
+    validate: validateTicketReply,
+  },
+  note: {
+    tab: 'Internal note',
+    icon: '🔒',
+    label: 'Add an internal note',
+    hint: 'Only agents see notes. Markdown works.',
+    validate: validateTicketNote,
+  },
+};
+
+/**
+ * The ticket page's composer (issue 25): two modes, "Reply to requester" and "Internal note", told apart by colour,
+ * icon and words, the send button naming the audience ("Send to ada@example.com" / "Add internal note"). The mode is
+ * sticky (kept until the agent switches); each mode keeps its own draft, so a note's text never becomes a reply.
+ * The ticket's macro fills the reply draft, to edit before sending (another macro fills it again). Ctrl+Enter
+ * (Cmd+Enter) sends; the text is kept when the server refuses it.
+ */
+export function Composer({ requester, macro, requesterLink, onReply, onNote, onRevokeLink }: ComposerProps) {
+  const [mode, setModeState] = useState<ComposerMode>(storedMode);
+  const [drafts, setDrafts] = useState<Record<ComposerMode, string>>({ reply: '', note: '' });
+  const [errors, setErrors] = useState<Record<ComposerMode, string | null>>({ reply: null, note: null });
+  const [busy, setBusy] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const id = useId();
+
+  // The macro's text fills the reply draft once per macro (during render: no effect, no extra paint).
+  const macroId = macro && macro.id !== 1 ? macro.id : null;
+  const [filledFor, setFilledFor] = useState<number | null>(null);
+  if (macro && macroId !== null && macroId !== filledFor) {
+    setFilledFor(macroId);
+    setDrafts((before) => ({ ...before, reply: macro.description }));
+  }
+
+  function setMode(next: ComposerMode) {
+    setModeState(next);
+    try {
+      localStorage.setItem(MODE_KEY, next);
+    } catch {
+      // No storage (private mode): the mode lasts this page.
+    }
+  }
+
+  const current = MODES[mode];
+  const draft = drafts[mode];
+  const error = errors[mode];
+  const setError = (value: string | null) => setErrors((before) => ({ ...before, [mode]: value }));
+
+  async function send(event: React.FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const sentMode = mode;
+    const problem = MODES[sentMode].validate({ body: draft }).body?.[0];
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await (sentMode === 'reply' ? onReply : onNote)(draft);
+      setDrafts((before) => ({ ...before, [sentMode]: '' }));
+    } catch (caught) {
+      const failure = describeError(caught);
+      setErrors((before) => ({ ...before, [sentMode]: failure.fields.body?.[0] ?? failure.message }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(requesterLink);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  }
+
+  return (
+    <form className={`composer composer-${mode}`} onSubmit={send} noValidate>
+      <div className="composer-modes" role="group" aria-label="Write">
+        {(['reply', 'note'] as const).map((m) => (
+          <button key={m} type="button" className="composer-mode" aria-pressed={mode === m} onClick={() => setMode(m)}>
+            <span aria-hidden="true">{MODES[m].icon}</span> {MODES[m].tab}
+          </button>
+        ))}
+      </div>
+      <label htmlFor={id} className="composer-label">
+        <span aria-hidden="true">{current.icon}</span> {current.label}
+        {mode === 'reply' && (
+          <span className="composer-audience">
+            {' '}
+            to {requester.name} &lt;{requester.email}&gt;
+          </span>
+        )}
+      </label>
+      <textarea
+        id={id}
+        rows={mode === 'reply' ? 5 : 3}
+        value={draft}
+        maxLength={LIMITS.ticketNote.max}
+        placeholder={mode === 'reply' ? 'Write to the requester. They see exactly this text.' : 'Write what you tried, found or promised. Markdown works.'}
+        aria-invalid={!!error}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        aria-keyshortcuts="Control+Enter Meta+Enter"
+        onChange={(event) => {
+          const value = event.target.value;
+          setDrafts((before) => ({ ...before, [mode]: value }));
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            event.currentTarget.form?.requestSubmit();
+          }
+        }}
+      />
+      {error && (
+        <p className="field-errors-inline" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+      <div className="composer-foot">
+        <p className="composer-hint muted" id={`${id}-hint`}>
+          {current.hint} <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (<kbd>⌘</kbd>+<kbd>Enter</kbd> on a Mac) sends.
+        </p>
+        <button type="submit" className={`button ${mode === 'reply' ? 'button-primary' : 'button-note'}`} aria-disabled={busy}>
+          {busy ? 'Loading...' : mode === 'reply' ? `Send to ${requester.email}` : 'Add internal note'}
+        </button>
+      </div>
+      {mode === 'reply' && (
+        <div className="composer-link">
+          <label htmlFor={`${id}-link`}>Requester page</label>
+          <input id={`${id}-link`} readOnly value={requesterLink} onFocus={(event) => event.currentTarget.select()} />
+          <button type="button" className="button button-secondary" onClick={() => void copyLink()}>
+            {copied ? 'Copied' : 'Copy link'}
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => void onRevokeLink().then(() => setCopied(false))}>
+            Revoke link
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
