@@ -8,6 +8,7 @@ export { Session } from './Session.js';
 export { Conversation } from './Conversation.js';
 export { ApiToken } from './ApiToken.js';
 export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
+export { Team, TeamMember } from './Team.js';
 export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 
 import { User } from './User.js';
@@ -20,6 +21,7 @@ import { Session } from './Session.js';
 import { Conversation } from './Conversation.js';
 import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
+import { Team, TeamMember } from './Team.js';
 import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 
 export const ENTITIES = [
@@ -39,4 +41,6 @@ export const ENTITIES = [
   TicketHistoryEvent,
   TicketNote,
   TicketNoteRevision,
+  Team,
+  TeamMember,
 ];

@@ -23,6 +23,8 @@ const TABLES = [
   'macros',
   'messages',
   'sessions',
+  'team_members',
+  'teams',
   'ticket_events',
   'ticket_images',
   'ticket_note_revisions',

@@ -38,8 +38,12 @@ export interface TicketEventDraft {
   kind: TicketEventKind;
   changes: FieldChange[];
   noteId?: number | null;
-  /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts). */
+  /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts): assignee (0: none)... */
   assigneeId: number;
+  /** ...and team (issue 27). */
+  teamId?: number | null;
+  /** The agents who may read it, read in the write's transaction (ticketAudiences): the live `timeline` topics. */
+  audience?: number[];
 }
 
 /** A webhook event; a ticket's carries its event-record entry (`ticketEvent`). */
@@ -48,7 +52,7 @@ export type WebhookEventDraft = OutboxDraft & { ticketEvent?: TicketEventDraft }
 export type ChangeDraft = WebhookEventDraft | { type?: undefined; ticketEvent: TicketEventDraft };
 
 /** The ticket fields the record follows, by GraphQL name, in this order. */
-export const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
+export const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'teamId', 'assigneeId', 'description', 'image'] as const;
 
 /** A field's value as the schema spells it: enums and text as they are, ids as decimal strings, an image as its id. */
 function spelled(field: string, value: unknown): string | null {
@@ -74,6 +78,7 @@ function ticketEventOf(kind: Kind, data: Data, before?: Data): TicketEventDraft 
     kind,
     changes: kind === 'DELETED' ? [] : fieldChanges(kind === 'CREATED' ? null : (before ?? data), data),
     assigneeId: ticketAccess.audienceOwner({ assigneeId: data.assigneeId }),
+    teamId: ticketAccess.audienceTeam({ teamId: data.teamId }),
   };
 }
 
@@ -157,6 +162,7 @@ export interface AppendedTicketEvent {
   seq: number;
   at: Date;
   assigneeId: number;
+  audience?: number[];
 }
 
 // Usernames never change: the actor's name is read once per process and user.
@@ -204,7 +210,7 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
     } else throw AppError.notFound('Ticket');
     list.forEach((d, i) => {
       const seq = last - list.length + 1 + i;
-      appended.push({ ticketId, seq, at, assigneeId: d.assigneeId });
+      appended.push({ ticketId, seq, at, assigneeId: d.assigneeId, audience: d.audience });
       rows.push({
         ticket_id: ticketId,
         seq,
@@ -217,6 +223,7 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
         changes: JSON.stringify(d.changes),
         note_id: d.noteId ?? null,
         assignee_id: d.assigneeId,
+        team_id: d.teamId ?? null,
       });
     });
   }
@@ -226,7 +233,24 @@ export async function appendTicketEvents(ctx: ServiceContext, em: Em, drafts: Ti
 }
 
 function publishTimeline(ctx: ServiceContext, appended: AppendedTicketEvent[]): void {
-  for (const e of appended) ticketAccess.publishTimeline(ctx.deps.bus, { assigneeId: e.assigneeId }, { ticketId: e.ticketId, seq: e.seq });
+  for (const e of appended) ticketAccess.publishTimeline(ctx.deps.bus, e.audience ?? { assigneeId: e.assigneeId }, { ticketId: e.ticketId, seq: e.seq });
+}
+
+/**
+ * Each ticket draft's audience, read in the write's transaction (ticketAccess.audienceOf: the assignee, the team's
+ * members, the admins), for its webhook event and its record entry's live signal.
+ */
+async function ticketAudiences(em: Em, drafts: ChangeDraft[]): Promise<void> {
+  const known = new Map<string, number[]>();
+  for (const d of drafts) {
+    if (!d.ticketEvent) continue;
+    const owner = { assigneeId: d.ticketEvent.assigneeId, teamId: d.ticketEvent.teamId };
+    const key = `${owner.assigneeId}:${owner.teamId ?? 0}`;
+    let agents = known.get(key);
+    if (!agents) known.set(key, (agents = await ticketAccess.audienceOf(em, owner)));
+    d.ticketEvent.audience = agents;
+    if (d.type !== undefined) d.audience = agents;
+  }
 }
 
 const webhookDrafts = (drafts: ChangeDraft[]) => drafts.filter((d): d is WebhookEventDraft => d.type !== undefined);
@@ -240,6 +264,7 @@ const ticketEventDrafts = (drafts: ChangeDraft[]) => drafts.flatMap((d) => (d.ti
  * (its own event manager).
  */
 export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
+  await ticketAudiences(em, events);
   const appended = await appendTicketEvents(ctx, em, ticketEventDrafts(events));
   const webhooks = webhookDrafts(events);
   await insertEvents(em, webhooks);
@@ -277,6 +302,7 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   try {
     await em.flush();
     const made = drafts();
+    await ticketAudiences(em, made);
     appended = await appendTicketEvents(ctx, em, ticketEventDrafts(made));
     webhooks = webhookDrafts(made);
     await insertEvents(em, webhooks);

@@ -158,10 +158,10 @@ async function eventPage(em: Em, kind: CursorKind, ticketId: number, filter: Tim
 
 /** The ticket id, when the viewer may read the ticket (its read rule); NOT_FOUND otherwise, as for no ticket. */
 async function readableTicketId(ctx: ServiceContext, rawId: unknown): Promise<number> {
-  const viewerId = requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
   const id = parseId(rawId);
   if (id) {
-    const access = ticketAccess.readSql(viewerId);
+    const access = ticketAccess.readSql(scope);
     const found = await ctx.em.getConnection().execute(`select 1 as found from tickets t where t.id = ? and ${access.sql}`, [id, ...access.bindings]);
     if (found.length) return id;
   }
@@ -194,10 +194,10 @@ export async function ticketHistory(ctx: ServiceContext, rawTicketId: unknown, a
 
 /** The ticket id, when the viewer may read its history (services/ticketAccess.ts); NOT_FOUND otherwise. */
 async function historyTicketId(ctx: ServiceContext, rawTicketId: unknown): Promise<number> {
-  const viewerId = requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
   const ticketId = parseId(rawTicketId);
   if (ticketId) {
-    const access = ticketAccess.historySql(viewerId, ticketId);
+    const access = ticketAccess.historySql(scope, ticketId);
     if ((await ctx.em.getConnection().execute(access.sql, access.bindings)).length) return ticketId;
   }
   throw AppError.notFound('Ticket');
@@ -266,7 +266,11 @@ async function findOwnNote(ctx: ServiceContext, rawId: unknown): Promise<TicketN
   const viewerId = requireViewer(ctx);
   const id = parseId(rawId);
   const note = id
-    ? await ctx.em.findOne(TicketNote, { id, author: viewerId, deletedAt: null, ticket: ticketAccess.changeFilter(viewerId) }, { populate: ['ticket'] })
+    ? await ctx.em.findOne(
+        TicketNote,
+        { id, author: viewerId, deletedAt: null, ticket: ticketAccess.changeFilter(await ticketAccess.scopeOf(ctx)) },
+        { populate: ['ticket'] },
+      )
     : null;
   if (!note) throw AppError.notFound('Note');
   return note;
