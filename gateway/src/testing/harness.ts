@@ -63,8 +63,7 @@ export async function startTestGateway(testOverrides: TestGatewayOptions = {}): 
     ...overrides,
   };
   const gateway = await startGateway(options);
-  if (!admin && options.demo)
-    await gateway.orm.em.getConnection().execute(`update users set role = 'AGENT' where email = 'demo@fulcrum.app'`);
+  if (!admin && options.demo) await gateway.orm.em.getConnection().execute(`update users set role = 'AGENT' where email = 'demo@fulcrum.app'`);
   return wrap(gateway, options, dataDir, pgDb);
 }
 

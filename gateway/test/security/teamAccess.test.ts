@@ -74,7 +74,7 @@ async function createTicket(client: TestClient, name: TicketName, placement: { t
   const word = `q${name.toLowerCase()}${stamp}`;
   const r = await client.gqlUpload(CREATE, { i: { title: `Queue ${name}`, requesterId: 1, description: `holds ${word}` }, ...placement }, 'img', { data: PNG });
   if (r.errors?.length) throw new Error(`create ${name}: ${JSON.stringify(r.errors)}`);
-  const created = r.data.createTicket as { id: number; version: number; image: { id: number } };
+  const created = r.data?.createTicket as { id: number; version: number; image: { id: number } };
   return { id: created.id, image: created.image.id, word, version: created.version };
 }
 

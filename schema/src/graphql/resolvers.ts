@@ -6,7 +6,7 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { assignment, auth, customers, macros, messages, teams, ticketAccess, tickets, users } from '../services/index.js';
 import { AppError } from '../errors.js';
 import { MESSAGES } from '../validation/rules.js';
-import type { CustomerRecord, MacroRecord, MessageRecord, TeamRecord, TicketImageRecord, TicketRecord, UserRecord } from '../records/index.js';
+import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord, UserRecord } from '../records/index.js';
 import { requireViewer } from '../services/context.js';
 import { reviveDates, type Change, type MessageChange, type TicketChange } from '../realtime/events.js';
 import type { GraphQLContext } from './context.js';
@@ -98,11 +98,6 @@ export class TeamResolver {
   @Mutation(() => Team, { description: 'Admins only: removes an agent from a team; their tickets of the team stay in it, unassigned.' })
   removeTeamMember(@Arg('teamId', () => Int) teamId: number, @Arg('userId', () => Int) userId: number, @Ctx() { service }: GraphQLContext) {
     return teams.removeTeamMember(service, teamId, userId);
-  }
-
-  @FieldResolver(() => [User], { description: 'The members, by id.' })
-  async members(@Root() team: TeamRecord, @Ctx() { loaders }: GraphQLContext) {
-    return (await Promise.all(team.memberIds.map((id) => loaders.user.load(id)))).filter((u) => u != null);
   }
 }
 
@@ -407,7 +402,8 @@ export class LiveResolver {
   async ticketEvents(@Root() change: TicketChange, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
     const previous = change.previous ?? null;
     if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous, current: null };
-    // Re-read through the service, which checks ownership again and fills in what the event left out.
+    // Re-read through the service, which checks access again (the viewer's role and teams as they are now: each
+    // delivered event has a context of its own, gateway/src/graphql/websockets.ts) and fills in what the event left out.
     service.em.clear();
     const ticket = await tickets.getTicket(service, change.id).catch(() => null);
     const record = change.record;

@@ -59,6 +59,7 @@ export class User {
 export class Team {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
+  @Field(() => [Int], { description: "The members' user ids, ascending (their names: the users query)." }) memberIds!: number[];
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A ticket requester. The directory is shared: every agent sees every customer; only the owner changes one.' })

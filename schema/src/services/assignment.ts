@@ -54,6 +54,8 @@ async function claimVersion(em: Em, id: number, expected: number): Promise<boole
  */
 async function moveTicket(ctx: ServiceContext, ticket: Ticket, teamId: number | null, assignTo: number | null, expectedVersion: number): Promise<TicketRecord> {
   if (ticket.version !== expectedVersion) throw await conflict(ctx, ticket.id);
+  // Already where it is asked to go: nothing to write, and no event.
+  if ((ticket.team?.id ?? null) === teamId && ticketAccess.audienceOwner(ticket) === (assignTo ?? 0)) return ticketRecordOf(ticket);
   const audienceBefore = await ticketAccess.audienceOf(ctx.em, ticket);
   const before = ticketData(ticket);
   let draft: WebhookEventDraft | undefined;

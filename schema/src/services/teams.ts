@@ -8,7 +8,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { emKind } from '../database.js';
 import { AppError } from '../errors.js';
 import { Team, TeamMember, User } from '../entities/index.js';
-import { MESSAGES, checkTeamName, isRole, type Role } from '../validation/rules.js';
+import { MESSAGES, checkTeamName, isRole } from '../validation/rules.js';
 import type { TeamRecord, UserRecord } from '../records/index.js';
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
@@ -121,7 +121,7 @@ export async function setUserRole(ctx: ServiceContext, rawUserId: unknown, role:
         const admins = await em.find(User, { role: 'ADMIN' }, { fields: ['id'], ...lock });
         if (admins.length <= 1 && admins.some((a) => a.id === user.id)) throw AppError.validation({ role: [MESSAGES.lastAdmin] });
       }
-      await em.nativeUpdate(User, { id: user.id }, { role: role as Role });
+      await em.nativeUpdate(User, { id: user.id }, { role });
     });
     user.role = role;
   }

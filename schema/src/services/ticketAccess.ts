@@ -6,7 +6,7 @@
  * and scripts/ticketAccess.test.ts fails when ticket access is decided anywhere else.
  *
  * Every decision starts from the viewer's scope (`scopeOf`): their id, whether they are an admin and their teams,
- * read from the database at each call (one indexed statement), so a demotion, a removal from a team or a
+ * read from the database once per request (one indexed statement), so a demotion, a removal from a team or a
  * reassignment takes effect at the very next request or live event.
  *
  * The forms of the rule:
@@ -64,7 +64,7 @@ function idOf(value: unknown): number | null {
 /** The ticket's assignee and team ids (null for none). */
 export function ownerOf(ticket: TicketOwner): { assigneeId: number | null; teamId: number | null } {
   if ('assignee' in ticket || 'team' in ticket) {
-    const t = ticket as { assignee?: { id: number } | null; team?: { id: number } | null };
+    const t = ticket;
     return { assigneeId: t.assignee?.id ?? null, teamId: t.team?.id ?? null };
   }
   const r = ticket as { assigneeId?: unknown; teamId?: unknown };
@@ -75,9 +75,23 @@ export function ownerOf(ticket: TicketOwner): { assigneeId: number | null; teamI
  * The viewer's scope, read now (role and teams in one statement). The REST facade's scope is the spec's rule:
  * the caller's own assigned tickets, whatever their role and teams.
  */
-export async function scopeOf(ctx: ServiceContext): Promise<AccessScope> {
+export function scopeOf(ctx: ServiceContext): Promise<AccessScope> {
   const viewerId = requireViewer(ctx);
-  if (ctx.via === 'REST') return { viewerId, admin: false, teamIds: [] };
+  if (ctx.via === 'REST') return Promise.resolve({ viewerId, admin: false, teamIds: [] });
+  // Once per context: a context is one HTTP request or one websocket operation's read (a subscription reads each
+  // event with a context of its own, so a change of role or team reaches open sockets at the next event).
+  let scope = scopes.get(ctx);
+  if (!scope) {
+    scope = readScope(ctx, viewerId);
+    scopes.set(ctx, scope);
+    scope.catch(() => scopes.delete(ctx));
+  }
+  return scope;
+}
+
+const scopes = new WeakMap<ServiceContext, Promise<AccessScope>>();
+
+async function readScope(ctx: ServiceContext, viewerId: number): Promise<AccessScope> {
   const rows = await hotRead<{ role: string; team_id: number | null }>(
     ctx.em,
     'access_scope',

@@ -22,7 +22,7 @@ import {
 import { dateBinding, emKind, hotReadArrays, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import * as ticketAccess from './ticketAccess.js';
-import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { parseId, type ServiceContext } from './context.js';
 import { encodeCursor as encodeListCursor, pageSize, readCursor } from './connection.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type UserRecord } from '../records/index.js';
 import { COL, PAGE_COLUMNS, TICKET_SELECT, customerRecord, macroRecord, relation, ticketRecordAt, userRecord, type TicketRelations } from './ticketRows.js';

@@ -70,8 +70,7 @@ describe('notes', () => {
     // This kit runs no delivery engine: the outbox rows stay as written.
     const rows = await kit.rows<{ payload: string; audience: string }>("select payload, audience from webhook_events where type = 'TICKET_NOTE_ADDED'");
     const mine = rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as { data: Record<string, unknown> } })).find((r) => r.payload.data.id === note.id)!;
-    // The ticket's agent and the admins (Demo, agent 1).
-    expect(mine.audience).toBe(`1,${agent}`);
+    expect(mine.audience).toBe(String(agent));
     expect(mine.payload.data).toMatchObject({ id: note.id, ticketId: ticket.id, authorId: agent });
     expect(JSON.stringify(mine.payload)).not.toContain('Secret remedy');
   });

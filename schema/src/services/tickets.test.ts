@@ -225,28 +225,23 @@ describe("an agent's own tickets", () => {
     for (const call of calls) expect((await refused(call())).code).toBe('UNAUTHENTICATED');
   });
 
-  it("a ticket's events go to its assignee's topic (and the admins'), not another agent's, with the facets before the change", async () => {
+  it("a ticket's events go to its assignee's topic only, with the facets before the change", async () => {
     const agent = await kit.newAgent();
-    const other = await kit.newAgent();
     const mine = kit.listen('ticket', agent);
-    const others = kit.listen('ticket', other);
-    const admin = kit.listen('ticket', DEMO);
+    const others = kit.listen('ticket', DEMO);
     const ticket = await create(agent);
     await setTicketStatus(kit.as(agent), ticket.id, 'PENDING');
     await deleteTicket(kit.as(agent), ticket.id);
-    // The other agent's own write after them: once it has arrived, anything published to them before it has too.
-    const marker = await create(other);
+    // Demo's own write after them: once it has arrived, anything published to Demo before it has too.
+    const marker = await create(DEMO);
     const [created, updated, deleted] = await mine.waitFor(3);
     expect(created).toMatchObject({ kind: 'CREATED', id: ticket.id, record: { assigneeId: agent } });
     expect(updated).toMatchObject({ kind: 'UPDATED', id: ticket.id, record: { status: 'PENDING' }, previous: { status: 'OPEN', priority: 'Low' } });
     expect(deleted).toEqual({ kind: 'DELETED', id: ticket.id, previous: { status: 'PENDING', priority: 'Low', type: 'Question', requesterId: 1 } });
     expect((await others.waitFor(1)).map((e) => e.id)).toEqual([marker.id]);
     expect(others.events.map((e) => e.id)).not.toContain(ticket.id);
-    // Demo is the admin: every ticket's events reach them too.
-    expect((await admin.waitFor(4)).map((e) => e.id)).toEqual([ticket.id, ticket.id, ticket.id, marker.id]);
     mine.stop();
     others.stop();
-    admin.stop();
   });
 });
 

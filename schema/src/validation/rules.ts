@@ -110,11 +110,14 @@ export const ROLES = ['ADMIN', 'AGENT'] as const;
 export type Role = (typeof ROLES)[number];
 export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
 
+/** C0 controls and DEL: never part of a name. */
+const isControl = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
+
 /** A team's name: trimmed, 1 to 50 characters. Returns the trimmed name or null. */
 export function checkTeamName(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const name = value.trim();
-  return name.length >= 1 && [...name].length <= 50 && !/[\u0000-\u001f\u007f]/.test(name) ? name : null;
+  return name.length >= 1 && [...name].length <= 50 && ![...name].some(isControl) ? name : null;
 }
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const DEFAULT_TICKET_STATUS: TicketStatus = 'OPEN';
