@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Macro, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
@@ -135,7 +136,8 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
   const moved = await ctx.em.transactional(async (em) => {
     const tickets = await em.find(Ticket, { macro: id }, { populate: ['image'] });
     const updatedAt = new Date();
-    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt });
+    // A change of the tickets' own field: their versions move too (the compare-and-set of assignment).
+    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt, version: raw('version + 1') });
     await em.nativeDelete(Macro, { id });
     const moved = tickets.map((t) => ({ id: t.id, audience: ticketAccess.audience(t) }));
     await recordEvents(
