@@ -19,8 +19,9 @@ async function stored(table: string, id: number): Promise<Record<string, unknown
   const em = forkEm(gw.orm);
   const [row] = await em.getConnection().execute<Record<string, unknown>[]>(em.getKnex().from(table).where('id', id) as never);
   if (!row) return undefined;
-  // event_seq counts the ticket's writes: the legacy REST flow adds the image with a second call, so a second event.
-  const { id: _id, created_at: _c, updated_at: _u, event_seq: _e, ...rest } = row;
+  // event_seq and version count the ticket's writes: the legacy REST flow adds the image with a second call, so a
+  // second event and a second version.
+  const { id: _id, created_at: _c, updated_at: _u, event_seq: _e, version: _v, ...rest } = row;
   return rest;
 }
 

@@ -33,13 +33,20 @@ export class AppError extends Error {
   readonly fields?: FieldErrors;
   /** Seconds to wait, for RATE_LIMITED. */
   readonly retryAfter?: number;
+  /** What a CONFLICT found instead (e.g. `currentVersion`, `assigneeId` of a ticket): GraphQL extensions as they are. */
+  readonly details?: Readonly<Record<string, number | string | null>>;
 
-  constructor(code: ErrorCode, message: string, options: { fields?: FieldErrors; retryAfter?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fields?: FieldErrors; retryAfter?: number; details?: Readonly<Record<string, number | string | null>> } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.fields = options.fields;
     this.retryAfter = options.retryAfter;
+    this.details = options.details;
   }
 
   /** The first field named, for clients that show one error per form. */
@@ -55,7 +62,7 @@ export class AppError extends Error {
     if (!this.fields) return this;
     const fields: FieldErrors = {};
     for (const [name, messages] of Object.entries(this.fields)) (fields[names[name] ?? name] ??= []).push(...messages);
-    return new AppError(this.code, this.message, { fields, retryAfter: this.retryAfter });
+    return new AppError(this.code, this.message, { fields, retryAfter: this.retryAfter, details: this.details });
   }
 
   static validation(fields: FieldErrors): AppError {

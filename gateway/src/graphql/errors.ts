@@ -3,12 +3,14 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { isAppError, type AppError } from '@fulcrum/schema';
 import type { ErrorLog } from '../logging.js';
 
-/** An AppError's GraphQL `extensions`: code, the fields (and the first one's name) when it has them, retryAfter. */
+/** An AppError's GraphQL `extensions`: code, the fields (and the first one's name) when it has them, retryAfter, and a
+ * CONFLICT's details (`currentVersion`, `assigneeId`). */
 export function appErrorExtensions(error: AppError): Record<string, unknown> {
   return {
     code: error.code,
     ...(error.fields ? { field: error.field, fields: error.fields } : {}),
     ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+    ...(error.details ?? {}),
   };
 }
 

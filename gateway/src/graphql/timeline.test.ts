@@ -32,7 +32,7 @@ const rows = <T>(sql: string, params: unknown[] = []) => gw.orm.em.fork().getCon
 /** The ticket-visible state: every ticket's tracked fields (GraphQL names) and its notes. */
 async function ticketState(): Promise<Map<number, Record<string, string | null>>> {
   const tickets = await rows<Record<string, unknown>>(
-    'select t.id, t.title, t.type, t.priority, t.status, t.requester_id, t.macro_id, t.assignee_id, t.description, i.id as image_id from tickets t left join ticket_images i on i.ticket_id = t.id',
+    'select t.id, t.title, t.type, t.priority, t.status, t.requester_id, t.macro_id, t.team_id, t.assignee_id, t.description, i.id as image_id from tickets t left join ticket_images i on i.ticket_id = t.id',
   );
   const notes = await rows<Record<string, unknown>>('select id, ticket_id, body, deleted_at from ticket_notes order by id');
   const replies = await rows<Record<string, unknown>>('select id, ticket_id from ticket_replies order by id');
@@ -46,6 +46,7 @@ async function ticketState(): Promise<Map<number, Record<string, string | null>>
       status: str(t.status),
       requesterId: str(t.requester_id),
       macroId: str(t.macro_id),
+      teamId: str(t.team_id),
       assigneeId: str(t.assignee_id),
       description: str(t.description),
       image: str(t.image_id),
@@ -170,6 +171,26 @@ function mutationCalls(door: 'WEB' | 'API_TOKEN'): Record<string, (ctx: { ticket
       ok(await gql('mutation ($id: Int!) { replyToRequester(ticketId: $id, body: "A public reply") { id } }', { id: ticketId })),
     deleteMacro: async ({ macroId }) => ok(await gql('mutation ($id: Int!) { deleteMacro(id: $id) { id movedTicketIds } }', { id: macroId })),
     deleteTicket: async ({ ticketId }) => ok(await gql('mutation ($id: Int!) { deleteTicket(id: $id) }', { id: ticketId })),
+    // Demo is a plain agent here (the harness): giving a private ticket to its own assignee, and taking it, change
+    // nothing, so they write nothing (assignments that change are the subject of gateway/test/security/teams.test.ts).
+    assignTicket: async ({ ticketId }) => {
+      const { ticket } = ok(await gql<{ ticket: { version: number } }>('query ($id: Int!) { ticket(id: $id) { version } }', { id: ticketId }));
+      return ok(
+        await gql('mutation ($id: Int!, $v: Int!) { assignTicket(id: $id, teamId: null, assigneeId: 1, expectedVersion: $v) { id } }', {
+          id: ticketId,
+          v: ticket.version,
+        }),
+      );
+    },
+    takeTicket: async ({ ticketId }) => {
+      const { ticket } = ok(await gql<{ ticket: { version: number } }>('query ($id: Int!) { ticket(id: $id) { version } }', { id: ticketId }));
+      return ok(await gql('mutation ($id: Int!, $v: Int!) { takeTicket(id: $id, expectedVersion: $v) { id } }', { id: ticketId, v: ticket.version }));
+    },
+    // Admin mutations (FORBIDDEN to Demo here): they leave tickets alone.
+    createTeam: () => gql('mutation { createTeam(name: "Walkers") { id } }'),
+    addTeamMember: () => gql('mutation { addTeamMember(teamId: 1, userId: 2) { id } }'),
+    removeTeamMember: () => gql('mutation { removeTeamMember(teamId: 1, userId: 2) { id } }'),
+    setUserRole: () => gql('mutation { setUserRole(userId: 2, role: ADMIN) { id } }'),
     // Not ticket writes: run to prove they leave tickets (and the record) alone.
     createMacro: () => gql('mutation { createMacro(input: { name: "Walker", description: "x" }) { id } }'),
     revokeRequesterLink: ({ ticketId }) => gql('mutation ($id: Int!) { revokeRequesterLink(ticketId: $id) }', { id: ticketId }),

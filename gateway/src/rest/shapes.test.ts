@@ -14,6 +14,8 @@ const ticket: fc.Arbitrary<TicketRecord> = fc.record({
   priority: fc.constantFrom('Low', 'Medium', 'High', 'Urgent'),
   status: fc.constantFrom('OPEN', 'PENDING', 'SOLVED'),
   assigneeId: id,
+  teamId: fc.constant(null),
+  version: id,
   requesterId: id,
   macroId: id,
   description: text,

@@ -32,7 +32,18 @@ export interface TestGateway extends Gateway, GatewayClients {
 /** Generous limits so a test suite's many logins from 127.0.0.1 are not throttled; limit tests pass their own. */
 export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, tokenFailuresPerIp: 10000, windowSeconds: 60 };
 
-export async function startTestGateway(overrides: GatewayOptions = {}): Promise<TestGateway> {
+/**
+ * The suites written before roles (issue 27) prove agent-to-agent isolation with Demo as one of the agents; the
+ * demo seed makes Demo an admin, who may read every ticket. So a test gateway starts with Demo as a plain agent
+ * (no admin at all), unless the test asks for the seed's roles (`admin: true`); the seed's own roles are checked
+ * by gateway/test/security/teams.test.ts.
+ */
+export interface TestGatewayOptions extends GatewayOptions {
+  admin?: boolean;
+}
+
+export async function startTestGateway(testOverrides: TestGatewayOptions = {}): Promise<TestGateway> {
+  const { admin, ...overrides } = testOverrides;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'fulcrum-test-'));
   let pgDb: { url: string; drop(): Promise<void> } | undefined;
   const mode = testDatabaseMode();
@@ -51,7 +62,9 @@ export async function startTestGateway(overrides: GatewayOptions = {}): Promise<
     webhooks: { pollMs: 60_000 },
     ...overrides,
   };
-  return wrap(await startGateway(options), options, dataDir, pgDb);
+  const gateway = await startGateway(options);
+  if (!admin && options.demo) await gateway.orm.em.getConnection().execute(`update users set role = 'AGENT' where email = 'demo@fulcrum.app'`);
+  return wrap(gateway, options, dataDir, pgDb);
 }
 
 /**

@@ -77,6 +77,11 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken, note };
 }
 
+/** The owned ticket's current version, as its owner reads it. */
+async function versionOf(o: Owned): Promise<number> {
+  return (await agents[o.ownerIndex].gql('query($id: Int!) { ticket(id: $id) { version } }', { id: o.ticket })).data?.ticket.version ?? 1;
+}
+
 async function snapshot(owner: TestClient, o: Owned) {
   return JSON.stringify([
     (await owner.get(`/api/tickets/${o.ticket}`)).body,
@@ -212,6 +217,22 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }),
     },
     { name: 'delete ticket', field: 'Mutation.deleteTicket', run: () => gqlOk('mutation($id: Int!) { deleteTicket(id: $id) }', { id: o.ticket }) },
+    // Assignment (issue 27): with the ticket's real version (read by its owner), so only the access rule can refuse.
+    {
+      name: 'assign ticket to self',
+      field: 'Mutation.assignTicket',
+      run: async () =>
+        gqlOk('mutation($id: Int!, $a: Int, $v: Int!) { assignTicket(id: $id, teamId: null, assigneeId: $a, expectedVersion: $v) { id } }', {
+          id: o.ticket,
+          a: (await x.get('/api/auth/')).body.id,
+          v: await versionOf(o),
+        }),
+    },
+    {
+      name: 'take ticket',
+      field: 'Mutation.takeTicket',
+      run: async () => gqlOk('mutation($id: Int!, $v: Int!) { takeTicket(id: $id, expectedVersion: $v) { id } }', { id: o.ticket, v: await versionOf(o) }),
+    },
     {
       name: 'read timeline',
       field: 'Query.ticketHistory',

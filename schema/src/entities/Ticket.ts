@@ -12,6 +12,7 @@ import {
 } from '../validation/rules.js';
 import { Customer } from './Customer.js';
 import { Macro } from './Macro.js';
+import { Team } from './Team.js';
 import { User } from './User.js';
 import type { TicketImage } from './TicketImage.js';
 
@@ -24,6 +25,8 @@ import type { TicketImage } from './TicketImage.js';
 @Index({ name: 'tickets_assignee_status_id_index', properties: ['assignee', 'status', 'id'] })
 /** ...and one per status for "last update" order (services/tickets.ts, listTickets). */
 @Index({ name: 'tickets_assignee_status_updated_at_id_index', properties: ['assignee', 'status', 'updatedAt', 'id'] })
+/** A team's tickets newest first (the "my teams" part of the access rule, services/ticketAccess.ts). */
+@Index({ name: 'tickets_team_id_id_index', properties: ['team', 'id'] })
 export class Ticket {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -41,8 +44,13 @@ export class Ticket {
   status: Opt<TicketStatus> = DEFAULT_TICKET_STATUS;
 
   // No single-column index: tickets_assignee_id_id_index leads with assignee_id.
-  @ManyToOne(() => User, { fieldName: 'assignee_id', deleteRule: 'restrict', index: false })
-  assignee!: User;
+  /** Null: an unassigned ticket of its team (a ticket without a team always has an assignee). */
+  @ManyToOne(() => User, { fieldName: 'assignee_id', deleteRule: 'restrict', index: false, nullable: true })
+  assignee?: User | null;
+
+  /** Null: a private ticket of its assignee. */
+  @ManyToOne(() => Team, { fieldName: 'team_id', deleteRule: 'restrict', nullable: true, index: false })
+  team?: Team | null;
 
   @ManyToOne(() => Customer, { fieldName: 'requester_id', deleteRule: 'restrict', index: 'tickets_requester_id_index' })
   requester!: Customer;
@@ -67,6 +75,13 @@ export class Ticket {
    * The seq of the ticket's last event (ticket_events): services/changeLog.ts bumps it with UPDATE ... RETURNING in
    * the change's transaction, so concurrent writers of one ticket queue on its row lock and seqs have no gaps.
    */
+  /**
+   * Grows with every change of the ticket's own fields, status, team or assignee (not with notes): the
+   * compare-and-set of assignTicket/takeTicket (services/assignment.ts).
+   */
+  @Property({ type: 'integer', default: 1 })
+  version: Opt<number> = 1;
+
   @Property({ type: 'integer', default: 0 })
   eventSeq: Opt<number> = 0;
 }

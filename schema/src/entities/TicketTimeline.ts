@@ -60,9 +60,13 @@ export class TicketHistoryEvent {
   @Property({ type: 'integer', nullable: true })
   requesterMessageId?: number | null;
 
-  /** Who could read the ticket at this event (its assignee). */
+  /** Who could read the ticket at this event: its assignee (0 for none)... */
   @Property({ type: 'integer' })
   assigneeId!: number;
+
+  /** ...and its team's members (null: no team; issue 27). */
+  @Property({ type: 'integer', nullable: true })
+  teamId?: number | null;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { Entity, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Entity, Enum, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { ROLES, type Role } from '../validation/rules.js';
 
 /** Usernames are unique by their look-alike key (text/usernames.ts), but for look-alikes older than that rule. */
 @Unique({ name: 'users_username_key_unique', properties: ['usernameKey', 'usernameKeyDup'] })
@@ -31,6 +32,11 @@ export class User {
   /** argon2id PHC string; never leaves the service layer. */
   @Property({ type: 'string', length: 255, hidden: true, lazy: true })
   passwordHash!: string;
+
+  /** ADMIN manages teams and roles and may read every ticket; AGENT reads its own and its teams' (issue 27).
+   * Indexed: every ticket write reads the admins (its audience, services/ticketAccess.ts). */
+  @Enum({ items: () => [...ROLES], type: 'string', length: 16, default: 'AGENT', index: 'users_role_index' })
+  role: Opt<Role> = 'AGENT';
 
   @Property({ type: 'datetime', onCreate: () => new Date() })
   createdAt: Date = new Date();

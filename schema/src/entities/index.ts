@@ -8,6 +8,7 @@ export { Session } from './Session.js';
 export { Conversation } from './Conversation.js';
 export { ApiToken } from './ApiToken.js';
 export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
+export { Team, TeamMember } from './Team.js';
 export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry } from './RequesterReplies.js';
 
@@ -21,6 +22,7 @@ import { Session } from './Session.js';
 import { Conversation } from './Conversation.js';
 import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
+import { Team, TeamMember } from './Team.js';
 import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry } from './RequesterReplies.js';
 
@@ -45,4 +47,6 @@ export const ENTITIES = [
   RequesterMessage,
   RequesterLink,
   MailOutboxEntry,
+  Team,
+  TeamMember,
 ];

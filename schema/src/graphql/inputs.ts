@@ -37,6 +37,11 @@ export class TicketFilter {
   @Field(() => [TicketPriority], { nullable: true, description: 'Any of these priorities.' }) priority?: string[] | null;
   @Field(() => [TicketType], { nullable: true, description: 'Any of these types.' }) type?: string[] | null;
   @Field(() => Int, { nullable: true, description: 'Only tickets this customer asked.' }) requesterId?: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Only the tickets assigned to you ("My tickets"). Omitted or false: every ticket you may read (yours and your teams\'; an admin: all).',
+  })
+  assignedToMe?: boolean | null;
 }
 
 @InputType()

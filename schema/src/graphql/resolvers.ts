@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { auth, customers, macros, messages, ticketAccess, tickets, users } from '../services/index.js';
+import { assignment, auth, customers, macros, messages, teams, ticketAccess, tickets, users } from '../services/index.js';
 import { AppError } from '../errors.js';
 import { MESSAGES } from '../validation/rules.js';
-import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord } from '../records/index.js';
+import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord, UserRecord } from '../records/index.js';
 import { requireViewer } from '../services/context.js';
 import { reviveDates, type Change, type MessageChange, type TicketChange } from '../realtime/events.js';
 import type { GraphQLContext } from './context.js';
@@ -24,6 +24,8 @@ import {
   MacroEvent,
   Message,
   MessageEvent,
+  Role,
+  Team,
   Ticket,
   TicketEvent,
   TicketImage,
@@ -58,11 +60,44 @@ export class AuthResolver {
   }
 }
 
-@Resolver()
+@Resolver(() => User)
 export class UserResolver {
   @Query(() => UserConnection, { description: 'The agents of this workspace, oldest account first, one page at a time.' })
   async users(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
     return toConnection(await users.listUsersPage(service, page));
+  }
+
+  @FieldResolver(() => Role, { description: 'ADMIN or AGENT.' })
+  async role(@Root() user: UserRecord, @Ctx() { loaders }: GraphQLContext) {
+    return user.role ?? (await loaders.user.load(user.id))?.role ?? 'AGENT';
+  }
+
+  @Mutation(() => User, { description: "Admins only: sets an agent's role (the last admin cannot be demoted). Takes effect at the agent's next request." })
+  setUserRole(@Arg('userId', () => Int) userId: number, @Arg('role', () => Role) role: string, @Ctx() { service }: GraphQLContext) {
+    return teams.setUserRole(service, userId, role);
+  }
+}
+
+@Resolver(() => Team)
+export class TeamResolver {
+  @Query(() => [Team], { description: 'Your teams, by name (an admin: every team).' })
+  teams(@Ctx() { service }: GraphQLContext) {
+    return teams.listTeams(service);
+  }
+
+  @Mutation(() => Team, { description: 'Admins only: creates a team (a name of 1 to 50 characters, unique).' })
+  createTeam(@Arg('name', () => String) name: string, @Ctx() { service }: GraphQLContext) {
+    return teams.createTeam(service, name);
+  }
+
+  @Mutation(() => Team, { description: 'Admins only: adds an agent to a team (no change when already a member).' })
+  addTeamMember(@Arg('teamId', () => Int) teamId: number, @Arg('userId', () => Int) userId: number, @Ctx() { service }: GraphQLContext) {
+    return teams.addTeamMember(service, teamId, userId);
+  }
+
+  @Mutation(() => Team, { description: 'Admins only: removes an agent from a team; their tickets of the team stay in it, unassigned.' })
+  removeTeamMember(@Arg('teamId', () => Int) teamId: number, @Arg('userId', () => Int) userId: number, @Ctx() { service }: GraphQLContext) {
+    return teams.removeTeamMember(service, teamId, userId);
   }
 }
 
@@ -130,12 +165,44 @@ export class TicketResolver {
     @Arg('image', () => GraphQLUpload, { nullable: true, description: 'Required ("Image is Required"); PNG, JPEG, GIF or WebP, at most 5 MB.' })
     image: Promise<FileUpload> | null,
     @Ctx() { service }: GraphQLContext,
+    @Arg('teamId', () => Int, { nullable: true, description: 'One of your teams (an admin: any). Omitted with assigneeId: no team, assigned to you.' })
+    teamId?: number | null,
+    @Arg('assigneeId', () => Int, {
+      nullable: true,
+      description: 'A member of the team (omitted with a team: unassigned); without a team only yourself.',
+    })
+    assigneeId?: number | null,
   ) {
     requireViewer(service);
     const upload = await readUpload(image);
     // This mutation's own rule: a ticket is created with its image. Refused with every other field error at once.
     if (upload == null) throw AppError.validation({ image: [MESSAGES.ticketImage], ...(await tickets.checkTicketInput(service, input)) });
-    return tickets.createTicket(service, input, upload);
+    return tickets.createTicket(service, input, upload, { teamId, assigneeId });
+  }
+
+  @Mutation(() => Ticket, {
+    description:
+      'Gives a ticket to a team and/or an agent, if it still has expectedVersion (else CONFLICT with extensions.currentVersion and assigneeId). teamId null: no team (then an assignee is required); assigneeId null: unassigned in the team. The assignee must be a member of the team.',
+  })
+  assignTicket(
+    @Arg('id', () => Int) id: number,
+    @Arg('teamId', () => Int, { nullable: true }) teamId: number | null,
+    @Arg('assigneeId', () => Int, { nullable: true }) assigneeId: number | null,
+    @Arg('expectedVersion', () => Int, { description: 'The ticket version you saw.' }) expectedVersion: number,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return assignment.assignTicket(service, id, { teamId, assigneeId, expectedVersion });
+  }
+
+  @Mutation(() => Ticket, {
+    description: 'Takes a ticket of one of your teams, if it still has expectedVersion (else CONFLICT with extensions.currentVersion and assigneeId).',
+  })
+  takeTicket(
+    @Arg('id', () => Int) id: number,
+    @Arg('expectedVersion', () => Int, { description: 'The ticket version you saw.' }) expectedVersion: number,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return assignment.takeTicket(service, id, expectedVersion);
   }
 
   @Mutation(() => Ticket, { description: 'Edits a ticket; without an image the old one stays.' })
@@ -164,9 +231,16 @@ export class TicketResolver {
     return tickets.deleteTicket(service, id);
   }
 
-  @FieldResolver(() => User)
+  @FieldResolver(() => User, { nullable: true, description: 'The assigned agent; null for an unassigned ticket of a team.' })
   assignee(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
-    return pageRelations.get(ticket)?.assignee ?? loaders.user.load(ticket.assigneeId);
+    const id = ticket.assigneeId;
+    if (id === null) return null;
+    return pageRelations.get(ticket)?.assignee ?? loaders.user.load(id);
+  }
+
+  @FieldResolver(() => Team, { nullable: true, description: 'The team; null for a private ticket of its assignee.' })
+  async team(@Root() ticket: TicketRecord, @Ctx() { service }: GraphQLContext) {
+    return ticket.teamId == null ? null : teams.teamOf(service, ticket.teamId);
   }
 
   @FieldResolver(() => Customer, { description: 'The requester.' })
@@ -328,7 +402,8 @@ export class LiveResolver {
   async ticketEvents(@Root() change: TicketChange, @Ctx() { service }: GraphQLContext): Promise<TicketEvent> {
     const previous = change.previous ?? null;
     if (change.kind === 'DELETED') return { kind: ChangeKind.DELETED, id: change.id, ticket: null, previous, current: null };
-    // Re-read through the service, which checks ownership again and fills in what the event left out.
+    // Re-read through the service, which checks access again (the viewer's role and teams as they are now: each
+    // delivered event has a context of its own, gateway/src/graphql/websockets.ts) and fills in what the event left out.
     service.em.clear();
     const ticket = await tickets.getTicket(service, change.id).catch(() => null);
     const record = change.record;
@@ -369,6 +444,7 @@ export class LiveResolver {
 export const RESOLVERS = [
   AuthResolver,
   UserResolver,
+  TeamResolver,
   TicketResolver,
   TicketImageResolver,
   CustomerResolver,

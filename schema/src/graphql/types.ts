@@ -1,11 +1,12 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
-import { TICKET_ORDERS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../validation/rules.js';
+import { ROLES, TICKET_ORDERS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../validation/rules.js';
 
 export const TicketType = Object.fromEntries(TICKET_TYPES.map((t) => [t, t])) as { [K in (typeof TICKET_TYPES)[number]]: K };
 export const TicketPriority = Object.fromEntries(TICKET_PRIORITIES.map((p) => [p, p])) as { [K in (typeof TICKET_PRIORITIES)[number]]: K };
 export const TicketStatus = Object.fromEntries(TICKET_STATUSES.map((s) => [s, s])) as { [K in (typeof TICKET_STATUSES)[number]]: K };
 export const TicketOrder = Object.fromEntries(TICKET_ORDERS.map((o) => [o, o])) as { [K in (typeof TICKET_ORDERS)[number]]: K };
+export const Role = Object.fromEntries(ROLES.map((r) => [r, r])) as { [K in (typeof ROLES)[number]]: K };
 export enum ChangeKind {
   CREATED = 'CREATED',
   UPDATED = 'UPDATED',
@@ -15,6 +16,14 @@ export enum ChangeKind {
 registerEnumType(TicketType, { name: 'TicketType', description: 'Question is the default.' });
 registerEnumType(TicketPriority, { name: 'TicketPriority', description: 'Low is the default.' });
 registerEnumType(ChangeKind, { name: 'ChangeKind' });
+registerEnumType(Role, {
+  name: 'Role',
+  description: 'What an agent may do.',
+  valuesConfig: {
+    ADMIN: { description: 'Manages teams and roles; may read and change every ticket.' },
+    AGENT: { description: 'Reads and changes the tickets assigned to them and those of their teams.' },
+  },
+});
 registerEnumType(TicketStatus, {
   name: 'TicketStatus',
   description: 'Where a ticket stands. New tickets are OPEN.',
@@ -46,6 +55,13 @@ export class User {
   @Field(() => String) email!: string;
 }
 
+@ObjectType({ simpleResolvers: true, description: 'A team of agents: every member may read and change the tickets of the team.' })
+export class Team {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => [Int], { description: "The members' user ids, ascending (their names: the users query)." }) memberIds!: number[];
+}
+
 @ObjectType({ simpleResolvers: true, description: 'A ticket requester. The directory is shared: every agent sees every customer; only the owner changes one.' })
 export class Customer {
   @Field(() => Int) id!: number;
@@ -72,7 +88,10 @@ export class TicketImage {
   @Field(() => Int) height!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A support ticket; every agent sees only the tickets assigned to them.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A support ticket; an agent sees the tickets assigned to them and those of their teams, an admin every ticket.',
+})
 export class Ticket {
   @Field(() => Int) id!: number;
   @Field(() => String) title!: string;
@@ -80,7 +99,13 @@ export class Ticket {
   @Field(() => TicketPriority) priority!: string;
   @Field(() => TicketStatus, { description: 'OPEN, PENDING (waiting on the requester) or SOLVED; change it with setTicketStatus.' }) status!: string;
   @Field(() => String) description!: string;
-  @Field(() => Int) assigneeId!: number;
+  @Field(() => Int, { nullable: true, description: 'The assigned agent; null for an unassigned ticket of a team.' }) assigneeId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The team; null for a private ticket of its assignee.' }) teamId!: number | null;
+  @Field(() => Int, {
+    description:
+      "Grows with every change of the ticket's own fields, status, team or assignee (not notes): the expectedVersion of assignTicket and takeTicket.",
+  })
+  version!: number;
   @Field(() => Int) requesterId!: number;
   @Field(() => Int, { description: 'The id of the macro applied to the ticket; 1 is "No Macro".' }) macroId!: number;
   @Field(() => TicketImage, { nullable: true }) image!: TicketImage | null;

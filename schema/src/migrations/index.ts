@@ -8,6 +8,7 @@ import { Migration20261125120000StatusIndex } from './Migration20261125120000Sta
 import { Migration20261126050000WebhookTokens } from './Migration20261126050000WebhookTokens.js';
 import { Migration20261126120000UsernameKeys } from './Migration20261126120000UsernameKeys.js';
 import { Migration20261126130000TicketTimeline } from './Migration20261126130000TicketTimeline.js';
+import { Migration20261126140000Teams } from './Migration20261126140000Teams.js';
 import { Migration20261126150000RequesterReplies } from './Migration20261126150000RequesterReplies.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -21,5 +22,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126050000WebhookTokens', class: Migration20261126050000WebhookTokens },
   { name: 'Migration20261126120000UsernameKeys', class: Migration20261126120000UsernameKeys },
   { name: 'Migration20261126130000TicketTimeline', class: Migration20261126130000TicketTimeline },
+  { name: 'Migration20261126140000Teams', class: Migration20261126140000Teams },
   { name: 'Migration20261126150000RequesterReplies', class: Migration20261126150000RequesterReplies },
 ];

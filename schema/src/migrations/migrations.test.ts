@@ -26,6 +26,8 @@ const TABLES = [
   'requester_links',
   'requester_messages',
   'sessions',
+  'team_members',
+  'teams',
   'ticket_events',
   'ticket_images',
   'ticket_note_revisions',

@@ -11,6 +11,14 @@ export interface UserRecord {
   username: string;
   email: string;
   createdAt: Date;
+  /** ADMIN or AGENT (issue 27); absent where a record was read without it (then AGENT). */
+  role?: 'ADMIN' | 'AGENT';
+}
+export interface TeamRecord {
+  id: number;
+  name: string;
+  createdAt: Date;
+  memberIds: number[];
 }
 export interface CustomerRecord {
   id: number;
@@ -40,7 +48,12 @@ export interface TicketRecord {
   type: TicketType;
   priority: TicketPriority;
   status: TicketStatus;
-  assigneeId: number;
+  /** Null: an unassigned ticket of its team (issue 27). */
+  assigneeId: number | null;
+  /** Null: no team (a private ticket of its assignee). */
+  teamId: number | null;
+  /** Grows with every change of the ticket's own fields, status, team or assignee (the compare-and-set of assignment). */
+  version: number;
   requesterId: number;
   macroId: number;
   description: string;
@@ -76,7 +89,9 @@ export function ticketRecordOf(t: Ticket): TicketRecord {
     type: t.type,
     priority: t.priority,
     status: t.status,
-    assigneeId: t.assignee.id,
+    assigneeId: t.assignee?.id ?? null,
+    teamId: t.team?.id ?? null,
+    version: t.version,
     requesterId: t.requester.id,
     macroId: t.macro.id,
     description: t.description,

@@ -101,7 +101,15 @@ export async function seedDemo(orm: Orm): Promise<void> {
     const now = Date.now();
     const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
     const users = DEMO_ACCOUNTS.map((a, i) =>
-      em.create(User, { username: a.username, usernameKey: usernameKey(a.username), email: a.email, passwordHash: hashes[i], createdAt: at(10_000 - i) }),
+      em.create(User, {
+        username: a.username,
+        usernameKey: usernameKey(a.username),
+        email: a.email,
+        passwordHash: hashes[i],
+        // The demo account is the admin; Marnie and Bobbie are agents, in no common team (issue 27).
+        role: a.email === 'demo@fulcrum.app' ? 'ADMIN' : 'AGENT',
+        createdAt: at(10_000 - i),
+      }),
     );
     await em.flush();
     const customers = CUSTOMERS.map((name, i) =>

@@ -48,7 +48,9 @@ export async function signup(ctx: ServiceContext, args: SignupArgs): Promise<Use
   if (taken.some((u) => u.usernameKey === key)) conflicts.username = [MESSAGES.usernameInUse];
   if (hasErrors(conflicts)) throw authError(conflicts);
 
-  const user = ctx.em.create(User, { email, username, usernameKey: key, passwordHash: await hashPassword(String(args.password)), createdAt: new Date() });
+  // The first account of an empty database (no demo seed) is the admin; every later sign-up is an agent.
+  const role = (await ctx.em.count(User, {})) === 0 ? 'ADMIN' : 'AGENT';
+  const user = ctx.em.create(User, { email, username, usernameKey: key, passwordHash: await hashPassword(String(args.password)), role, createdAt: new Date() });
   try {
     await ctx.em.flush();
   } catch (error) {

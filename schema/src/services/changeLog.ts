@@ -48,8 +48,12 @@ export interface TicketEventDraft {
   noteId?: number | null;
   replyId?: number | null;
   requesterMessageId?: number | null;
-  /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts). */
+  /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts): assignee (0: none)... */
   assigneeId: number;
+  /** ...and team (issue 27). */
+  teamId?: number | null;
+  /** The agents who may read it, read in the write's transaction (ticketAudiences): the live `timeline` topics. */
+  audience?: number[];
   /** When it happened, when not now (the demo seed's tickets were created in the past). */
   at?: Date;
 }
@@ -60,7 +64,7 @@ export type WebhookEventDraft = OutboxDraft & { ticketEvent?: TicketEventDraft }
 export type ChangeDraft = WebhookEventDraft | { type?: undefined; ticketEvent: TicketEventDraft };
 
 /** The ticket fields the record follows, by GraphQL name, in this order. */
-export const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'assigneeId', 'description', 'image'] as const;
+export const TRACKED_FIELDS = ['title', 'type', 'priority', 'status', 'requesterId', 'macroId', 'teamId', 'assigneeId', 'description', 'image'] as const;
 
 /** A field's value as the schema spells it: enums and text as they are, ids as decimal strings, an image as its id. */
 function spelled(field: string, value: unknown): string | null {
@@ -86,6 +90,7 @@ function ticketEventOf(kind: Kind, data: Data, before?: Data): TicketEventDraft 
     kind,
     changes: kind === 'DELETED' ? [] : fieldChanges(kind === 'CREATED' ? null : (before ?? data), data),
     assigneeId: ticketAccess.audienceOwner({ assigneeId: data.assigneeId }),
+    teamId: ticketAccess.audienceTeam({ teamId: data.teamId }),
   };
 }
 
@@ -169,6 +174,7 @@ export interface AppendedTicketEvent {
   seq: number;
   at: Date;
   assigneeId: number;
+  audience?: number[];
 }
 
 // Usernames never change: the actor's name is read once per process and user.
@@ -190,7 +196,7 @@ async function actorName(em: Em, userId: number | null): Promise<string> {
 /** Who writes: the caller's viewer, token and door (a ServiceContext is one; the demo seed is the system). */
 export type ChangeActor = Pick<ServiceContext, 'viewerId' | 'token' | 'via' | 'requester'>;
 
-const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via, kind, changes, note_id, reply_id, requester_message_id, assignee_id';
+const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via, kind, changes, note_id, reply_id, requester_message_id, assignee_id, team_id';
 
 /**
  * PostgreSQL: a ticket's counter bump and its entries in one round trip. The bump takes the ticket's row lock (a
@@ -199,12 +205,12 @@ const EVENT_COLUMNS = 'ticket_id, seq, at, actor_kind, actor_id, actor_name, via
  */
 const POSTGRES_APPEND = `with bumped as (update tickets set event_seq = event_seq + ? where id = ? returning event_seq)
 insert into ticket_events (${EVENT_COLUMNS})
-select ?, bumped.event_seq - ? + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id
-from bumped, json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int)
+select ?, bumped.event_seq - ? + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id, r.team_id
+from bumped, json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int, team_id int)
 returning seq`;
 const POSTGRES_APPEND_AFTER_DELETE = `insert into ticket_events (${EVENT_COLUMNS})
-select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id
-from json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int)
+select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id, r.team_id
+from json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int, team_id int)
 returning seq`;
 
 /**
@@ -239,6 +245,7 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           reply_id: d.replyId ?? null,
           requester_message_id: d.requesterMessageId ?? null,
           assignee_id: d.assigneeId,
+          team_id: d.teamId ?? null,
         })),
       );
       const who = [actor.kind, actor.userId, name, ctx.via];
@@ -270,7 +277,7 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
       } else throw AppError.notFound('Ticket');
       first = last - list.length + 1;
       for (const [i, d] of list.entries())
-        await statements.all('ticket_events_insert', `insert into ticket_events (${EVENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        await statements.all('ticket_events_insert', `insert into ticket_events (${EVENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           ticketId,
           first + i,
           (d.at ?? at).getTime(),
@@ -284,15 +291,33 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           d.replyId ?? null,
           d.requesterMessageId ?? null,
           d.assigneeId,
+          d.teamId ?? null,
         ]);
     }
-    list.forEach((d, i) => appended.push({ ticketId, seq: first + i, at: d.at ?? at, assigneeId: d.assigneeId }));
+    list.forEach((d, i) => appended.push({ ticketId, seq: first + i, at: d.at ?? at, assigneeId: d.assigneeId, audience: d.audience }));
   }
   return appended;
 }
 
 function publishTimeline(ctx: ServiceContext, appended: AppendedTicketEvent[]): void {
-  for (const e of appended) ticketAccess.publishTimeline(ctx.deps.bus, { assigneeId: e.assigneeId }, { ticketId: e.ticketId, seq: e.seq });
+  for (const e of appended) ticketAccess.publishTimeline(ctx.deps.bus, e.audience ?? { assigneeId: e.assigneeId }, { ticketId: e.ticketId, seq: e.seq });
+}
+
+/**
+ * Each ticket draft's audience, read in the write's transaction (ticketAccess.audienceOf: the assignee, the team's
+ * members, the admins), for its webhook event and its record entry's live signal.
+ */
+async function ticketAudiences(em: Em, drafts: ChangeDraft[]): Promise<void> {
+  const known = new Map<string, number[]>();
+  for (const d of drafts) {
+    if (!d.ticketEvent) continue;
+    const owner = { assigneeId: d.ticketEvent.assigneeId, teamId: d.ticketEvent.teamId };
+    const key = `${owner.assigneeId}:${owner.teamId ?? 0}`;
+    let agents = known.get(key);
+    if (!agents) known.set(key, (agents = await ticketAccess.audienceOf(em, owner)));
+    d.ticketEvent.audience = agents;
+    if (d.type !== undefined) d.audience = agents;
+  }
 }
 
 const webhookDrafts = (drafts: ChangeDraft[]) => drafts.filter((d): d is WebhookEventDraft => d.type !== undefined);
@@ -306,6 +331,7 @@ const ticketEventDrafts = (drafts: ChangeDraft[]) => drafts.flatMap((d) => (d.ti
  * (its own event manager).
  */
 export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
+  await ticketAudiences(em, events);
   const appended = await appendTicketEvents(ctx, em, ticketEventDrafts(events));
   const webhooks = webhookDrafts(events);
   await insertEvents(em, webhooks);
@@ -343,6 +369,7 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   try {
     await em.flush();
     const made = drafts();
+    await ticketAudiences(em, made);
     appended = await appendTicketEvents(ctx, em, ticketEventDrafts(made));
     webhooks = webhookDrafts(made);
     await insertEvents(em, webhooks);

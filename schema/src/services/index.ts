@@ -4,6 +4,8 @@ export * as customers from './customers.js';
 export * as macros from './macros.js';
 export * as tickets from './tickets.js';
 export * as ticketAccess from './ticketAccess.js';
+export * as assignment from './assignment.js';
+export * as teams from './teams.js';
 export * as ticketTimeline from './ticketTimeline.js';
 export * as requesterReplies from './requesterReplies.js';
 export * as requesterLinks from './requesterLinks.js';

@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Macro, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, validateMacro, type MacroFields } from '../validation/rules.js';
@@ -135,24 +136,19 @@ export async function deleteMacro(ctx: ServiceContext, rawId: unknown): Promise<
   const moved = await ctx.em.transactional(async (em) => {
     const tickets = await em.find(Ticket, { macro: id }, { populate: ['image'] });
     const updatedAt = new Date();
-    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt });
+    // A change of the tickets' own field: their versions move too (the compare-and-set of assignment).
+    await em.nativeUpdate(Ticket, { macro: id }, { macro: NO_MACRO_ID, updatedAt, version: raw('version + 1') });
     await em.nativeDelete(Macro, { id });
-    const moved = tickets.map((t) => ({ id: t.id, audience: ticketAccess.audience(t) }));
-    await recordEvents(
-      ctx,
-      em,
-      [
-        webhookEvent.macro('DELETED', macro),
-        ...tickets.map((t) => {
-          const before = ticketData(t);
-          return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
-        }),
-      ],
-      () => {
-        ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });
-        for (const t of moved) ticketAccess.publish(ctx.deps.bus, t.audience, { kind: 'UPDATED', id: t.id });
-      },
-    );
+    const drafts = tickets.map((t) => {
+      const before = ticketData(t);
+      return webhookEvent.ticketData('UPDATED', { ...before, macroId: NO_MACRO_ID, updatedAt }, before);
+    });
+    const moved = tickets.map((t, i) => ({ id: t.id, draft: drafts[i] }));
+    await recordEvents(ctx, em, [webhookEvent.macro('DELETED', macro), ...drafts], () => {
+      ctx.deps.bus.publish('macro', viewerId, { kind: 'DELETED', id });
+      // Each moved ticket to its audience (read in the transaction by the change log: assignee, team, admins).
+      for (const t of moved) ticketAccess.publish(ctx.deps.bus, Array.isArray(t.draft.audience) ? t.draft.audience : [], { kind: 'UPDATED', id: t.id });
+    });
     return moved;
   });
   return { id, movedTicketIds: moved.map((t) => t.id) };

@@ -9,7 +9,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import { emKind, type Em } from '../database.js';
 import { AppError } from '../errors.js';
-import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { parseId, type ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
 
 /** The secret the tokens are derived from, separated from the secret's other uses. */
@@ -66,10 +66,10 @@ export async function ticketOfToken(em: Em, token: unknown): Promise<number | nu
 
 /** The ticket id when the viewer may read the ticket (services/ticketAccess.ts); NOT_FOUND otherwise. */
 async function readableTicketId(ctx: ServiceContext, rawId: unknown): Promise<number> {
-  const viewerId = requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
   const id = parseId(rawId);
   if (id) {
-    const access = ticketAccess.readSql(viewerId);
+    const access = ticketAccess.readSql(scope);
     const found = await ctx.em.getConnection().execute(`select 1 as found from tickets t where t.id = ? and ${access.sql}`, [id, ...access.bindings]);
     if (found.length) return id;
   }

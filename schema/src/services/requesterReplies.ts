@@ -10,7 +10,7 @@ import { Customer, MailOutboxEntry, TicketReply, User } from '../entities/index.
 import { composeReplyMail, messageIdHost } from '../mail/compose.js';
 import { toDate } from '../records/index.js';
 import { hasErrors, validateTicketReply } from '../validation/rules.js';
-import { flushWithEvents } from './changeLog.js';
+import { flushWithEvents, type TicketEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import { ensureToken, linkUrl } from './requesterLinks.js';
 import * as ticketAccess from './ticketAccess.js';
@@ -96,13 +96,20 @@ export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown
       em.create(MailOutboxEntry, { reply, message: JSON.stringify(mail), state: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at });
     }
     const previous = facetsOf(ticket);
+    const event: TicketEventDraft = {
+      ticketId: ticket.id,
+      kind: 'REPLY_ADDED',
+      changes: [],
+      replyId: reply.id,
+      assigneeId: ticketAccess.audienceOwner(ticket),
+      teamId: ticketAccess.audienceTeam(ticket),
+    };
     const appended = await flushWithEvents(
       inner,
-      () => ({
-        ticketEvent: { ticketId: ticket.id, kind: 'REPLY_ADDED', changes: [], replyId: reply.id, assigneeId: ticketAccess.audienceOwner(ticket) },
-      }),
-      // The ticket's agents' lists hear of it: it is no longer awaiting a reply.
-      () => publishTicket(inner, 'UPDATED', ticket, previous),
+      () => ({ ticketEvent: event }),
+      // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): it is no
+      // longer awaiting a reply.
+      () => publishTicket(inner, 'UPDATED', ticket, event.audience ?? [], previous),
     );
     return { reply, ticketId: ticket.id, appended };
   });
@@ -125,19 +132,21 @@ export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown
  * ticket's audience, services/ticketAccess.ts); the subscription re-reads the reply under the listener's rights.
  */
 export async function announceDelivery(deps: ServiceDeps, change: { ticketId: number; replyId: number }): Promise<void> {
-  const [row] = await deps.orm.em
-    .fork()
+  const em = deps.orm.em.fork();
+  const [row] = await em
     .getConnection()
-    .execute<{ assignee_id: number | string }[]>('select assignee_id from tickets where id = ?', [change.ticketId]);
+    .execute<{ assignee_id: number | string | null; team_id: number | string | null }[]>('select assignee_id, team_id from tickets where id = ?', [
+      change.ticketId,
+    ]);
   if (!row) return;
-  ticketAccess.publishReplyDelivery(deps.bus, { assigneeId: row.assignee_id }, change);
+  ticketAccess.publishReplyDelivery(deps.bus, await ticketAccess.audienceOf(em, { assigneeId: row.assignee_id, teamId: row.team_id }), change);
 }
 
 /** One reply of a ticket the viewer may read, with its delivery state now; NOT_FOUND otherwise. */
 export async function replyRecord(ctx: ServiceContext, rawReplyId: unknown): Promise<TicketReplyRecord> {
-  const viewerId = requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
   const id = parseId(rawReplyId);
-  const access = ticketAccess.readSql(viewerId);
+  const access = ticketAccess.readSql(scope);
   const rows = id
     ? await ctx.em.getConnection().execute<
         {

@@ -18,7 +18,7 @@ import { AppError } from '../errors.js';
 import { RequesterMessage, Ticket } from '../entities/index.js';
 import { toDate } from '../records/index.js';
 import { hasErrors, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
-import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft } from './changeLog.js';
+import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
 import type { ServiceContext } from './context.js';
 import { ticketOfToken } from './requesterLinks.js';
 import * as ticketAccess from './ticketAccess.js';
@@ -120,21 +120,19 @@ export async function postRequesterMessage(ctx: ServiceContext, token: unknown, 
     ticket.status = 'OPEN';
     ticket.updatedAt = new Date();
   }
+  const event: TicketEventDraft = {
+    ticketId: ticket.id,
+    kind: 'MESSAGE_RECEIVED',
+    changes: [],
+    requesterMessageId: message.id,
+    assigneeId: ticketAccess.audienceOwner(ticket),
+    teamId: ticketAccess.audienceTeam(ticket),
+  };
   await flushWithEvents(
     asRequester,
-    (): ChangeDraft[] => [
-      {
-        ticketEvent: {
-          ticketId: ticket.id,
-          kind: 'MESSAGE_RECEIVED',
-          changes: [],
-          requesterMessageId: message.id,
-          assigneeId: ticketAccess.audienceOwner(ticket),
-        },
-      },
-      ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
-    ],
-    // The ticket's agents' lists hear of it (awaiting a reply now; reopened, when it was solved).
-    () => publishTicket(asRequester, 'UPDATED', ticket, previous),
+    (): ChangeDraft[] => [{ ticketEvent: event }, ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : [])],
+    // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): awaiting a
+    // reply now; reopened, when it was solved.
+    () => publishTicket(asRequester, 'UPDATED', ticket, event.audience ?? [], previous),
   );
 }

@@ -1,33 +1,43 @@
 /**
- * The ticket-access policy: who may see and change a ticket, in every form the rule takes. Today's rule is "an
- * agent sees and changes only the tickets assigned to them"; changing it (e.g. "team members may read") is an
- * edit of this module alone, and scripts/ticketAccess.test.ts fails when ticket access is decided anywhere else.
+ * The ticket-access policy: who may see and change a ticket, in every form the rule takes. The rule (issue 27):
+ * an agent may read and change a ticket assigned to them or belonging to one of their teams; an admin may read and
+ * change every ticket. The legacy REST facade keeps the spec's rule exactly: only the tickets assigned to the
+ * caller (its scope has no team and no admin, whoever calls). Changing the rule is an edit of this module alone,
+ * and scripts/ticketAccess.test.ts fails when ticket access is decided anywhere else.
+ *
+ * Every decision starts from the viewer's scope (`scopeOf`): their id, whether they are an admin and their teams,
+ * read from the database once per request (one indexed statement), so a demotion, a removal from a team or a
+ * reassignment takes effect at the very next request or live event.
  *
  * The forms of the rule:
  * - SQL: the condition a statement applies for "may read" (`readSql`), over the tickets table and over the two
- *   tables the triage triggers keep per agent (`countsSql` over ticket_counts, `searchSql`/`searchToken` over
- *   ticket_search). Every change goes through the ORM (below); a hand-written SQL write would add its own
- *   "may change" fragment here. The hot list paths build their SQL by hand: they get the very
- *   fragment and bindings they wrote before (`t.assignee_id = ?`, the viewer's id), so their statements, their
- *   prepared-statement cache keys and their plans are unchanged.
+ *   tables the triage triggers keep (`countsSql` over ticket_counts, `searchSql`/`searchToken` over
+ *   ticket_search), all three keyed by assignee and team since migration 20261126140000. For an agent in no team
+ *   (the single-agent case) the fragment is the one the hot list paths always had (`t.assignee_id = ?`), so their
+ *   statements, prepared-statement cache keys and plans are unchanged; a team member's adds `or t.team_id in
+ *   (...)`; an admin's is `1 = 1`.
  * - The ORM: the filter of a ticket (or of a ticket's image) the viewer may read (`readFilter`) or change
- *   (`changeFilter`; today the same tickets).
+ *   (`changeFilter`; the same tickets).
  * - One record: `findForChange` loads a ticket the viewer may change; anything else is NOT_FOUND, so an id
  *   leaks nothing (the same answer for another agent's ticket as for one that does not exist).
- * - The audience of a ticket event: the agents who may read it (`audience`: the webhook endpoints of those agents
- *   receive its webhook events), and the live bus: `publish` sends a change to the topic of every agent of the
- *   audience, `subscribe` is the topic one viewer listens on.
- * - Who a ticket may be assigned to (`mayAssign`).
+ * - The audience of a ticket event (`audienceOf`): the assignee, the members of its team and the admins, read in
+ *   the write's transaction: the webhook endpoints of those agents receive its webhook events, and `publish`
+ *   sends the live change to each of their topics (`subscribe` is the topic one viewer listens on; a subscription
+ *   re-reads every ticket through the rule before sending it, so access lost since is honoured at once).
+ * - The history of a ticket once it is gone (`historySql`): the rule as its last event recorded it (assignee and
+ *   team, ticket_events.assignee_id / team_id).
+ * - Who a ticket may be assigned to (`checkAssignee`: a member of the ticket's team, or anyone for a ticket without
+ *   a team) and who may create it where (`mayAssign` for the legacy body field).
  *
- * The triage migration (20261123140000) keys ticket_counts and ticket_search by the assignee in its triggers; a
- * migration is history and stays as written. A rule that stops following the assignee needs a migration for those
- * keys and the matching change of countsSql/searchSql/searchToken here.
+ * A new surface that shows tickets takes `await scopeOf(ctx)` and applies one of these forms; it never compares an
+ * assignee itself.
  */
 import type { ObjectQuery } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Ticket } from '../entities/index.js';
 import type { EventBus, TicketChange, TimelineSignal } from '../realtime/events.js';
 import type { ServiceContext } from './context.js';
+import { hotRead, type Em } from '../database.js';
 import { parseId, requireViewer } from './context.js';
 
 /** A statement fragment and its bindings, in order. */
@@ -36,86 +46,200 @@ export interface AccessSql {
   bindings: unknown[];
 }
 
-/** A ticket as an entity (its assignee a reference) or as a record/event payload (its assignee's id). */
-export type TicketOwner = { assignee: { id: number } } | { assigneeId: unknown };
+/** Whom the rule is applied for: the viewer, whether they are an admin, their teams (ascending ids). */
+export interface AccessScope {
+  viewerId: number;
+  admin: boolean;
+  teamIds: number[];
+}
 
-function assigneeOf(ticket: TicketOwner): number {
-  return 'assignee' in ticket ? ticket.assignee.id : Number(ticket.assigneeId);
+/** A ticket as an entity (its assignee and team references) or as a record/event payload (their ids). */
+export type TicketOwner = { assignee?: { id: number } | null; team?: { id: number } | null } | { assigneeId?: unknown; teamId?: unknown };
+
+function idOf(value: unknown): number | null {
+  const n = Number(value);
+  return value == null || !Number.isSafeInteger(n) || n <= 0 ? null : n;
+}
+
+/** The ticket's assignee and team ids (null for none). */
+export function ownerOf(ticket: TicketOwner): { assigneeId: number | null; teamId: number | null } {
+  if ('assignee' in ticket || 'team' in ticket) {
+    const t = ticket;
+    return { assigneeId: t.assignee?.id ?? null, teamId: t.team?.id ?? null };
+  }
+  const r = ticket as { assigneeId?: unknown; teamId?: unknown };
+  return { assigneeId: idOf(r.assigneeId), teamId: idOf(r.teamId) };
 }
 
 /**
- * What the event record keeps of the rule with each event (ticket_events.assignee_id): enough to decide, once the
- * ticket is gone, who may read its history (`historyOwnerSql`).
+ * The viewer's scope, read now (role and teams in one statement). The REST facade's scope is the spec's rule:
+ * the caller's own assigned tickets, whatever their role and teams.
  */
+export function scopeOf(ctx: ServiceContext): Promise<AccessScope> {
+  const viewerId = requireViewer(ctx);
+  if (ctx.via === 'REST') return Promise.resolve({ viewerId, admin: false, teamIds: [] });
+  // Once per context: a context is one HTTP request or one websocket operation's read (a subscription reads each
+  // event with a context of its own, so a change of role or team reaches open sockets at the next event).
+  let scope = scopes.get(ctx);
+  if (!scope) {
+    scope = readScope(ctx, viewerId);
+    scopes.set(ctx, scope);
+    scope.catch(() => scopes.delete(ctx));
+  }
+  return scope;
+}
+
+const scopes = new WeakMap<ServiceContext, Promise<AccessScope>>();
+
+async function readScope(ctx: ServiceContext, viewerId: number): Promise<AccessScope> {
+  const rows = await hotRead<{ role: string; team_id: number | null }>(
+    ctx.em,
+    'access_scope',
+    'select u.role, m.team_id from users u left join team_members m on m.user_id = u.id where u.id = ? order by m.team_id',
+    [viewerId],
+  );
+  const admin = rows[0]?.role === 'ADMIN';
+  const teamIds = rows.flatMap((r) => (r.team_id == null ? [] : [Number(r.team_id)]));
+  return { viewerId, admin, teamIds };
+}
+
+/** Whether the viewer is an admin, read now (admin mutations; a demotion counts from the next request on). */
+export async function isAdmin(ctx: ServiceContext): Promise<boolean> {
+  const viewerId = requireViewer(ctx);
+  const [row] = await hotRead<{ role: string }>(ctx.em, 'viewer_role', 'select role from users where id = ?', [viewerId]);
+  return row?.role === 'ADMIN';
+}
+
+/** What the event record keeps of the rule with each event: its assignee (0 for none) and team. */
 export function audienceOwner(ticket: TicketOwner): number {
-  return assigneeOf(ticket);
+  return ownerOf(ticket).assigneeId ?? 0;
+}
+
+/** The team the event record keeps with each event (null for none). */
+export function audienceTeam(ticket: TicketOwner): number | null {
+  return ownerOf(ticket).teamId;
+}
+
+const list = (ids: readonly number[]) => `(${ids.map(() => '?').join(', ')})`;
+
+/** The condition over assignee and team columns of `prefix` (e.g. `t.`), for a scope. */
+function ownedSql(scope: AccessScope, prefix: string): AccessSql {
+  if (scope.admin) return { sql: '1 = 1', bindings: [] };
+  if (!scope.teamIds.length) return { sql: `${prefix}assignee_id = ?`, bindings: [scope.viewerId] };
+  return {
+    sql: `(${prefix}assignee_id = ? or ${prefix}team_id in ${list(scope.teamIds)})`,
+    bindings: [scope.viewerId, ...scope.teamIds],
+  };
 }
 
 /** "May read": the condition over the tickets table aliased `alias` (default `t`; null: the table unaliased). */
-export function readSql(viewerId: number, alias: string | null = 't'): AccessSql {
-  return { sql: `${alias ? `${alias}.` : ''}assignee_id = ?`, bindings: [viewerId] };
+export function readSql(scope: AccessScope, alias: string | null = 't'): AccessSql {
+  return ownedSql(scope, alias ? `${alias}.` : '');
 }
 
-/** "May read" over the per-agent counters (ticket_counts, aliased `alias`): the rows that sum to the viewer's totals. */
-export function countsSql(viewerId: number, alias = 'k'): AccessSql {
-  return { sql: `${alias}.assignee_id = ?`, bindings: [viewerId] };
+/** "May read" over the counters (ticket_counts, aliased `alias`, keyed by assignee and team): the rows that sum to the viewer's totals. */
+export function countsSql(scope: AccessScope, alias = 'k'): AccessSql {
+  return ownedSql(scope, `${alias}.`);
 }
 
 /** "May read" over the PostgreSQL search table (ticket_search, aliased `alias`). */
-export function searchSql(viewerId: number, alias = 's'): AccessSql {
-  return { sql: `${alias}.assignee_id = ?`, bindings: [viewerId] };
+export function searchSql(scope: AccessScope, alias = 's'): AccessSql {
+  return ownedSql(scope, `${alias}.`);
 }
 
 /**
- * "May read" in an SQLite FTS5 query: the `agent` column holds one token per ticket, `a<assignee id>` (written by
- * the triage migration's triggers), so the engine only walks the postings of the tickets the viewer may read.
+ * "May read" in an SQLite FTS5 query: the `agent` column holds two tokens per ticket, `a<assignee id>` and
+ * `t<team id>` (0 for none; written by the triggers of migration 20261126140000), so the engine only walks the
+ * postings of the tickets the viewer may read. Null for an admin: no restriction.
  */
-export function searchToken(viewerId: number): string {
-  return `agent : "a${viewerId}"`;
+export function searchToken(scope: AccessScope): string | null {
+  if (scope.admin) return null;
+  if (!scope.teamIds.length) return `agent : "a${scope.viewerId}"`;
+  return `agent : (${[`"a${scope.viewerId}"`, ...scope.teamIds.map((id) => `"t${id}"`)].join(' OR ')})`;
 }
 
 /** "May read" as a MikroORM filter of tickets. */
-export function readFilter(viewerId: number): ObjectQuery<Ticket> {
-  return { assignee: viewerId };
+export function readFilter(scope: AccessScope): ObjectQuery<Ticket> {
+  if (scope.admin) return {};
+  if (!scope.teamIds.length) return { assignee: scope.viewerId };
+  return { $or: [{ assignee: scope.viewerId }, { team: { $in: scope.teamIds } }] };
+}
+
+/** The tickets of a team assigned to one agent: what a removal from the team unassigns (services/assignment.ts). */
+export function memberTicketsFilter(teamId: number, userId: number): ObjectQuery<Ticket> {
+  return { team: teamId, assignee: userId };
 }
 
 /** "May change" as a MikroORM filter of tickets. */
-export function changeFilter(viewerId: number): ObjectQuery<Ticket> {
-  return readFilter(viewerId);
+export function changeFilter(scope: AccessScope): ObjectQuery<Ticket> {
+  return readFilter(scope);
 }
 
-/** Whether the viewer may give a ticket to this agent (on create and edit): only to themselves. */
+/** Whether the viewer may name this agent in a ticket body's legacy `assigneeId` field: only themselves. */
 export function mayAssign(viewerId: number, assigneeId: number | null): boolean {
   return assigneeId === viewerId;
 }
 
-/** The agent a new ticket of the viewer's is assigned to. */
-export function assigneeOnCreate(viewerId: number): number {
-  return viewerId;
-}
-
-/** The agents who may read the ticket: its events' audience (bus topics, webhook endpoints of these agents). */
-export function audience(ticket: TicketOwner): number[] {
-  return [assigneeOf(ticket)];
+/** Whether a scope may read a ticket at hand (a live event's record, a ticket just loaded). */
+export function mayRead(scope: AccessScope, ticket: TicketOwner): boolean {
+  if (scope.admin) return true;
+  const { assigneeId, teamId } = ownerOf(ticket);
+  return assigneeId === scope.viewerId || (teamId != null && scope.teamIds.includes(teamId));
 }
 
 /**
- * Sends a ticket change to the live topic of every agent who may read the ticket (its audience, taken before a
- * delete while the ticket is still at hand).
+ * Whether a ticket of `teamId` may be assigned to `assigneeId`: a ticket without a team needs an assignee (anyone);
+ * a team's ticket may be unassigned or assigned to a member. Returns the message of the refusal, or null.
+ */
+export async function checkAssignee(em: Em, teamId: number | null, assigneeId: number | null): Promise<'owner' | 'member' | null> {
+  if (teamId == null) return assigneeId == null ? 'owner' : null;
+  if (assigneeId == null) return null;
+  const rows = await em
+    .getConnection()
+    .execute('select 1 as found from team_members where team_id = ? and user_id = ?', [teamId, assigneeId], 'all', em.getTransactionContext());
+  return rows.length ? null : 'member';
+}
+
+/**
+ * The agents who may read the ticket now: its events' audience (bus topics, webhook endpoints of these agents):
+ * the assignee, the team's members and every admin. Read with `em` (in the write's transaction).
+ */
+export async function audienceOf(em: Em, ...tickets: TicketOwner[]): Promise<number[]> {
+  const owners = tickets.map(ownerOf);
+  const assignees = owners.flatMap((o) => (o.assigneeId == null ? [] : [o.assigneeId]));
+  const teams = [...new Set(owners.flatMap((o) => (o.teamId == null ? [] : [o.teamId])))];
+  const teamPart = teams.length ? ` union select user_id as id from team_members where team_id in ${list(teams)}` : '';
+  // In the write's transaction when one is open (SQLite has one connection: a read beside it would wait for it).
+  const rows = await em
+    .getConnection()
+    .execute<{ id: number }[]>(`select id from users where role = 'ADMIN'${teamPart}`, teams, 'all', em.getTransactionContext());
+  return [...new Set([...assignees, ...rows.map((r) => Number(r.id))])].sort((a, b) => a - b);
+}
+
+/** The audience a write computed before its transaction (see audienceOf), or the assignee alone. */
+export function audience(ticket: TicketOwner): number[] {
+  const { assigneeId } = ownerOf(ticket);
+  return assigneeId == null ? [] : [assigneeId];
+}
+
+/**
+ * Sends a ticket change to the live topic of every agent of an audience (audienceOf, read in the write's
+ * transaction, before and after the change: a reassignment away is heard by the agent who lost the ticket).
  */
 export function publish(bus: EventBus, to: TicketOwner | readonly number[], change: TicketChange): void {
   const agents: readonly number[] = Array.isArray(to) ? (to as readonly number[]) : audience(to as TicketOwner);
   for (const agentId of agents) bus.publish('ticket', agentId, change);
 }
 
-/** Sends a ticket's new event-record seq to the live `timeline` topic of every agent who may read the ticket. */
-export function publishTimeline(bus: EventBus, to: TicketOwner, entry: TimelineSignal): void {
-  for (const agentId of audience(to)) bus.publish('timeline', agentId, entry);
+/** Sends a ticket's new event-record seq to the live `timeline` topic of every agent of its audience. */
+export function publishTimeline(bus: EventBus, to: TicketOwner | readonly number[], entry: TimelineSignal): void {
+  const agents: readonly number[] = Array.isArray(to) ? (to as readonly number[]) : audience(to as TicketOwner);
+  for (const agentId of agents) bus.publish('timeline', agentId, entry);
 }
 
 /** Sends a reply's new delivery state to the live `replyDelivery` topic of every agent who may read the ticket. */
-export function publishReplyDelivery(bus: EventBus, to: TicketOwner, change: { ticketId: number; replyId: number }): void {
-  for (const agentId of audience(to)) bus.publish('replyDelivery', agentId, change);
+export function publishReplyDelivery(bus: EventBus, to: readonly number[], change: { ticketId: number; replyId: number }): void {
+  for (const agentId of to) bus.publish('replyDelivery', agentId, change);
 }
 
 /** The reply deliveries the viewer may hear of (the replyDeliveryEvents subscription's source). */
@@ -130,13 +254,14 @@ export function subscribeTimeline(bus: EventBus, viewerId: number) {
 
 /**
  * "May read the history" of one ticket, as one statement's condition with its bindings: the ticket's read rule
- * while it exists, and once it is gone, the rule as its last event recorded it (the assignee then). The statement
- * selects `1 as found` when the viewer may read it.
+ * while it exists, and once it is gone, the rule as its last event recorded it (its assignee and team then). The
+ * statement selects `1 as found` when the viewer may read it.
  */
-export function historySql(viewerId: number, ticketId: number): AccessSql {
+export function historySql(scope: AccessScope, ticketId: number): AccessSql {
+  const owned = ownedSql(scope, 'o.');
   return {
-    sql: `select 1 as found where coalesce((select assignee_id from tickets where id = ?), (select e.assignee_id from ticket_events e where e.ticket_id = ? order by e.seq desc limit 1)) = ?`,
-    bindings: [ticketId, ticketId, viewerId],
+    sql: `select 1 as found from (select assignee_id, team_id from tickets where id = ? union all select * from (select e.assignee_id, e.team_id from ticket_events e where e.ticket_id = ? and not exists (select 1 from tickets where id = ?) order by e.seq desc limit 1) as last) as o where ${owned.sql}`,
+    bindings: [ticketId, ticketId, ticketId, ...owned.bindings],
   };
 }
 
@@ -150,9 +275,9 @@ export function subscribe(bus: EventBus, viewerId: number) {
  * ticket that does not exist.
  */
 export async function findForChange(ctx: ServiceContext, rawId: unknown): Promise<Ticket> {
-  const viewerId = requireViewer(ctx);
   const id = parseId(rawId);
-  const ticket = id ? await ctx.em.findOne(Ticket, { id, ...changeFilter(viewerId) }, { populate: ['image'] }) : null;
+  const scope = await scopeOf(ctx);
+  const ticket = id ? await ctx.em.findOne(Ticket, { id, ...changeFilter(scope) }, { populate: ['image'] }) : null;
   if (!ticket) throw AppError.notFound('Ticket');
   return ticket;
 }

@@ -22,7 +22,7 @@ import {
 import { dateBinding, emKind, hotReadArrays, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import * as ticketAccess from './ticketAccess.js';
-import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { parseId, type ServiceContext } from './context.js';
 import { encodeCursor as encodeListCursor, pageSize, readCursor } from './connection.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type UserRecord } from '../records/index.js';
 import { COL, PAGE_COLUMNS, TICKET_SELECT, customerRecord, macroRecord, relation, ticketRecordAt, userRecord, type TicketRelations } from './ticketRows.js';
@@ -37,6 +37,8 @@ export interface TicketFilter {
   priority?: readonly string[] | null;
   type?: readonly string[] | null;
   requesterId?: unknown;
+  /** Only the tickets assigned to the viewer ("My tickets"); otherwise every ticket the viewer may read. */
+  assignedToMe?: boolean | null;
 }
 
 export type StatusCounts = Record<TicketStatus, number>;
@@ -84,7 +86,9 @@ export function decodeCursor(cursor: string | null | undefined, order: TicketOrd
 
 async function loadTickets(ctx: ServiceContext, name: string, where: string, params: unknown[]): Promise<TicketRecord[]> {
   // Rows as arrays (hotReadArrays): building an object per row cost as much as the read.
-  const rows = await hotReadArrays(ctx.em, `${name}_raw`, `${TICKET_SELECT} ${where}`, params);
+  // Named by its text too: the access condition's shape (an agent alone, with teams, an admin) changes it.
+  const sql = `${TICKET_SELECT} ${where}`;
+  const rows = await hotReadArrays(ctx.em, `${name}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql, params);
   return rows.map((row) => ticketRecordAt(row, 0));
 }
 
@@ -110,7 +114,10 @@ const distinct = <T extends string>(values: readonly string[] | null | undefined
 
 /** Validated filter: null means "no restriction" for each part. */
 interface Criteria {
-  viewerId: number;
+  /** Whose tickets (the access policy's scope of the viewer). */
+  scope: ticketAccess.AccessScope;
+  /** "My tickets": only those assigned to the viewer (the dashboard's default list), within the scope. */
+  mine: boolean;
   statuses: TicketStatus[] | null;
   priorities: TicketPriority[] | null;
   types: TicketType[] | null;
@@ -119,7 +126,7 @@ interface Criteria {
   order: TicketOrder;
 }
 
-function criteria(viewerId: number, filter: TicketFilter, orderBy: string | null | undefined): Criteria {
+function criteria(scope: ticketAccess.AccessScope, filter: TicketFilter, orderBy: string | null | undefined): Criteria {
   const fields = validateSearch(filter.search);
   if (hasErrors(fields)) throw AppError.validation(fields);
   if (orderBy != null && !(TICKET_ORDERS as readonly string[]).includes(orderBy))
@@ -132,7 +139,9 @@ function criteria(viewerId: number, filter: TicketFilter, orderBy: string | null
   const search = filter.search?.trim() ? parseSearch(filter.search) : null;
   const requested = (orderBy as TicketOrder | null | undefined) ?? (search ? 'RELEVANCE' : 'NEWEST');
   return {
-    viewerId,
+    // "Assigned to me" is the scope of an agent in no team: the same fragment, bindings and plans as before teams.
+    scope: filter.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope,
+    mine: Boolean(filter.assignedToMe),
     statuses: distinct(filter.status, TICKET_STATUSES, 'status', MESSAGES.ticketStatus),
     priorities: distinct(filter.priority, TICKET_PRIORITIES, 'priority', MESSAGES.ticketPriority),
     types: distinct(filter.type, TICKET_TYPES, 'type', MESSAGES.ticketType),
@@ -179,7 +188,7 @@ function browsePage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
   const branches: string[] = [];
   const bindings: unknown[] = [];
   const statuses = c.statuses ?? [...TICKET_STATUSES];
-  const read = ticketAccess.readSql(c.viewerId);
+  const read = ticketAccess.readSql(c.scope);
   if (c.order === 'UPDATED') {
     const rest = residual(c, { priority: true, status: false });
     for (const status of statuses) {
@@ -254,7 +263,7 @@ function searchPage(kind: DatabaseKind, c: Criteria, cursor: Cursor | null, limi
  */
 function foundSql(c: Criteria): Sql {
   const rest = residual(c, { priority: true, status: false });
-  const read = ticketAccess.readSql(c.viewerId);
+  const read = ticketAccess.readSql(c.scope);
   return {
     sql: `select t.id, m.score, t.status, t.priority, t.updated_at from matches m join tickets t on t.id = m.ticket_id where ${read.sql} ${rest.sql}`,
     bindings: [...read.bindings, ...rest.bindings],
@@ -268,7 +277,7 @@ function foundSql(c: Criteria): Sql {
 function countsSql(c: Criteria): Sql {
   const per = (count: (status: string) => string) => TICKET_STATUSES.map((s) => `${count(s)} as ${s.toLowerCase()}_count`).join(', ');
   if (!c.search && !c.requesterId) {
-    const counted = ticketAccess.countsSql(c.viewerId, 'k');
+    const counted = ticketAccess.countsSql(c.scope, 'k');
     const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where ${counted.sql}`];
     const bindings: unknown[] = [...counted.bindings];
     if (c.priorities) {
@@ -283,7 +292,7 @@ function countsSql(c: Criteria): Sql {
   }
   if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
   const rest = residual(c, { priority: true, status: false });
-  const read = ticketAccess.readSql(c.viewerId);
+  const read = ticketAccess.readSql(c.scope);
   return {
     sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from tickets t where ${read.sql} ${rest.sql}`,
     bindings: [...read.bindings, ...rest.bindings],
@@ -302,15 +311,14 @@ export async function listTickets(
   ctx: ServiceContext,
   page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null; relations?: PageRelations } = {},
 ): Promise<TicketPage> {
-  const viewerId = requireViewer(ctx);
   const first = pageSize(page.first);
-  const c = criteria(viewerId, page.filter ?? {}, page.orderBy);
+  const c = criteria(await ticketAccess.scopeOf(ctx), page.filter ?? {}, page.orderBy);
   const cursor = decodeCursor(page.after, c.order);
   const kind = emKind(ctx.em);
   const ctes: string[] = [];
   const bindings: unknown[] = [];
   if (c.search) {
-    const matches = matchesSql(kind, c.search, viewerId);
+    const matches = matchesSql(kind, c.search, c.scope);
     ctes.push(`matches as materialized (${matches.sql})`);
     bindings.push(...matches.bindings);
     const found = foundSql(c);
@@ -395,27 +403,26 @@ export async function listTickets(
   };
 }
 
-/** Every ticket of the caller (the REST list, which the contract fixes as a bare array). */
+/** Every ticket the caller may read (the REST list, which the contract fixes as a bare array: the caller's own). */
 export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[]> {
-  const read = ticketAccess.readSql(requireViewer(ctx));
+  const read = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
   return loadTickets(ctx, 'tickets_of_agent', `where ${read.sql} order by t.id desc`, read.bindings);
 }
 
-/** A ticket the caller may see (their own); anything else is "not found", so ids leak nothing. */
+/** A ticket the caller may see (the access policy); anything else is "not found", so ids leak nothing. */
 export async function getTicket(ctx: ServiceContext, rawId: unknown): Promise<TicketRecord> {
-  const viewerId = requireViewer(ctx);
   const id = parseId(rawId);
-  const read = ticketAccess.readSql(viewerId);
+  const read = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
   const [ticket] = id ? await loadTickets(ctx, 'ticket_of_agent', `where t.id = ? and ${read.sql}`, [id, ...read.bindings]) : [];
   if (!ticket) throw AppError.notFound('Ticket');
   return ticket;
 }
 
-/** The bytes of an image, for the caller's own tickets only. */
+/** The bytes of an image, for the tickets the caller may read only. */
 export async function getTicketImageData(ctx: ServiceContext, rawImageId: unknown): Promise<{ mimeType: string; data: Buffer; ticketId: number }> {
-  const viewerId = requireViewer(ctx);
   const id = parseId(rawImageId);
-  const image = id ? await ctx.em.findOne(TicketImage, { id, ticket: ticketAccess.readFilter(viewerId) }, { populate: ['data'] }) : null;
+  const scope = await ticketAccess.scopeOf(ctx);
+  const image = id ? await ctx.em.findOne(TicketImage, { id, ticket: ticketAccess.readFilter(scope) }, { populate: ['data'] }) : null;
   if (!image) throw AppError.notFound('Image');
   return { mimeType: image.mimeType, data: image.data, ticketId: image.ticket.id };
 }

@@ -12,7 +12,8 @@ import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type 
  * read here. `name` names the statement text (see hotRead).
  */
 export const TICKET_SELECT = `select t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
-    i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height
+    i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height,
+    t.team_id, t.version
   from tickets t left join ticket_images i on i.ticket_id = t.id`;
 
 /** The requester, macro and assignee read with one ticket of a page (absent: not read; null: none). */
@@ -44,6 +45,8 @@ const PAGE_COLUMN_NAMES = [
   'i.byte_size as image_byte_size',
   'i.width as image_width',
   'i.height as image_height',
+  't.team_id',
+  't.version',
 ] as const;
 export const PAGE_COLUMNS = { sql: PAGE_COLUMN_NAMES.join(', '), count: PAGE_COLUMN_NAMES.length };
 /** Positions of PAGE_COLUMN_NAMES in a row; the ticket's own columns start at `id`, in TICKET_SELECT's order. */
@@ -52,7 +55,7 @@ export const COL = { sortKey: 0, open: 1, pending: 2, solved: 3, id: 4 } as cons
 /**
  * The ticket whose columns start at `from` in a row read as an array, in TICKET_SELECT's order (id, title, type,
  * priority, status, assignee, requester, macro, description, created, updated, then the image's id, type, size,
- * width and height): the REST list's rows (from 0) and the dashboard page's (from COL.id).
+ * width and height, the team and version): the REST list's rows (from 0) and the dashboard page's (from COL.id).
  */
 export function ticketRecordAt(r: unknown[], from: number): TicketRecord {
   const id = Number(r[from]);
@@ -63,7 +66,9 @@ export function ticketRecordAt(r: unknown[], from: number): TicketRecord {
     type: r[from + 2] as TicketType,
     priority: r[from + 3] as TicketPriority,
     status: r[from + 4] as TicketStatus,
-    assigneeId: Number(r[from + 5]),
+    assigneeId: r[from + 5] == null ? null : Number(r[from + 5]),
+    teamId: r[from + 16] == null ? null : Number(r[from + 16]),
+    version: Number(r[from + 17] ?? 1),
     requesterId: Number(r[from + 6]),
     macroId: Number(r[from + 7]),
     description: r[from + 8] as string,

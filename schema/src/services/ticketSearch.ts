@@ -30,9 +30,10 @@ export function parseSearch(text: string): ParsedSearch {
 const isPrefix = (word: string) => word.length >= 2;
 
 /** SQLite FTS5: the `agent` column restricts the match to the tickets the viewer may read (ticketAccess.searchToken). */
-function sqliteMatch(words: string[], viewerId: number): string {
+function sqliteMatch(words: string[], scope: ticketAccess.AccessScope): string {
   const terms = words.map((w) => `"${w}"${isPrefix(w) ? '*' : ''}`).join(' AND ');
-  return `${ticketAccess.searchToken(viewerId)} AND {title description requester} : (${terms})`;
+  const token = ticketAccess.searchToken(scope);
+  return `${token ? `${token} AND ` : ''}{title description requester} : (${terms})`;
 }
 
 /** PostgreSQL: to_tsquery over quoted literals (the words hold no quote, backslash or operator character). */
@@ -44,7 +45,7 @@ function postgresQuery(words: string[]): string {
  * A statement yielding `(ticket_id, score)` for the viewer's tickets that match, higher score = more relevant.
  * The ticket named by its id ranks first. Ownership is enforced again by the caller's join on tickets.
  */
-export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: number): { sql: string; bindings: unknown[] } {
+export function matchesSql(kind: DatabaseKind, search: ParsedSearch, scope: ticketAccess.AccessScope): { sql: string; bindings: unknown[] } {
   const parts: string[] = [];
   const bindings: unknown[] = [];
   // The named ticket is its own row; the text part leaves it out, so no ticket appears twice (no GROUP BY: SQLite
@@ -54,10 +55,10 @@ export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: n
     if (kind === 'sqlite') {
       // bm25 is lower-is-better; weights: title 10, description 1, requester 5, agent 0.
       parts.push(`select rowid as ticket_id, -bm25(ticket_search, 10.0, 1.0, 5.0, 0.0) as score from ticket_search where ticket_search match ?${notNamed}`);
-      bindings.push(sqliteMatch(search.words, viewerId));
+      bindings.push(sqliteMatch(search.words, scope));
     } else {
       // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
-      const readable = ticketAccess.searchSql(viewerId, 's');
+      const readable = ticketAccess.searchSql(scope, 's');
       parts.push(
         `select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where ${readable.sql} and s.document @@ q.q${notNamed}`,
       );
@@ -66,7 +67,7 @@ export function matchesSql(kind: DatabaseKind, search: ParsedSearch, viewerId: n
     if (search.ticketId) bindings.push(search.ticketId);
   }
   if (search.ticketId) {
-    const read = ticketAccess.readSql(viewerId, null);
+    const read = ticketAccess.readSql(scope, null);
     parts.push(`select id as ticket_id, ${kind === 'sqlite' ? '1000000000.0' : '1000000000.0::float8'} as score from tickets where id = ? and ${read.sql}`);
     bindings.push(search.ticketId, ...read.bindings);
   }

@@ -226,10 +226,10 @@ async function eventPage(
  * statement; NOT_FOUND otherwise, as for no ticket.
  */
 async function readableTicket(ctx: ServiceContext, rawId: unknown): Promise<{ id: number; lastSeq: number }> {
-  const viewerId = requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
   const id = parseId(rawId);
   if (id) {
-    const access = ticketAccess.readSql(viewerId);
+    const access = ticketAccess.readSql(scope);
     // The statement's name carries the rule's text: a rule whose SQL differs by viewer gets a statement per form.
     const [found] = await hotRead<{ n: number | string }>(
       ctx.em,
@@ -268,10 +268,10 @@ export async function ticketHistory(ctx: ServiceContext, rawTicketId: unknown, a
 
 /** The ticket id, when the viewer may read its history (services/ticketAccess.ts); NOT_FOUND otherwise. */
 async function historyTicketId(ctx: ServiceContext, rawTicketId: unknown): Promise<number> {
-  const viewerId = requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
   const ticketId = parseId(rawTicketId);
   if (ticketId) {
-    const access = ticketAccess.historySql(viewerId, ticketId);
+    const access = ticketAccess.historySql(scope, ticketId);
     if ((await ctx.em.getConnection().execute(access.sql, access.bindings)).length) return ticketId;
   }
   throw AppError.notFound('Ticket');
@@ -369,7 +369,11 @@ async function findOwnNote(ctx: ServiceContext, rawId: unknown): Promise<TicketN
   const viewerId = requireViewer(ctx);
   const id = parseId(rawId);
   const note = id
-    ? await ctx.em.findOne(TicketNote, { id, author: viewerId, deletedAt: null, ticket: ticketAccess.changeFilter(viewerId) }, { populate: ['ticket'] })
+    ? await ctx.em.findOne(
+        TicketNote,
+        { id, author: viewerId, deletedAt: null, ticket: ticketAccess.changeFilter(await ticketAccess.scopeOf(ctx)) },
+        { populate: ['ticket'] },
+      )
     : null;
   if (!note) throw AppError.notFound('Note');
   return note;

@@ -3,13 +3,14 @@
  * then its live event) here; reading in ticketPages.ts, the rows it reads in ticketRows.ts, the rules of a ticket
  * body in ticketRules.ts. This module is the service's public face: it re-exports the reads.
  */
+import { raw } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
-import { Customer, Macro, Ticket, TicketImage, User } from '../entities/index.js';
+import { Customer, Macro, Team, Ticket, TicketImage, User } from '../entities/index.js';
 import { DEFAULT_TICKET_STATUS, MESSAGES, hasErrors, isTicketStatus, type FieldErrors } from '../validation/rules.js';
 import * as ticketAccess from './ticketAccess.js';
-import { requireViewer, type ServiceContext } from './context.js';
+import { parseId, requireViewer, type ServiceContext } from './context.js';
 import type { CheckedImage } from './images.js';
-import { flushWithEvents, ticketData, webhookEvent } from './changeLog.js';
+import { flushWithEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
 import type { TicketFacets } from '../realtime/events.js';
 import { ticketRecordOf, type TicketImageRecord, type TicketRecord } from '../records/index.js';
 import { validateAll, validateImageField, type TicketInput, type ValidTicket } from './ticketRules.js';
@@ -52,10 +53,64 @@ export function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
   return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
 }
 
-export function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', ticket: Ticket, previous?: TicketFacets): TicketRecord {
+/**
+ * Announces a ticket change live to `audience` (the draft's, read in the write's transaction by the change log,
+ * plus whoever could read the ticket before: a reassignment away is heard by the agent who lost it).
+ */
+export function publishTicket(
+  ctx: ServiceContext,
+  kind: 'CREATED' | 'UPDATED',
+  ticket: Ticket,
+  audience: readonly number[],
+  previous?: TicketFacets,
+): TicketRecord {
   const record = ticketRecordOf(ticket);
-  ticketAccess.publish(ctx.deps.bus, record, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
+  ticketAccess.publish(ctx.deps.bus, audience, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
   return record;
+}
+
+/** The draft's audience (set by the change log in the transaction) and the agents before, once each. */
+function audienceOf(draft: WebhookEventDraft | undefined, before: readonly number[] = []): number[] {
+  const after = draft && Array.isArray(draft.audience) ? draft.audience : [];
+  return [...new Set([...before, ...after])];
+}
+
+/** The next version of a ticket written by the ORM: `version + 1` in the UPDATE itself (reloaded after the flush). */
+function bumpVersion(ticket: Ticket): void {
+  ticket.version = raw('version + 1');
+}
+
+/** Where a new ticket goes: `teamId` and `assigneeId` as given (both omitted: no team, the caller). */
+export interface TicketPlacement {
+  teamId?: unknown;
+  assigneeId?: unknown;
+}
+
+/**
+ * The team and assignee of a new ticket, checked: the team must exist and the caller may only place a ticket in a
+ * team of theirs (an admin anywhere); the assignee must be a member of it (or, without a team, the caller).
+ */
+async function placementOf(ctx: ServiceContext, placement: TicketPlacement): Promise<{ team: number | null; agent: number | null }> {
+  const viewerId = requireViewer(ctx);
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  if (!given(placement.teamId) && !given(placement.assigneeId)) return { team: null, agent: viewerId };
+  const fields: FieldErrors = {};
+  const team = given(placement.teamId) ? parseId(placement.teamId) : null;
+  const assignee = given(placement.assigneeId) ? parseId(placement.assigneeId) : null;
+  if (given(placement.teamId) && !team) fields.teamId = [MESSAGES.teamUnknown];
+  if (given(placement.assigneeId) && !assignee) fields.assigneeId = [MESSAGES.userUnknown];
+  if (team) {
+    const scope = await ticketAccess.scopeOf(ctx);
+    const exists = await ctx.em.count(Team, { id: team });
+    if (!exists || !ticketAccess.mayRead(scope, { assigneeId: null, teamId: team })) fields.teamId = [MESSAGES.teamUnknown];
+  } else if (assignee && !ticketAccess.mayAssign(viewerId, assignee)) fields.assigneeId = [MESSAGES.ticketAssignee];
+  if (!fields.teamId && !fields.assigneeId) {
+    const refusal = await ticketAccess.checkAssignee(ctx.em, team, assignee);
+    if (refusal === 'member') fields.assigneeId = [MESSAGES.assigneeNotMember];
+    if (refusal === 'owner') fields.assigneeId = [MESSAGES.assignmentNeedsOwner];
+  }
+  if (hasErrors(fields)) throw AppError.validation(fields);
+  return { team, agent: assignee };
 }
 
 /**
@@ -63,16 +118,18 @@ export function publishTicket(ctx: ServiceContext, kind: 'CREATED' | 'UPDATED', 
  * create must carry an image is the transport's rule (GraphQL's createTicket requires one, "Image is Required";
  * the legacy REST flow creates the ticket, then adds the image with a second call: REST-CONTRACT).
  */
-export async function createTicket(ctx: ServiceContext, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
-  const viewerId = requireViewer(ctx);
+export async function createTicket(ctx: ServiceContext, input: TicketInput, image?: Buffer | null, placement: TicketPlacement = {}): Promise<TicketRecord> {
+  requireViewer(ctx);
   const { data, checkedImage } = await validateAll(ctx, input, image);
+  const { team, agent } = await placementOf(ctx, placement);
   const ticket = ctx.em.create(Ticket, {
     title: data.title,
     type: data.type,
     priority: data.priority,
     description: data.description,
     status: data.status ?? DEFAULT_TICKET_STATUS,
-    assignee: ctx.em.getReference(User, ticketAccess.assigneeOnCreate(viewerId)),
+    assignee: agent === null ? null : ctx.em.getReference(User, agent),
+    team: team == null ? null : ctx.em.getReference(Team, team),
     requester: ctx.em.getReference(Customer, data.requesterId),
     macro: ctx.em.getReference(Macro, data.macroId),
     createdAt: new Date(),
@@ -80,10 +137,11 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
   });
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   let record!: TicketRecord;
+  let draft: WebhookEventDraft | undefined;
   await flushWithEvents(
     ctx,
-    () => webhookEvent.ticket('CREATED', ticket),
-    () => (record = publishTicket(ctx, 'CREATED', ticket)),
+    () => (draft = webhookEvent.ticket('CREATED', ticket)),
+    () => (record = publishTicket(ctx, 'CREATED', ticket, audienceOf(draft))),
   );
   return record;
 }
@@ -96,6 +154,7 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   const { data, checkedImage } = await validateAll(ctx, input, image);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
+  bumpVersion(ticket);
   if (checkedImage) attachImage(ctx, ticket, checkedImage);
   return flushTicketUpdate(ctx, ticket, before, previous);
 }
@@ -104,12 +163,19 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
  * An edited ticket's change: its webhook event in the transaction and, once it commits, its live event (the change
  * log). `before` is the webhook's previous data, `previous` the facets the live event reports as changed from.
  */
-async function flushTicketUpdate(ctx: ServiceContext, ticket: Ticket, before: ReturnType<typeof ticketData>, previous: TicketFacets): Promise<TicketRecord> {
+async function flushTicketUpdate(
+  ctx: ServiceContext,
+  ticket: Ticket,
+  before: ReturnType<typeof ticketData>,
+  previous: TicketFacets,
+  audienceBefore: readonly number[] = [],
+): Promise<TicketRecord> {
   let record!: TicketRecord;
+  let draft: WebhookEventDraft | undefined;
   await flushWithEvents(
     ctx,
-    () => webhookEvent.ticket('UPDATED', ticket, before),
-    () => (record = publishTicket(ctx, 'UPDATED', ticket, previous)),
+    () => (draft = webhookEvent.ticket('UPDATED', ticket, before)),
+    () => (record = publishTicket(ctx, 'UPDATED', ticket, audienceOf(draft, audienceBefore), previous)),
   );
   return record;
 }
@@ -123,10 +189,11 @@ export async function setTicketStatus(ctx: ServiceContext, rawId: unknown, statu
     const before = ticketData(ticket);
     ticket.status = status;
     ticket.updatedAt = new Date();
+    bumpVersion(ticket);
     return flushTicketUpdate(ctx, ticket, before, previous);
   }
   // Nothing changed: the other tabs still hear of it (they may hold an older status).
-  return publishTicket(ctx, 'UPDATED', ticket, previous);
+  return publishTicket(ctx, 'UPDATED', ticket, await ticketAccess.audienceOf(ctx.em, ticket), previous);
 }
 
 /** Adds or replaces the ticket's one image (REST add-image and edit-image). */
@@ -138,6 +205,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const before = ticketData(ticket);
   attachImage(ctx, ticket, checkedImage);
   ticket.updatedAt = new Date();
+  bumpVersion(ticket);
   const record = await flushTicketUpdate(ctx, ticket, before, facetsOf(ticket));
   return record.image!;
 }
@@ -145,7 +213,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
 export async function deleteTicket(ctx: ServiceContext, rawId: unknown): Promise<number> {
   const ticket = await ticketAccess.findForChange(ctx, rawId);
   const { id } = ticket;
-  const audience = ticketAccess.audience(ticket);
+  const audience = await ticketAccess.audienceOf(ctx.em, ticket);
   const previous = facetsOf(ticket);
   // The image row goes with it (ON DELETE CASCADE, and removed here too so the identity map agrees).
   const event = webhookEvent.ticket('DELETED', ticket);

@@ -4,8 +4,8 @@ import { requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type UserRecord } from '../records/index.js';
 
-export function toUserRecord(user: Pick<User, 'id' | 'username' | 'email' | 'createdAt'>): UserRecord {
-  return { id: user.id, username: user.username, email: user.email, createdAt: user.createdAt };
+export function toUserRecord(user: Pick<User, 'id' | 'username' | 'email' | 'createdAt'> & { role?: User['role'] }): UserRecord {
+  return { id: user.id, username: user.username, email: user.email, createdAt: user.createdAt, ...(user.role ? { role: user.role } : {}) };
 }
 
 /** The signed-in agent, or UNAUTHENTICATED (also when the session outlived its user). */
@@ -20,14 +20,14 @@ export async function currentUser(ctx: ServiceContext): Promise<UserRecord> {
 export async function listUsersPage(ctx: ServiceContext, args: PageArgs = {}): Promise<Page<UserRecord>> {
   requireViewer(ctx);
   const knex = ctx.em.getKnex();
-  return keysetPage<{ id: number; username: string; email: string; created_at: unknown }, UserRecord>(
+  return keysetPage<{ id: number; username: string; email: string; created_at: unknown; role: 'ADMIN' | 'AGENT' }, UserRecord>(
     ctx,
     {
       kind: 'user',
       idColumn: 'id',
       order: 'asc',
-      query: () => knex.from('users').select('id', 'username', 'email', 'created_at'),
-      toRecord: (r) => ({ id: Number(r.id), username: r.username, email: r.email, createdAt: toDate(r.created_at) }),
+      query: () => knex.from('users').select('id', 'username', 'email', 'created_at', 'role'),
+      toRecord: (r) => ({ id: Number(r.id), username: r.username, email: r.email, createdAt: toDate(r.created_at), role: r.role }),
     },
     args,
   );

@@ -55,10 +55,16 @@ function sessionPort(): SessionPort {
   return { id: undefined, signIn: async () => false, signOut: async () => false };
 }
 
-export async function openServiceKit(): Promise<ServiceKit> {
+/**
+ * The suites written before roles (issue 27) prove agent-to-agent isolation with Demo as one of the agents, and the
+ * seed makes Demo an admin (who reads every ticket): the kit opens with Demo as a plain agent unless `admin` is
+ * asked for, as the gateway's test harness does.
+ */
+export async function openServiceKit(options: { admin?: boolean } = {}): Promise<ServiceKit> {
   const postgres = process.env.FULCRUM_TEST_DATABASE === 'postgres' ? await createPostgresDatabase() : undefined;
   const dataDir = postgres ? undefined : mkdtempSync(join(tmpdir(), 'fulcrum-services-'));
   const orm = await openDatabase({ dataDir, databaseUrl: postgres?.url, initialize: seedDemo });
+  if (!options.admin) await orm.em.getConnection().execute(`update users set role = 'AGENT' where email = 'demo@fulcrum.app'`);
   const redisUrl = process.env.FULCRUM_TEST_REDIS === '1' ? REDIS_URL : undefined;
   const namespace = redisUrl ? await databaseIdentity(orm) : undefined;
   const events = await createEventBus({ redisUrl, namespace });

@@ -65,6 +65,18 @@ export const MESSAGES = {
   /** Another agent named as a ticket's assignee (the access rule: services/ticketAccess.ts). */
   ticketAssignee: 'Tickets can only be assigned to yourself.',
   ticketRequesterUnknown: 'Requester not found.',
+  // Teams and assignment (issue 27).
+  teamName: 'Team name must be 1 to 50 characters.',
+  teamNameTaken: 'A team with this name already exists.',
+  teamUnknown: 'Team not found.',
+  userUnknown: 'Agent not found.',
+  role: 'Role must be ADMIN or AGENT.',
+  lastAdmin: 'The last admin cannot be demoted: make another agent an admin first.',
+  assigneeNotMember: "The assignee must be a member of the ticket's team.",
+  assignmentNeedsOwner: 'A ticket without a team needs an assignee.',
+  expectedVersion: '`expectedVersion` must be a whole number from 1.',
+  versionConflict: 'The ticket changed since you loaded it: reload it and try again.',
+  adminOnly: 'Only an admin may do this.',
   pageSize: '`first` must be a whole number from 1 to 100.',
   pageCursor: 'Invalid cursor: pass the endCursor of the previous page of the same list (same filter and order), or start again from the first page.',
   ticketStatus: 'Status must be one of OPEN, PENDING, SOLVED.',
@@ -94,6 +106,21 @@ export const DEFAULT_TICKET_TYPE: TicketType = 'Question';
 export const DEFAULT_TICKET_PRIORITY: TicketPriority = 'Low';
 /** OPEN: to do; PENDING: waiting on the requester; SOLVED: done. The dashboard shows unsolved ones by default. */
 export const TICKET_STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const;
+
+/** An agent's role (issue 27): ADMIN manages teams and roles and may read every ticket. */
+export const ROLES = ['ADMIN', 'AGENT'] as const;
+export type Role = (typeof ROLES)[number];
+export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
+
+/** C0 controls and DEL: never part of a name. */
+const isControl = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
+
+/** A team's name: trimmed, 1 to 50 characters. Returns the trimmed name or null. */
+export function checkTeamName(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const name = value.trim();
+  return name.length >= 1 && [...name].length <= 50 && ![...name].some(isControl) ? name : null;
+}
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const DEFAULT_TICKET_STATUS: TicketStatus = 'OPEN';
 export function isTicketStatus(value: unknown): value is TicketStatus {

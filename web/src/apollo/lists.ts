@@ -40,7 +40,14 @@ export interface TicketFacets {
 
 /** The key arguments of one cached `tickets` list (cache.ts: keyArgs filter and orderBy). */
 interface ListArgs {
-  filter?: { search?: string | null; status?: string[] | null; priority?: string[] | null; type?: string[] | null; requesterId?: number | null } | null;
+  filter?: {
+    search?: string | null;
+    status?: string[] | null;
+    priority?: string[] | null;
+    type?: string[] | null;
+    requesterId?: number | null;
+    assignedToMe?: boolean | null;
+  } | null;
   orderBy?: string | null;
 }
 
@@ -87,8 +94,9 @@ function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | nul
         const present = has(connection.nodes, ref);
         const restBefore = !!previous && matchesRest(previous, filter);
         const restAfter = !!current && matchesRest(current, filter);
-        // Whether a search finds a ticket that is not in the list (to show, or to count by status) is the server's.
-        if (searching && !present && (restBefore || restAfter)) return DELETE;
+        // Whether a search finds a ticket that is not in the list (to show, or to count by status) is the server's; so is
+        // whether a ticket not in a "My tickets" list is assigned to the viewer (the event does not say).
+        if ((searching || filter?.assignedToMe) && !present && (restBefore || restAfter)) return DELETE;
         const wasIn = restBefore && inList(filter?.status, previous.status);
         const isIn = restAfter && inList(filter?.status, current.status);
         // A place in an order other than the number's (priority, last update; relevance for a newcomer) is the server's.

@@ -110,6 +110,8 @@ export type TicketChangeKind =
 
 /** Narrows the ticket list. Every part is optional; the parts combine with AND, the values of one list with OR. */
 export type TicketFilter = {
+  /** Only the tickets assigned to you ("My tickets"). Omitted or false: every ticket you may read (yours and your teams'; an admin: all). */
+  assignedToMe?: boolean | null | undefined;
   /** Any of these priorities. */
   priority?: Array<TicketPriority> | null | undefined;
   /** Only tickets this customer asked. */
@@ -585,7 +587,7 @@ export type RequesterSearchQuery = { customers: { totalCount: number, nodes: Arr
       & { ' $fragmentRefs'?: { 'RequesterPicker_CustomerFragment': RequesterPicker_CustomerFragment } }
     )> } };
 
-export type TicketDetail_TicketFragment = { id: number, title: string, type: TicketType, priority: TicketPriority, description: string, createdAt: string, updatedAt: string, assignee: { id: number, username: string }, macro: { id: number, name: string, description: string }, requester: { id: number, name: string, email: string }, image: { id: number, url: string, width: number, height: number } | null } & { ' $fragmentName'?: 'TicketDetail_TicketFragment' };
+export type TicketDetail_TicketFragment = { id: number, title: string, type: TicketType, priority: TicketPriority, description: string, createdAt: string, updatedAt: string, assignee: { id: number, username: string } | null, macro: { id: number, name: string, description: string }, requester: { id: number, name: string, email: string }, image: { id: number, url: string, width: number, height: number } | null } & { ' $fragmentName'?: 'TicketDetail_TicketFragment' };
 
 export type TicketForm_TicketFragment = { id: number, title: string, type: TicketType, priority: TicketPriority, macroId: number, requesterId: number, description: string, requester: (
     { id: number }

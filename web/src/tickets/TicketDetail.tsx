@@ -46,7 +46,7 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
         <dl className="detail-list">
           <div>
             <dt>Assignee</dt>
-            <dd>{ticket.assignee.username}</dd>
+            <dd>{ticket.assignee?.username ?? 'Unassigned'}</dd>
           </div>
           <div>
             <dt>Requester</dt>

@@ -67,6 +67,9 @@ export function toVariables(state: DashboardState): { filter: TicketFilter; orde
   const all = state.statuses.length === 0 || state.statuses.length === STATUSES.length;
   return {
     filter: {
+      // The dashboard is "My tickets": the tickets assigned to the agent (a team's or an admin's wider list is not
+      // this screen's), under its "(n) Open Tickets" heading.
+      assignedToMe: true,
       search: state.search.trim() || null,
       status: all ? null : state.statuses,
       priority: state.priorities.length ? state.priorities : null,

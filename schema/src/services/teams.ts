@@ -1,0 +1,129 @@
+/**
+ * Teams and roles (issue 27). Admins create teams, add and remove members and set roles; every agent lists their
+ * own teams (an admin every team). A role or membership change takes effect at the very next request and live
+ * event: the access policy (services/ticketAccess.ts) reads the viewer's role and teams at each call.
+ * Removing a member unassigns their tickets of that team (each an event, services/assignment.ts).
+ */
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { emKind } from '../database.js';
+import { AppError } from '../errors.js';
+import { Team, TeamMember, User } from '../entities/index.js';
+import { MESSAGES, checkTeamName, isRole } from '../validation/rules.js';
+import type { TeamRecord, UserRecord } from '../records/index.js';
+import * as ticketAccess from './ticketAccess.js';
+import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { toUserRecord } from './users.js';
+import { unassignMemberTickets } from './assignment.js';
+
+/** FORBIDDEN unless the caller is an admin now. */
+async function requireAdmin(ctx: ServiceContext): Promise<number> {
+  const viewerId = requireViewer(ctx);
+  if (!(await ticketAccess.isAdmin(ctx))) throw AppError.forbidden(MESSAGES.adminOnly);
+  return viewerId;
+}
+
+async function teamRecords(ctx: ServiceContext, teams: Team[]): Promise<TeamRecord[]> {
+  if (!teams.length) return [];
+  const members = await ctx.em.find(TeamMember, { team: { $in: teams.map((t) => t.id) } }, { orderBy: { user: 'asc' } });
+  return teams.map((t) => ({
+    id: t.id,
+    name: t.name,
+    createdAt: t.createdAt,
+    memberIds: members.filter((m) => m.team.id === t.id).map((m) => m.user.id),
+  }));
+}
+
+async function teamRecord(ctx: ServiceContext, teamId: number): Promise<TeamRecord> {
+  const team = await ctx.em.findOne(Team, teamId, { refresh: true });
+  if (!team) throw AppError.notFound('Team');
+  return (await teamRecords(ctx, [team]))[0];
+}
+
+/** A ticket's team (the ticket was read through the access policy; its team's name and members come with it). */
+export async function teamOf(ctx: ServiceContext, teamId: number): Promise<TeamRecord | null> {
+  const team = await ctx.em.findOne(Team, teamId);
+  return team ? (await teamRecords(ctx, [team]))[0] : null;
+}
+
+/** The viewer's teams, by name (an admin: every team). */
+export async function listTeams(ctx: ServiceContext): Promise<TeamRecord[]> {
+  const scope = await ticketAccess.scopeOf(ctx);
+  const teams = await ctx.em.find(Team, scope.admin ? {} : { id: { $in: scope.teamIds } }, { orderBy: { name: 'asc', id: 'asc' } });
+  return teamRecords(ctx, teams);
+}
+
+export async function createTeam(ctx: ServiceContext, rawName: unknown): Promise<TeamRecord> {
+  await requireAdmin(ctx);
+  const name = checkTeamName(rawName);
+  if (name == null) throw AppError.validation({ name: [MESSAGES.teamName] });
+  const team = ctx.em.create(Team, { name, createdAt: new Date() });
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw AppError.validation({ name: [MESSAGES.teamNameTaken] });
+    throw error;
+  }
+  return { id: team.id, name: team.name, createdAt: team.createdAt, memberIds: [] };
+}
+
+async function teamAndUser(ctx: ServiceContext, rawTeamId: unknown, rawUserId: unknown): Promise<{ teamId: number; userId: number }> {
+  const teamId = parseId(rawTeamId);
+  const userId = parseId(rawUserId);
+  const team = teamId ? await ctx.em.findOne(Team, teamId) : null;
+  if (!team) throw AppError.validation({ teamId: [MESSAGES.teamUnknown] });
+  const user = userId ? await ctx.em.findOne(User, userId) : null;
+  if (!user) throw AppError.validation({ userId: [MESSAGES.userUnknown] });
+  return { teamId: team.id, userId: user.id };
+}
+
+export async function addTeamMember(ctx: ServiceContext, rawTeamId: unknown, rawUserId: unknown): Promise<TeamRecord> {
+  await requireAdmin(ctx);
+  const { teamId, userId } = await teamAndUser(ctx, rawTeamId, rawUserId);
+  if (!(await ctx.em.count(TeamMember, { team: teamId, user: userId }))) {
+    ctx.em.create(TeamMember, { team: teamId, user: userId, createdAt: new Date() });
+    try {
+      await ctx.em.flush();
+    } catch (error) {
+      // Added twice at once: the unique index keeps one.
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      ctx.em.clear();
+    }
+  }
+  return teamRecord(ctx, teamId);
+}
+
+/** Removes a member; their tickets of the team stay in it, unassigned (each an event), in the same transaction. */
+export async function removeTeamMember(ctx: ServiceContext, rawTeamId: unknown, rawUserId: unknown): Promise<TeamRecord> {
+  await requireAdmin(ctx);
+  const { teamId, userId } = await teamAndUser(ctx, rawTeamId, rawUserId);
+  let announce: (() => void) | null = null;
+  await ctx.em.transactional(async (em) => {
+    const removed = await em.nativeDelete(TeamMember, { team: teamId, user: userId });
+    if (removed) announce = await unassignMemberTickets(ctx, em, teamId, userId);
+  });
+  (announce as (() => void) | null)?.();
+  return teamRecord(ctx, teamId);
+}
+
+/** Sets an agent's role; the last admin cannot be demoted. */
+export async function setUserRole(ctx: ServiceContext, rawUserId: unknown, role: unknown): Promise<UserRecord> {
+  await requireAdmin(ctx);
+  if (!isRole(role)) throw AppError.validation({ role: [MESSAGES.role] });
+  const userId = parseId(rawUserId);
+  const user = userId ? await ctx.em.findOne(User, userId) : null;
+  if (!user) throw AppError.validation({ userId: [MESSAGES.userUnknown] });
+  if (user.role !== role) {
+    await ctx.em.transactional(async (em) => {
+      if (role === 'AGENT') {
+        // Counted inside the transaction that demotes, so two admins demoting each other at once leave one.
+        // PostgreSQL locks the admins' rows (a concurrent demotion re-reads them); SQLite's writer lock serialises it.
+        const lock = emKind(em) === 'postgresql' ? { lockMode: LockMode.PESSIMISTIC_WRITE as const } : {};
+        const admins = await em.find(User, { role: 'ADMIN' }, { fields: ['id'], ...lock });
+        if (admins.length <= 1 && admins.some((a) => a.id === user.id)) throw AppError.validation({ role: [MESSAGES.lastAdmin] });
+      }
+      await em.nativeUpdate(User, { id: user.id }, { role });
+    });
+    user.role = role;
+  }
+  return toUserRecord(user);
+}
