@@ -68,8 +68,8 @@ export function runPinned(args: string[], what: string): Promise<string> {
 export const lastJsonLine = <T>(out: string): T => JSON.parse(out.trim().split('\n').pop()!) as T;
 
 function gatewayEnv(dataDir: string, secret: string, extra: Record<string, string> = {}): Record<string, string> {
-  // SQLite in DATA_DIR unless the PostgreSQL + Redis pass sets these (never inherited from the caller's shell).
-  return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', DATABASE_URL: '', REDIS_URL: '', ...extra };
+  // SQLite in DATA_DIR and no mail server unless a scenario sets these (never inherited from the caller's shell).
+  return { DATA_DIR: dataDir, SESSION_SECRET: secret, NODE_ENV: 'production', PORT: '0', DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', ...extra };
 }
 
 /**

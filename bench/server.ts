@@ -23,6 +23,8 @@ const gateway = await startGateway({
   // (the limiter runs), the budget just never runs out.
   tokenBudget: 1_000_000_000,
   webhooks: { allowHosts: process.env.FULCRUM_WEBHOOK_ALLOW_HOSTS || undefined },
+  // Mail to requesters (scenario 11: bench/scenarios/replies.ts points SMTP_URL at its SMTP server on 127.0.0.1).
+  mail: { smtpUrl: process.env.SMTP_URL || undefined, from: process.env.FULCRUM_MAIL_FROM || undefined },
 });
 
 let statements: string[] = [];
