@@ -62,7 +62,9 @@ export class MailSender {
     private readonly orm: Orm,
     private readonly options: MailSenderOptions,
   ) {
-    this.transport = nodemailer.createTransport(options.smtpUrl);
+    // Pooled: the SMTP connection (TCP, EHLO, STARTTLS, AUTH) is kept and reused across mails instead of opened per
+    // mail (bench row 11a: a new connection per mail held the outbox to ~35-42 mails/s on a loaded machine).
+    this.transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true });
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_MAIL_RETRY_DELAYS_MS;
     this.leaseMs = options.leaseMs ?? 2 * MINUTE;
     this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;

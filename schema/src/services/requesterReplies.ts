@@ -96,20 +96,23 @@ export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown
       em.create(MailOutboxEntry, { reply, message: JSON.stringify(mail), state: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at });
     }
     const previous = facetsOf(ticket);
-    const event: TicketEventDraft = {
-      ticketId: ticket.id,
-      kind: 'REPLY_ADDED',
-      changes: [],
-      replyId: reply.id,
-      assigneeId: ticketAccess.audienceOwner(ticket),
-      teamId: ticketAccess.audienceTeam(ticket),
-    };
+    // Drafted after the flush (the reply has its id); the change log sets its audience in the transaction.
+    let event: TicketEventDraft | undefined;
     const appended = await flushWithEvents(
       inner,
-      () => ({ ticketEvent: event }),
+      () => ({
+        ticketEvent: (event = {
+          ticketId: ticket.id,
+          kind: 'REPLY_ADDED',
+          changes: [],
+          replyId: reply.id,
+          assigneeId: ticketAccess.audienceOwner(ticket),
+          teamId: ticketAccess.audienceTeam(ticket),
+        }),
+      }),
       // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): it is no
       // longer awaiting a reply.
-      () => publishTicket(inner, 'UPDATED', ticket, event.audience ?? [], previous),
+      () => publishTicket(inner, 'UPDATED', ticket, event?.audience ?? [], previous),
     );
     return { reply, ticketId: ticket.id, appended };
   });

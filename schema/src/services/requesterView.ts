@@ -120,19 +120,25 @@ export async function postRequesterMessage(ctx: ServiceContext, token: unknown, 
     ticket.status = 'OPEN';
     ticket.updatedAt = new Date();
   }
-  const event: TicketEventDraft = {
-    ticketId: ticket.id,
-    kind: 'MESSAGE_RECEIVED',
-    changes: [],
-    requesterMessageId: message.id,
-    assigneeId: ticketAccess.audienceOwner(ticket),
-    teamId: ticketAccess.audienceTeam(ticket),
-  };
+  // Drafted after the flush (the message has its id); the change log sets its audience in the transaction.
+  let event: TicketEventDraft | undefined;
   await flushWithEvents(
     asRequester,
-    (): ChangeDraft[] => [{ ticketEvent: event }, ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : [])],
+    (): ChangeDraft[] => [
+      {
+        ticketEvent: (event = {
+          ticketId: ticket.id,
+          kind: 'MESSAGE_RECEIVED',
+          changes: [],
+          requesterMessageId: message.id,
+          assigneeId: ticketAccess.audienceOwner(ticket),
+          teamId: ticketAccess.audienceTeam(ticket),
+        }),
+      },
+      ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
+    ],
     // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): awaiting a
     // reply now; reopened, when it was solved.
-    () => publishTicket(asRequester, 'UPDATED', ticket, event.audience ?? [], previous),
+    () => publishTicket(asRequester, 'UPDATED', ticket, event?.audience ?? [], previous),
   );
 }
