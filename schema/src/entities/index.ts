@@ -9,7 +9,7 @@ export { Conversation } from './Conversation.js';
 export { ApiToken } from './ApiToken.js';
 export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
-export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry } from './RequesterReplies.js';
+export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -22,7 +22,7 @@ import { Conversation } from './Conversation.js';
 import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
-import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry } from './RequesterReplies.js';
+import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 
 export const ENTITIES = [
   User,
@@ -45,4 +45,5 @@ export const ENTITIES = [
   RequesterMessage,
   RequesterLink,
   MailOutboxEntry,
+  ReplyAttachment,
 ];

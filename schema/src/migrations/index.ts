@@ -9,6 +9,7 @@ import { Migration20261126050000WebhookTokens } from './Migration20261126050000W
 import { Migration20261126120000UsernameKeys } from './Migration20261126120000UsernameKeys.js';
 import { Migration20261126130000TicketTimeline } from './Migration20261126130000TicketTimeline.js';
 import { Migration20261126150000RequesterReplies } from './Migration20261126150000RequesterReplies.js';
+import { Migration20261126160000ReplyAttachments } from './Migration20261126160000ReplyAttachments.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126120000UsernameKeys', class: Migration20261126120000UsernameKeys },
   { name: 'Migration20261126130000TicketTimeline', class: Migration20261126130000TicketTimeline },
   { name: 'Migration20261126150000RequesterReplies', class: Migration20261126150000RequesterReplies },
+  { name: 'Migration20261126160000ReplyAttachments', class: Migration20261126160000ReplyAttachments },
 ];
