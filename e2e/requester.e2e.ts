@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { PNG } from '../gateway/src/testing/fixtures';
 import { startSmtp, type TestSmtp } from '../gateway/src/testing/smtp';
 import { blocking, axeViolations } from './axe';
 import { useBrowser } from './browser';
@@ -87,6 +88,45 @@ describe('replies to the requester', () => {
       await shown(demo.page.locator('.ticket-row', { hasText: title }).getByText('Awaiting reply'));
       await demo.page.goto(`/view/ticket/${ticketId}`);
       await liveConnected(demo.page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('attachments', () => {
+  it('the agent attaches an image to a reply: listed with a remove button, mailed as an attachment, shown in the timeline and inline on the requester page', async () => {
+    const page = demo.page;
+    await modeButton(page, 'Reply to requester').click();
+    const text = unique('Here is the screenshot');
+    await composerBox(page).fill(text);
+    const input = page.getByLabel(/Attach files/);
+    await input.setInputFiles([
+      { name: 'screenshot.png', mimeType: 'image/png', buffer: PNG },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') },
+    ]);
+    // The text file cannot be sent: said in words, and left out of the list.
+    await shown(page.getByRole('alert').filter({ hasText: 'notes.txt: Attachments must be PNG, JPEG, GIF or WebP images, or PDF files.' }));
+    const chosen = page.getByRole('list', { name: 'Files to send' });
+    await shown(chosen.getByText('screenshot.png'));
+    await shown(chosen.getByRole('button', { name: 'Remove screenshot.png' }));
+    await page.getByRole('button', { name: `Send to ${requesterEmail}` }).click();
+    const reply = timeline(page).locator('.timeline-reply', { hasText: text });
+    await shown(reply.getByRole('img', { name: 'screenshot.png' }));
+    await expect.poll(() => page.getByRole('list', { name: 'Files to send' }).count()).toBe(0);
+
+    const [mail] = await smtp.waitFor(1, (m) => m.parsed.text?.includes(text) ?? false, 20_000);
+    expect(mail.parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([['screenshot.png', 'image/png']]);
+    const link = /https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(mail.parsed.text ?? '')![0];
+
+    const context = await chromium.browser.newContext();
+    try {
+      const requester = await context.newPage();
+      await requester.goto(link);
+      const image = requester.getByRole('img', { name: 'screenshot.png' });
+      await shown(image);
+      await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      expect(blocking(await axeViolations(requester))).toEqual([]);
     } finally {
       await context.close();
     }

@@ -28,6 +28,7 @@ import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createSocketQuota } from './graphql/socketQuota.js';
 import { createImageRouter } from './http/images.js';
+import { refuseUndeclaredUploads } from './http/uploadGuard.js';
 import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
@@ -151,7 +152,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),
-    graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: 1, maxFieldSize: 1_000_000 }),
+    graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: rules.LIMITS.replyAttachments.max, maxFieldSize: 1_000_000 }),
+    refuseUndeclaredUploads,
     expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps, 'graphql')) }),
   );
   app.use(createImageRouter(deps));

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { isAppError, tickets, type ServiceDeps } from '@fulcrum/schema';
+import { Router, type Response } from 'express';
+import { isAppError, replyAttachments, tickets, type ServiceDeps } from '@fulcrum/schema';
 import { serviceContextFor } from './serviceContext.js';
 import { sendAppError } from './appErrors.js';
 
@@ -26,5 +26,29 @@ export function createImageRouter(deps: ServiceDeps): Router {
       throw error;
     }
   });
+  // GET /attachments/:id: a file of a reply or a requester's message, to the ticket's agents only (the access rule).
+  router.get('/attachments/:id', async (req, res) => {
+    try {
+      const file = await replyAttachments.attachmentData(serviceContextFor(req, deps, 'graphql'), req.params.id);
+      sendFile(res, file);
+      res.setHeader('Cache-Control', 'private, max-age=3600');
+      res.end(file.data);
+    } catch (error) {
+      if (isAppError(error)) return sendAppError(res, error);
+      throw error;
+    }
+  });
   return router;
+}
+
+/**
+ * The headers of a stored file: its detected type, nosniff, a sandboxing CSP, and its name (RFC 6266) as an inline
+ * image or, for anything else, a download.
+ */
+export function sendFile(res: Response, file: { filename: string; mimeType: string }): void {
+  res.attachment(file.filename);
+  if (file.mimeType.startsWith('image/')) res.setHeader('Content-Disposition', String(res.get('Content-Disposition')).replace(/^attachment/, 'inline'));
+  res.setHeader('Content-Type', file.mimeType);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
 }

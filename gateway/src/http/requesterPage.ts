@@ -7,6 +7,7 @@
  */
 import express, { Router, type Request, type Response } from 'express';
 import { forkEm, isAppError, requesterView, rules, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
+import { sendFile } from './images.js';
 
 type View = Awaited<ReturnType<typeof requesterView.requesterView>>;
 
@@ -31,6 +32,9 @@ label { display: block; font-weight: 600; margin-bottom: .25rem; }
 textarea { box-sizing: border-box; width: 100%; min-height: 8rem; font: inherit; padding: .5rem; border: 1px solid #767676; border-radius: .25rem; }
 button { margin-top: .5rem; font: inherit; padding: .5rem 1.25rem; border: 0; border-radius: .25rem; background: #1d4ed8; color: #fff; cursor: pointer; }
 button:focus-visible, textarea:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+.files { list-style: none; padding: 0; margin: .5rem 0 0; }
+.files li { border: 0; padding: 0; margin: .25rem 0; background: none; }
+.files img { max-width: 100%; max-height: 24rem; border: 1px solid #d5d5d0; border-radius: .25rem; }
 .error { color: #a00000; font-weight: 600; }
 .notice { color: #1a5d1a; font-weight: 600; }
 `;
@@ -55,12 +59,30 @@ ${content}
 `;
 }
 
+const sizeWords = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`);
+
+/**
+ * An entry's files: images inline, anything else a download link. Each is `?file=<n>` under the page's own address
+ * (the requester's link): no token or record id is written into the page.
+ */
+function renderFiles(files: View['entries'][number]['files']): string {
+  if (!files.length) return '';
+  const items = files
+    .map((f) =>
+      f.mimeType.startsWith('image/')
+        ? `<li><a href="?file=${f.n}"><img src="?file=${f.n}" alt="${esc(f.filename)}"></a></li>`
+        : `<li><a href="?file=${f.n}" download>${esc(f.filename)}</a> (${f.mimeType === 'application/pdf' ? 'PDF' : esc(f.mimeType)}, ${sizeWords(f.byteSize)})</li>`,
+    )
+    .join('');
+  return `<ul class="files" aria-label="Attachments">${items}</ul>`;
+}
+
 /** The page of one ticket as its requester sees it: only what the view holds. */
 export function renderRequesterPage(view: View, options: { error?: string; draft?: string; sent?: boolean } = {}): string {
   const entries = view.entries
     .map((e) => {
       const who = e.kind === 'reply' ? esc(e.authorName) : 'You';
-      return `<li${e.kind === 'message' ? ' class="mine"' : ''}><p class="who">${who} <time datetime="${e.at.toISOString()}">${esc(e.at.toUTCString())}</time></p><p class="body">${esc(e.body)}</p></li>`;
+      return `<li${e.kind === 'message' ? ' class="mine"' : ''}><p class="who">${who} <time datetime="${e.at.toISOString()}">${esc(e.at.toUTCString())}</time></p><p class="body">${esc(e.body)}</p>${renderFiles(e.files)}</li>`;
     })
     .join('\n');
   const conversation = entries ? `<ol aria-label="Conversation">\n${entries}\n</ol>` : '<p>No messages yet.</p>';
@@ -121,6 +143,12 @@ export function createRequesterRouter(deps: ServiceDeps): Router {
   router.get('/r/:token', async (req, res) => {
     headers(res);
     try {
+      if (req.query.file !== undefined) {
+        const file = await requesterView.requesterFile(context(req, deps), req.params.token, req.query.file);
+        sendFile(res, file);
+        res.end(file.data);
+        return;
+      }
       const view = await requesterView.requesterView(context(req, deps), req.params.token);
       res.send(renderRequesterPage(view, { sent: req.query.sent === '1' }));
     } catch (error) {

@@ -89,6 +89,23 @@ export class TestClient {
     return { status: res.status, headers: res.headers, ...gqlBody<T>(await res.text()) };
   }
 
+  /** A GraphQL multipart request with a list of files in `variables.<listVariable>` (replyToRequester's attachments). */
+  async gqlUploads<T = Record<string, any>>(
+    query: string,
+    variables: Record<string, unknown>,
+    listVariable: string,
+    files: readonly { data: Buffer; name?: string; type?: string }[],
+  ): Promise<GqlResult<T>> {
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query, variables: { ...variables, [listVariable]: files.map(() => null) } }));
+    form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.${listVariable}.${i}`]]))));
+    files.forEach((file, i) =>
+      form.append(String(i), new Blob([new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }), file.name ?? `file-${i}`),
+    );
+    const res = await this.fetch('/graphql', { method: 'POST', headers: { 'apollo-require-preflight': 'true' }, body: form });
+    return { status: res.status, headers: res.headers, ...gqlBody<T>(await res.text()) };
+  }
+
   /** A GraphQL multipart request (graphql-multipart-request-spec) with one file in `variables.<fileVariable>`. */
   async gqlUpload<T = Record<string, any>>(
     query: string,

@@ -5,13 +5,16 @@
  * had the same public entries and no note at all: apart from the entries' times, the two are the same bytes.
  * A real gateway (SQLite, or PostgreSQL + Redis in the second pass); the writes go through the same services the
  * GraphQL resolvers call. The mail server is "configured" without a sender, so every outbound mail stays in the
- * outbox to be read exactly as nodemailer would be given it (email.test.ts proves what the SMTP server receives).
+ * outbox to be read exactly as nodemailer would be given it (email.test.ts proves what the SMTP server receives),
+ * with the reply's files the sender attaches (attachments.test.ts proves they arrive). Replies carry random files;
+ * the requester page's files (fetched under its token) and the mails' are the twin's, byte for byte.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { demoTicketImage, forkEm, requesterLinks, requesterReplies, requesterView, ticketTimeline, tickets, type ServiceContext } from '@fulcrum/schema';
 import { startTestGateway, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
+import { PNG } from '../../src/testing/fixtures.js';
 
 let gw: TestGateway;
 let agentId: number;
@@ -30,7 +33,7 @@ type Op =
   | { op: 'note'; text: string }
   | { op: 'editNote'; text: string }
   | { op: 'deleteNote' }
-  | { op: 'reply'; text: string }
+  | { op: 'reply'; text: string; files: string[] }
   | { op: 'answer'; text: string }
   | { op: 'solve' };
 
@@ -38,11 +41,16 @@ const PUBLIC = new Set(['reply', 'answer']);
 const text = fc
   .string({ minLength: 1, maxLength: 60, unit: fc.constantFrom('a', 'b', ' ', '<', '&', '"', 'é', '🙂', '\n', '1', '7') })
   .filter((s) => s.trim().length > 0);
+/** Attachment names (a reply's files): plain names of the same awkward characters. */
+const fileName = fc.string({ minLength: 1, maxLength: 20, unit: fc.constantFrom('a', 'b', ' ', '<', '&', '"', 'é', '🙂', '1') }).map((n) => `${n}.png`);
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: text.map((t) => ({ op: 'note' as const, text: t })) },
   { weight: 1, arbitrary: text.map((t) => ({ op: 'editNote' as const, text: t })) },
   { weight: 1, arbitrary: fc.constant({ op: 'deleteNote' as const }) },
-  { weight: 2, arbitrary: text.map((t) => ({ op: 'reply' as const, text: t })) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('reply' as const), text, files: fc.array(fileName, { maxLength: 2 }) }),
+  },
   { weight: 2, arbitrary: text.map((t) => ({ op: 'answer' as const, text: t })) },
   { weight: 1, arbitrary: fc.constant({ op: 'solve' as const }) },
 );
@@ -66,7 +74,13 @@ async function play(ticket: { id: number; token: string }, ops: Op[]): Promise<s
       secrets.push(marker);
       await ticketTimeline.editTicketNote(ctx(), notes[notes.length - 1], `${marker} edited ${o.text}`);
     } else if (o.op === 'deleteNote' && notes.length) await ticketTimeline.deleteTicketNote(ctx(), notes.pop());
-    else if (o.op === 'reply') await requesterReplies.replyToRequester(ctx(), ticket.id, o.text);
+    else if (o.op === 'reply')
+      await requesterReplies.replyToRequester(
+        ctx(),
+        ticket.id,
+        o.text,
+        o.files.map((filename) => ({ filename, data: PNG })),
+      );
     else if (o.op === 'answer') await requesterView.postRequesterMessage(requesterCtx(), ticket.token, o.text);
     else if (o.op === 'solve') await tickets.setTicketStatus(ctx(), ticket.id, 'SOLVED');
   }
@@ -74,6 +88,28 @@ async function play(ticket: { id: number; token: string }, ops: Op[]): Promise<s
 }
 
 const withoutTimes = (html: string) => html.replace(/<time [^>]*>[^<]*<\/time>/g, '<time>');
+
+/** The files every mail of the ticket carries (mail/sender.ts attaches a reply's files when it sends): name, type, bytes. */
+async function mailFilesOf(ticketId: number): Promise<string[]> {
+  const rows = await forkEm(gw.orm)
+    .getConnection()
+    .execute<{ filename: string; mime_type: string; data: Buffer | Uint8Array }[]>(
+      'select a.filename, a.mime_type, a.data from mail_outbox o join reply_attachments a on a.reply_id = o.reply_id join ticket_replies r on r.id = o.reply_id where r.ticket_id = ? order by o.id, a.id',
+      [ticketId],
+    );
+  return rows.map((r) => `${r.filename} ${r.mime_type} ${Buffer.from(r.data).toString('base64')}`);
+}
+
+/** Every file the requester page links (`?file=<n>`), fetched under the token: type and bytes. */
+async function pageFilesOf(token: string, page: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const [, n] of page.matchAll(/href="\?file=(\d+)"/g)) {
+    const res = await fetch(`${gw.url}/r/${token}?file=${n}`);
+    expect(res.status).toBe(200);
+    files.push(`${n} ${res.headers.get('content-type')} ${Buffer.from(await res.arrayBuffer()).toString('base64')}`);
+  }
+  return files;
+}
 
 async function mailsOf(ticketId: number): Promise<string[]> {
   const rows = await forkEm(gw.orm)
@@ -108,6 +144,15 @@ describe('no internal note reaches the requester', () => {
           expect(surface.toLowerCase()).not.toContain('note');
         }
         expect(withoutTimes(page)).toBe(withoutTimes(twinPage));
+        // Files: only replies carry them; the page's and the mails' are the twin's, byte for byte.
+        const files = ops.flatMap((o) => (o.op === 'reply' ? o.files : []));
+        const [pageFiles, twinPageFiles] = await Promise.all([pageFilesOf(full.token, page), pageFilesOf(twin.token, twinPage)]);
+        expect(pageFiles).toHaveLength(files.length);
+        expect(pageFiles).toEqual(twinPageFiles);
+        const mailFiles = await mailFilesOf(full.id);
+        expect(mailFiles.map((f) => f.slice(0, f.lastIndexOf(' image/png ')))).toEqual(files);
+        expect(await mailFilesOf(twin.id)).toEqual(mailFiles);
+        for (const f of [...pageFiles, ...mailFiles]) expect(f).not.toContain('⟦note-');
         // The mails of the twin are the same mails but for their ids, link and ticket number.
         const strip = (m: string) =>
           m

@@ -520,7 +520,9 @@ function operationFor(kind: 'query' | 'mutation', field: GraphQLField<unknown, u
   const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
   const args = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const selection = isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
-  const variables = Object.fromEntries(field.args.map((a) => [a.name, isNonNullType(a.type) || a.type.toString() !== 'Upload' ? sampleValue(a.type) : null]));
+  const variables = Object.fromEntries(
+    field.args.map((a) => [a.name, isNonNullType(a.type) || getNamedType(a.type).name !== 'Upload' ? sampleValue(a.type) : null]),
+  );
   return { query: `${kind}${defs ? `(${defs})` : ''} { ${field.name}${args ? `(${args})` : ''}${selection} }`, variables };
 }
 
@@ -534,12 +536,12 @@ describe('without a session', () => {
     const refused: string[] = [];
     const allowed: string[] = [];
     const routes = restRoutes().filter((r) => !PUBLIC_REST.has(`${r.method} ${r.path}`));
-    routes.push({ method: 'GET', path: '/images/:id' });
+    routes.push({ method: 'GET', path: '/images/:id' }, { method: 'GET', path: '/attachments/:id' });
     for (const r of routes) {
       const path = r.path.replace(/:(\w+)/g, (_m, name) => (name === 'email' ? 'someone%40fulcrum.test' : name === 'name' ? 'Someone' : '1'));
       const res = r.method === 'GET' ? await anon.get(path) : await anon.rest(r.method, path, {});
       total++;
-      (res.status === 401 && (r.path.startsWith('/images') || res.body?.errors?.message === 'Unauthorized') ? refused : allowed).push(
+      (res.status === 401 && (/^\/(images|attachments)\//.test(r.path) || res.body?.errors?.message === 'Unauthorized') ? refused : allowed).push(
         `${r.method} ${r.path} -> ${res.status}`,
       );
     }

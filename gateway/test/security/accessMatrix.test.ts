@@ -30,8 +30,8 @@ let gw: TestGateway;
 let receiver: Receiver;
 let A: Agent;
 let B: Agent;
-/** A's ticket (with an image), its image, its requester (a customer of A's, shared like every customer) and a word only it holds. */
-const T = { id: 0, image: 0, requester: 0, word: `matrix${Date.now().toString(36)}` };
+/** A's ticket (with an image), its image, a reply's attachment, its requester (a customer of A's, shared like every customer) and a word only it holds. */
+const T = { id: 0, image: 0, attachment: 0, requester: 0, word: `matrix${Date.now().toString(36)}` };
 /** Each agent's ticket counts before T was created. */
 const countsBefore = new Map<string, unknown>();
 
@@ -91,7 +91,14 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   T.id = created.body.id;
   T.image = (await A.client.upload('POST', `/api/tickets/${T.id}/add-image`, { data: PNG })).body.id;
-  for (const id of [T.requester, T.id, T.image]) expect(id).toBeTypeOf('number');
+  const replied = await A.client.gqlUploads(
+    'mutation($id: Int!, $files: [Upload!]) { replyToRequester(ticketId: $id, body: "With a file", attachments: $files) { attachments { id } } }',
+    { id: T.id },
+    'files',
+    [{ data: PNG, name: 'matrix.png' }],
+  );
+  T.attachment = replied.data?.replyToRequester.attachments[0].id;
+  for (const id of [T.requester, T.id, T.image, T.attachment]) expect(id).toBeTypeOf('number');
 }, 120_000);
 afterAll(async () => {
   for (const x of [A, B]) {
@@ -216,6 +223,14 @@ const SURFACES: { surface: string; sees: (x: Agent) => Promise<boolean> }[] = [
     },
   },
   {
+    surface: "reply attachments: GET /attachments/:id (a reply's file)",
+    sees: async (x) => {
+      const res = await x.client.fetch(`/attachments/${T.attachment}`);
+      if (!ok(res.status)) expect(res.status).toBe(404);
+      return ok(res.status) && (await res.arrayBuffer()).byteLength === PNG.length;
+    },
+  },
+  {
     surface: 'live events: ticketEvents',
     sees: async (x) => {
       const own = await ownTicketAfterT(x);
@@ -314,6 +329,19 @@ const SURFACES: { surface: string; sees: (x: Agent) => Promise<boolean> }[] = [
       const r = await x.client.gql('mutation($id: Int!) { replyToRequester(ticketId: $id, body: "Public answer") { id } }', { id: T.id });
       if (!r.data?.replyToRequester) expect(r.errors?.[0].extensions?.code).toBe('NOT_FOUND');
       return !!r.data?.replyToRequester;
+    },
+  },
+  {
+    surface: 'change: GraphQL replyToRequester with attachments',
+    sees: async (x) => {
+      const r = await x.client.gqlUploads(
+        'mutation($id: Int!, $files: [Upload!]) { replyToRequester(ticketId: $id, body: "Files", attachments: $files) { attachments { id } } }',
+        { id: T.id },
+        'files',
+        [{ data: PNG, name: 'answer.png' }],
+      );
+      if (!r.data?.replyToRequester) expect(r.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      return r.data?.replyToRequester.attachments.length === 1;
     },
   },
   {

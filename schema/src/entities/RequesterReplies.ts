@@ -115,3 +115,42 @@ export class MailOutboxEntry {
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 }
+
+/**
+ * A file on the public conversation: attached to an agent's reply (`reply`) or to a requester's answer
+ * (`requesterMessage`), never to a note. The type is detected from the bytes at upload.
+ */
+@Entity({ tableName: 'reply_attachments' })
+export class ReplyAttachment {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Ticket, { fieldName: 'ticket_id', deleteRule: 'cascade', index: 'reply_attachments_ticket_id_index' })
+  ticket!: Ticket;
+
+  @ManyToOne(() => TicketReply, { fieldName: 'reply_id', deleteRule: 'cascade', nullable: true, index: 'reply_attachments_reply_id_index' })
+  reply?: TicketReply | null;
+
+  @ManyToOne(() => RequesterMessage, {
+    fieldName: 'requester_message_id',
+    deleteRule: 'cascade',
+    nullable: true,
+    index: 'reply_attachments_requester_message_id_index',
+  })
+  requesterMessage?: RequesterMessage | null;
+
+  @Property({ type: 'string', length: 255 })
+  filename!: string;
+
+  @Property({ type: 'string', length: 64 })
+  mimeType!: string;
+
+  @Property({ type: 'integer' })
+  byteSize!: number;
+
+  @Property({ type: 'blob', lazy: true })
+  data!: Buffer;
+
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+}

@@ -10,7 +10,7 @@ export { ApiToken } from './ApiToken.js';
 export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 export { Team, TeamMember } from './Team.js';
 export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
-export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry } from './RequesterReplies.js';
+export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -24,7 +24,7 @@ import { ApiToken } from './ApiToken.js';
 import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js';
 import { Team, TeamMember } from './Team.js';
 import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
-import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry } from './RequesterReplies.js';
+import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 
 export const ENTITIES = [
   User,
@@ -49,4 +49,5 @@ export const ENTITIES = [
   MailOutboxEntry,
   Team,
   TeamMember,
+  ReplyAttachment,
 ];

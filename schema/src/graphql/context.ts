@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../services/context.js';
-import { customers, macros, requesterReplies, ticketTimeline, users } from '../services/index.js';
+import { customers, macros, replyAttachments, requesterReplies, ticketTimeline, users } from '../services/index.js';
 import type { CustomerRecord, MacroRecord, UserRecord } from '../records/index.js';
 
 /** Per-request batch loaders: a page of 50 tickets loads its requesters in one statement, not 50. */
@@ -44,6 +44,15 @@ export function createLoaders(service: ServiceContext) {
     awaitingReply: new DataLoader<number, boolean>(async (ids) => {
       const found = await requesterReplies.awaitingReply(service, ids);
       return ids.map((id) => found.get(id) ?? false);
+    }),
+    /** The files of a page's replies, and of its requester messages, in one statement each. */
+    replyAttachments: new DataLoader<number, replyAttachments.AttachmentRecord[]>(async (ids) => {
+      const { replies } = await replyAttachments.attachmentsOf(service.em, { replyIds: ids, messageIds: [] });
+      return ids.map((id) => replies.get(id) ?? []);
+    }),
+    messageAttachments: new DataLoader<number, replyAttachments.AttachmentRecord[]>(async (ids) => {
+      const { messages } = await replyAttachments.attachmentsOf(service.em, { replyIds: [], messageIds: ids });
+      return ids.map((id) => messages.get(id) ?? []);
     }),
     noteRevisions: new DataLoader<number, ticketTimeline.NoteRevisionRecord[]>(async (ids) => {
       const found = await ticketTimeline.noteRevisions(service, ids);

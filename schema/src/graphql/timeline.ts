@@ -22,10 +22,14 @@ import {
   registerEnumType,
 } from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { forkEm } from '../database.js';
 import { TRACKED_FIELDS } from '../services/changeLog.js';
 import { pageSize } from '../services/connection.js';
 import { requesterLinks, requesterReplies, ticketAccess, ticketTimeline } from '../services/index.js';
+import type { RequesterMessageRecord } from '../services/requesterReplies.js';
+import { LIMITS } from '../validation/rules.js';
+import { readUploadFiles } from './upload.js';
 import type { TicketReplyRecord } from '../services/requesterReplies.js';
 import { requireViewer, ACTOR_KINDS, CHANGE_SOURCES, type ServiceContext } from '../services/context.js';
 import type { NoteRevisionRecord, TicketChangeRecord, TicketNoteRecord, TimelineEntryRecord } from '../services/ticketTimeline.js';
@@ -181,6 +185,20 @@ export class ReplyDelivery {
   lastResponse!: string | null;
 }
 
+@ObjectType({ simpleResolvers: true, description: "A file of the public conversation: on an agent's reply (mailed with it) or a requester's answer." })
+export class ReplyAttachment {
+  @Field(() => Int, { description: 'The attachment id.' })
+  id!: number;
+  @Field(() => String, { description: 'The file name, as uploaded.' })
+  filename!: string;
+  @Field(() => String, { description: 'The type, detected from the bytes: image/png, image/jpeg, image/gif, image/webp or application/pdf.' })
+  mimeType!: string;
+  @Field(() => Int, { description: 'The size in bytes (at most 5 MB).' })
+  byteSize!: number;
+  @Field(() => String, { description: "The file's address for the ticket's agents (/attachments/<id>; another agent gets 404)." })
+  url!: string;
+}
+
 @ObjectType({ simpleResolvers: true, description: "An agent's public reply to the ticket's requester: emailed to them and shown on their page." })
 export class TicketReply {
   @Field(() => Int, { description: 'The reply id.' })
@@ -281,14 +299,20 @@ export class TicketTimelineResolver {
 
   @Mutation(() => TicketReply, {
     description:
-      "Replies to the ticket's requester: a public timeline entry, emailed to them (its `delivery` follows the mail) and shown on their page. 1 to 10,000 characters.",
+      "Replies to the ticket's requester: a public timeline entry, emailed to them (its `delivery` follows the mail, its files as attachments) and shown on their page. 1 to 10,000 characters.",
   })
-  replyToRequester(
+  async replyToRequester(
     @Arg('ticketId', () => Int, { description: 'One of your tickets.' }) ticketId: number,
     @Arg('body', () => String, { description: 'The text (plain), 1 to 10,000 characters.' }) body: string,
+    @Arg('attachments', () => [GraphQLUpload], {
+      nullable: true,
+      description: `Files sent with the reply: at most ${LIMITS.replyAttachments.max}, each a PNG, JPEG, GIF, WebP or PDF file of at most 5 MB (the type is read from the bytes).`,
+    })
+    attachments: (Promise<FileUpload> | null)[] | null,
     @Ctx() { service }: GraphQLContext,
   ) {
-    return requesterReplies.replyToRequester(service, ticketId, body);
+    const files = await readUploadFiles(attachments, 'attachments', LIMITS.replyAttachments.max);
+    return requesterReplies.replyToRequester(service, ticketId, body, files);
   }
 
   @Mutation(() => String, {
@@ -418,6 +442,23 @@ export class TicketReplyResolver {
   author(@Root() reply: TicketReplyRecord, @Ctx() { loaders }: GraphQLContext) {
     return loaders.userNow(reply.authorId);
   }
+
+  @Extensions({ maxItems: LIMITS.replyAttachments.max })
+  @FieldResolver(() => [ReplyAttachment], { description: `The files sent with the reply, in upload order (at most ${LIMITS.replyAttachments.max}).` })
+  attachments(@Root() reply: TicketReplyRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.replyAttachments.load(reply.id);
+  }
+}
+
+@Resolver(() => RequesterMessage)
+export class RequesterMessageResolver {
+  @Extensions({ maxItems: LIMITS.replyAttachments.max })
+  @FieldResolver(() => [ReplyAttachment], {
+    description: `The images the requester sent with the message, in upload order (at most ${LIMITS.replyAttachments.max}).`,
+  })
+  attachments(@Root() message: RequesterMessageRecord, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.messageAttachments.load(message.id);
+  }
 }
 
 @Resolver(() => NoteRevision)
@@ -535,6 +576,7 @@ export const TIMELINE_RESOLVERS = [
   TicketNoteResolver,
   TicketChangeResolver,
   TicketReplyResolver,
+  RequesterMessageResolver,
   NoteRevisionResolver,
   ActorResolver,
 ] as const;

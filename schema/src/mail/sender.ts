@@ -176,11 +176,24 @@ export class MailSender {
     return Math.round(base * (0.9 + 0.2 * Math.random()));
   }
 
+  /** A reply's files (reply_attachments), in upload order, for its mail. */
+  private async replyFiles(replyId: number): Promise<{ filename: string; mimeType: string; data: Buffer }[]> {
+    const rows: { filename: string; mime_type: string; data: Buffer | Uint8Array }[] = await this.em()
+      .getKnex()('reply_attachments')
+      .where('reply_id', replyId)
+      .orderBy('id')
+      .select('filename', 'mime_type', 'data');
+    return rows.map((r) => ({ filename: r.filename, mimeType: r.mime_type, data: Buffer.from(r.data) }));
+  }
+
   private async send(claimed: Claimed): Promise<void> {
     let response: string;
     let sent = false;
     try {
-      const info = (await this.transport.sendMail(claimed.mail)) as { response?: string };
+      // The reply's files, as MIME attachments: read at send time (the outbox row holds only the mail's text).
+      const files = await this.replyFiles(claimed.replyId);
+      const attachments = files.map((f) => ({ filename: f.filename, contentType: f.mimeType, content: f.data }));
+      const info = (await this.transport.sendMail({ ...claimed.mail, attachments })) as { response?: string };
       response = String(info.response ?? 'sent').slice(0, 500);
       sent = true;
     } catch (error) {

@@ -23,6 +23,7 @@ const TABLES = [
   'macros',
   'mail_outbox',
   'messages',
+  'reply_attachments',
   'requester_links',
   'requester_messages',
   'sessions',

@@ -6,12 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
-import { Customer, MailOutboxEntry, TicketReply, User } from '../entities/index.js';
+import { Customer, MailOutboxEntry, ReplyAttachment, TicketReply, User } from '../entities/index.js';
 import { composeReplyMail, messageIdHost } from '../mail/compose.js';
 import { toDate } from '../records/index.js';
 import { hasErrors, validateTicketReply } from '../validation/rules.js';
 import { flushWithEvents, type TicketEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
+import { checkAttachments, type IncomingFile } from './replyAttachments.js';
 import { ensureToken, linkUrl } from './requesterLinks.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
@@ -42,11 +43,20 @@ export interface RequesterMessageRecord {
   held: boolean;
 }
 
-/** Sends a public reply to the requester of one of the viewer's tickets. */
-export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown, body: unknown): Promise<TicketReplyRecord> {
+/**
+ * Sends a public reply to the requester of one of the viewer's tickets, with its files (services/replyAttachments.ts:
+ * checked before anything is written, stored in the reply's transaction, attached to its mail by mail/sender.ts).
+ */
+export async function replyToRequester(
+  ctx: ServiceContext,
+  rawTicketId: unknown,
+  body: unknown,
+  files?: readonly IncomingFile[] | null,
+): Promise<TicketReplyRecord> {
   const viewerId = requireViewer(ctx);
   const fields = validateTicketReply({ body });
   if (hasErrors(fields)) throw AppError.validation(fields);
+  const attachments = await checkAttachments(files);
   const text = body as string;
   const settings = ctx.deps.mail;
   const host = messageIdHost(settings?.publicUrl ?? 'http://127.0.0.1');
@@ -68,6 +78,7 @@ export async function replyToRequester(ctx: ServiceContext, rawTicketId: unknown
       deliveryLastResponse: null,
       createdAt: at,
     });
+    for (const file of attachments) em.create(ReplyAttachment, { ticket, reply, requesterMessage: null, ...file, createdAt: at });
     if (configured) {
       const earlier = await em
         .getConnection()

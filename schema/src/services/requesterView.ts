@@ -19,7 +19,7 @@ import { RequesterMessage, Ticket } from '../entities/index.js';
 import { toDate } from '../records/index.js';
 import { hasErrors, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
 import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
-import type { ServiceContext } from './context.js';
+import { parseId, type ServiceContext } from './context.js';
 import { ticketOfToken } from './requesterLinks.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
@@ -27,8 +27,20 @@ import { facetsOf, publishTicket } from './tickets.js';
 /** The event kinds a requester sees: the public ones. Every other kind (notes, changes) is internal. */
 export const PUBLIC_EVENT_KINDS = ['REPLY_ADDED', 'MESSAGE_RECEIVED'] as const;
 
+/**
+ * A file of a public entry, as the requester sees it: `n` numbers the ticket's public files 1, 2, 3... in upload
+ * order (the page links `?file=<n>` under the requester's own link); no record id.
+ */
+export interface RequesterFile {
+  n: number;
+  filename: string;
+  mimeType: string;
+  byteSize: number;
+}
+
 /** One public entry, as the requester sees it. */
-export type RequesterEntry = { kind: 'reply'; at: Date; authorName: string; body: string } | { kind: 'message'; at: Date; body: string };
+export type RequesterEntry =
+  { kind: 'reply'; at: Date; authorName: string; body: string; files: RequesterFile[] } | { kind: 'message'; at: Date; body: string; files: RequesterFile[] };
 
 /** Everything the requester side may show of a ticket. */
 export interface RequesterTicketView {
@@ -45,6 +57,8 @@ export const PUBLIC_ENTRIES_SHOWN = 200;
 interface PublicRow {
   kind: string;
   at: unknown;
+  reply_id: number | string | null;
+  message_id: number | string | null;
   reply_body: string | null;
   author_name: string | null;
   message_body: string | null;
@@ -57,7 +71,7 @@ interface PublicRow {
 export async function publicEntries(em: Em, ticketId: number): Promise<RequesterEntry[]> {
   const kinds = PUBLIC_EVENT_KINDS.map(() => '?').join(', ');
   const rows = await em.getConnection().execute<PublicRow[]>(
-    `select e.kind, e.at, r.body as reply_body, u.username as author_name, m.body as message_body
+    `select e.kind, e.at, r.id as reply_id, m.id as message_id, r.body as reply_body, u.username as author_name, m.body as message_body
        from ticket_events e
        left join ticket_replies r on e.kind = 'REPLY_ADDED' and r.id = e.reply_id
        left join users u on u.id = r.author_id
@@ -68,13 +82,75 @@ export async function publicEntries(em: Em, ticketId: number): Promise<Requester
     'all',
     em.getTransactionContext<Knex.Transaction>(),
   );
+  const files = await publicFiles(em, ticketId);
+  const ofReply = new Map<number, RequesterFile[]>();
+  const ofMessage = new Map<number, RequesterFile[]>();
+  for (const f of files) {
+    const [map, key] = f.replyId != null ? [ofReply, f.replyId] : [ofMessage, f.messageId!];
+    map.set(key, [...(map.get(key) ?? []), { n: f.n, filename: f.filename, mimeType: f.mimeType, byteSize: f.byteSize }]);
+  }
   const entries: RequesterEntry[] = [];
   for (const r of rows.reverse()) {
     const at = toDate(r.at);
-    if (r.kind === 'REPLY_ADDED' && r.reply_body !== null) entries.push({ kind: 'reply', at, authorName: r.author_name ?? 'Support', body: r.reply_body });
-    else if (r.kind === 'MESSAGE_RECEIVED' && r.message_body !== null) entries.push({ kind: 'message', at, body: r.message_body });
+    if (r.kind === 'REPLY_ADDED' && r.reply_body !== null)
+      entries.push({ kind: 'reply', at, authorName: r.author_name ?? 'Support', body: r.reply_body, files: ofReply.get(Number(r.reply_id)) ?? [] });
+    else if (r.kind === 'MESSAGE_RECEIVED' && r.message_body !== null)
+      entries.push({ kind: 'message', at, body: r.message_body, files: ofMessage.get(Number(r.message_id)) ?? [] });
   }
   return entries;
+}
+
+interface PublicFile extends RequesterFile {
+  id: number;
+  replyId: number | null;
+  messageId: number | null;
+}
+
+/**
+ * The files of a ticket's public entries (its replies' and its requester's messages' not held), numbered 1, 2, 3...
+ * in upload order. Only the attachments' own table and the messages' (for `held`) are read: a note has no file.
+ */
+async function publicFiles(em: Em, ticketId: number): Promise<PublicFile[]> {
+  const rows = await em.getConnection().execute<
+    {
+      id: number | string;
+      reply_id: number | string | null;
+      requester_message_id: number | string | null;
+      filename: string;
+      mime_type: string;
+      byte_size: number | string;
+    }[]
+  >(
+    `select a.id, a.reply_id, a.requester_message_id, a.filename, a.mime_type, a.byte_size
+       from reply_attachments a left join requester_messages m on m.id = a.requester_message_id
+      where a.ticket_id = ? and (a.reply_id is not null or (m.id is not null and not m.held))
+      order by a.id`,
+    [ticketId],
+    'all',
+    em.getTransactionContext<Knex.Transaction>(),
+  );
+  return rows.map((r, i) => ({
+    n: i + 1,
+    id: Number(r.id),
+    replyId: r.reply_id == null ? null : Number(r.reply_id),
+    messageId: r.requester_message_id == null ? null : Number(r.requester_message_id),
+    filename: r.filename,
+    mimeType: r.mime_type,
+    byteSize: Number(r.byte_size),
+  }));
+}
+
+/** A public file of the token's ticket by its number on the page (`?file=<n>`); NOT_FOUND otherwise. */
+export async function requesterFile(ctx: ServiceContext, token: unknown, rawN: unknown): Promise<{ filename: string; mimeType: string; data: Buffer }> {
+  const ticket = await ticketForRequester(ctx, token);
+  const n = parseId(rawN);
+  const file = n ? (await publicFiles(ctx.em, ticket.id))[n - 1] : undefined;
+  if (!file) throw AppError.notFound('File');
+  const [row] = await ctx.em
+    .getConnection()
+    .execute<{ data: Buffer | Uint8Array }[]>('select data from reply_attachments where id = ? and ticket_id = ?', [file.id, ticket.id]);
+  if (!row) throw AppError.notFound('File');
+  return { filename: file.filename, mimeType: file.mimeType, data: Buffer.from(row.data) };
 }
 
 /** The ticket of a requester's token; a wrong one counts as a guess (RATE_LIMITED past the budget) and is NOT_FOUND. */

@@ -20,6 +20,10 @@ export const LIMITS = {
   imageBytes: 5 * 1024 * 1024,
   /** Pixels (width x height) of a ticket image: what it costs to decode (8000 x 8000 would be 192 MB as RGB). */
   imagePixels: 50_000_000,
+  /** Files attached to one reply to the requester (issue 25): how many, and each one's size (the image limit). */
+  replyAttachments: { max: 5 },
+  /** An attachment's file name, in characters (no path, no control characters). */
+  attachmentName: { max: 200 },
   /** The dashboard search box: longer input is refused with MESSAGES.searchLength (no engine sees it). */
   search: { max: 200 },
 } as const;
@@ -88,6 +92,11 @@ export const MESSAGES = {
   messageToSelf: 'You cannot send a message to yourself.',
   /** Truncated or damaged files, and files with something else hidden after the image (polyglots). */
   imageDamaged: 'Image file is damaged, incomplete, or has other content attached.',
+  // Attachments of a reply to the requester (issue 25, docs/email.md "Limits").
+  attachmentCount: 'Attach at most 5 files to one reply.',
+  attachmentType: 'Attachments must be PNG, JPEG, GIF or WebP images, or PDF files.',
+  attachmentSize: 'Each attachment must be 5 MB or smaller.',
+  attachmentName: 'File names must be 1 to 200 characters, without control characters, slashes or backslashes.',
 } as const;
 
 /** Too many sign-in attempts, or bad API tokens, from one address (services/authLimiter.ts). */
@@ -306,6 +315,17 @@ export function validateRequesterMessage(input: { body: unknown }): FieldErrors 
   return collect([
     ['body', lengthBetween(input.body, LIMITS.ticketNote.min, LIMITS.ticketNote.max) && String(input.body).trim().length > 0, MESSAGES.requesterMessage],
   ]);
+}
+
+/** An attachment's file name as given by the client: shown and mailed as is, so it must be a plain name. */
+export function validAttachmentName(name: unknown): boolean {
+  return (
+    typeof name === 'string' &&
+    name.trim().length > 0 &&
+    name.length <= LIMITS.attachmentName.max &&
+    // eslint-disable-next-line no-control-regex
+    !/[\u0000-\u001f\u007f/\\]/.test(name)
+  );
 }
 
 /** Both fields filled: the create/edit customer and macro forms enable their submit button only then. */

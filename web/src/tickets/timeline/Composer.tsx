@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { LIMITS, validateTicketNote, validateTicketReply } from '@fulcrum/schema/validation';
+import { LIMITS, MESSAGES, validAttachmentName, validateTicketNote, validateTicketReply } from '@fulcrum/schema/validation';
 import { describeError } from '../../apollo/errors';
 
 /** Who the composer writes to: the requester (a public reply, emailed) or the ticket's agents (an internal note). */
@@ -21,7 +21,8 @@ export interface ComposerProps {
   /** The ticket's macro (macro 1, "No Macro", has no text to offer): its text fills the reply draft. */
   macro: { id: number; description: string } | null;
   requesterLink: string;
-  onReply: (body: string) => Promise<void>;
+  /** Sends a reply with its files (at most LIMITS.replyAttachments.max; the server checks each by its bytes). */
+  onReply: (body: string, files: File[]) => Promise<void>;
   onNote: (body: string) => Promise<void>;
   onRevokeLink: () => Promise<void>;
 }
@@ -43,6 +44,9 @@ const MODES: Record<ComposerMode, { tab: string; icon: string; label: string; hi
   },
 };
 
+/** The types a reply may attach (the server reads the real type from the bytes). */
+const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'];
+
 /**
  * The ticket page's composer (issue 25): two modes, "Reply to requester" and "Internal note", told apart by colour,
  * icon and words, the send button naming the audience ("Send to ada@example.com" / "Add internal note"). The mode is
@@ -56,6 +60,9 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
   const [errors, setErrors] = useState<Record<ComposerMode, string | null>>({ reply: null, note: null });
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
+  // The reply's files (reply mode only: a note never has any).
+  const [files, setFiles] = useState<File[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
   const id = useId();
 
   // The macro's text fills the reply draft once per macro (during render: no effect, no extra paint).
@@ -92,14 +99,35 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
     setError(null);
     setBusy(true);
     try {
-      await (sentMode === 'reply' ? onReply : onNote)(draft);
+      if (sentMode === 'reply') {
+        await onReply(draft, files);
+        setFiles([]);
+        setFileError(null);
+      } else await onNote(draft);
       setDrafts((before) => ({ ...before, [sentMode]: '' }));
     } catch (caught) {
       const failure = describeError(caught);
-      setErrors((before) => ({ ...before, [sentMode]: failure.fields.body?.[0] ?? failure.message }));
+      if (sentMode === 'reply' && failure.fields.attachments?.[0]) setFileError(failure.fields.attachments[0]);
+      else setErrors((before) => ({ ...before, [sentMode]: failure.fields.body?.[0] ?? failure.message }));
     } finally {
       setBusy(false);
     }
+  }
+
+  /** Adds chosen files; what cannot be sent is said in words and left out (the server checks the bytes again). */
+  function addFiles(chosen: FileList | null) {
+    if (!chosen?.length) return;
+    const next = [...files];
+    let problem: string | null = null;
+    for (const file of Array.from(chosen)) {
+      if (next.length >= LIMITS.replyAttachments.max) problem = MESSAGES.attachmentCount;
+      else if (!ACCEPTED_TYPES.includes(file.type)) problem = `${file.name}: ${MESSAGES.attachmentType}`;
+      else if (file.size > LIMITS.imageBytes) problem = `${file.name}: ${MESSAGES.attachmentSize}`;
+      else if (!validAttachmentName(file.name)) problem = MESSAGES.attachmentName;
+      else next.push(file);
+    }
+    setFiles(next);
+    setFileError(problem);
   }
 
   async function copyLink() {
@@ -153,6 +181,50 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
         <p className="field-errors-inline" id={`${id}-error`} role="alert">
           {error}
         </p>
+      )}
+      {mode === 'reply' && (
+        <div className="composer-files">
+          <label htmlFor={`${id}-files`}>
+            Attach files <span className="muted">(at most {LIMITS.replyAttachments.max}: images or PDF, 5 MB each)</span>
+          </label>
+          <input
+            id={`${id}-files`}
+            type="file"
+            multiple
+            accept={ACCEPTED_TYPES.join(',')}
+            aria-describedby={fileError ? `${id}-files-error` : undefined}
+            aria-invalid={!!fileError}
+            onChange={(event) => {
+              addFiles(event.currentTarget.files);
+              event.currentTarget.value = '';
+            }}
+          />
+          {files.length > 0 && (
+            <ul className="composer-file-list" aria-label="Files to send">
+              {files.map((file, index) => (
+                <li key={`${file.name}-${index}`}>
+                  {file.name} <span className="muted">({Math.max(1, Math.round(file.size / 1024))} kB)</span>{' '}
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    aria-label={`Remove ${file.name}`}
+                    onClick={() => {
+                      setFiles((before) => before.filter((_, i) => i !== index));
+                      setFileError(null);
+                    }}
+                  >
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {fileError && (
+            <p className="field-errors-inline" id={`${id}-files-error`} role="alert">
+              {fileError}
+            </p>
+          )}
+        </div>
       )}
       <div className="composer-foot">
         <p className="composer-hint muted" id={`${id}-hint`}>

@@ -44,8 +44,8 @@ export const TicketTimeline_ticket = graphql(`
 `);
 
 const REPLY = graphql(`
-  mutation ReplyToRequester($ticketId: Int!, $body: String!) {
-    replyToRequester(ticketId: $ticketId, body: $body) {
+  mutation ReplyToRequester($ticketId: Int!, $body: String!, $attachments: [Upload!]) {
+    replyToRequester(ticketId: $ticketId, body: $body, attachments: $attachments) {
       __typename
       ...TimelineEntry_reply
     }
@@ -196,8 +196,8 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
           requester: ticket.requester,
           macro: ticket.macro,
           requesterLink: ticket.requesterLink,
-          onReply: async (body) => {
-            await reply({ variables: { ticketId, body } });
+          onReply: async (body, files) => {
+            await reply({ variables: { ticketId, body, attachments: files.length ? files : null } });
           },
           onRevokeLink: async () => {
             await revokeLink({ variables: { ticketId } });

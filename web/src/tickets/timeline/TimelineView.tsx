@@ -17,6 +17,15 @@ export interface ReplyEntry {
   text: string;
   author: { id: number; username: string };
   delivery: { state: string; attempts: number; lastResponse?: string | null };
+  attachments: AttachmentView[];
+}
+/** A file of a reply or a requester's message. */
+export interface AttachmentView {
+  id: number;
+  filename: string;
+  mimeType: string;
+  byteSize: number;
+  url: string;
 }
 /** What the requester sent. */
 export interface RequesterMessageEntry {
@@ -28,6 +37,7 @@ export interface RequesterMessageEntry {
   text: string;
   via: string;
   held: boolean;
+  attachments: AttachmentView[];
 }
 export type TimelineEntryView = NoteEntry | ChangeValue | ReplyEntry | RequesterMessageEntry;
 
@@ -149,6 +159,34 @@ export function deliveryWords(delivery: ReplyEntry['delivery']): string {
   }
 }
 
+/** "1.2 MB", "34 kB". */
+export function sizeWords(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
+}
+
+/** A reply's or a message's files: images as thumbnails that open the file, others as download links. */
+function Attachments({ files }: { files: readonly AttachmentView[] | undefined }) {
+  if (!files?.length) return null;
+  return (
+    <ul className="timeline-attachments" aria-label="Attachments">
+      {files.map((f) => (
+        <li key={f.id}>
+          {f.mimeType.startsWith('image/') ? (
+            <a href={f.url} target="_blank" rel="noreferrer">
+              <img src={f.url} alt={f.filename} className="timeline-attachment-image" loading="lazy" />
+            </a>
+          ) : (
+            <a href={f.url} download={f.filename}>
+              {f.filename}
+            </a>
+          )}{' '}
+          <span className="muted">({sizeWords(f.byteSize)})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** "demo replied to the requester · 2 min. ago", the text, and where its mail is. */
 const ReplyRow = memo(function ReplyRow({ reply }: { reply: ReplyEntry }) {
   return (
@@ -158,6 +196,7 @@ const ReplyRow = memo(function ReplyRow({ reply }: { reply: ReplyEntry }) {
           <span aria-hidden="true">✉</span> <strong>{reply.author.username}</strong> replied to the requester · <RelativeTime value={reply.at} />
         </p>
         <p className="timeline-public-body">{reply.text}</p>
+        <Attachments files={reply.attachments} />
         <p className={`delivery${reply.delivery.state === 'FAILED' ? ' delivery-failed' : ''}`} data-delivery={reply.delivery.state}>
           {deliveryWords(reply.delivery)}
         </p>
@@ -177,6 +216,7 @@ const MessageRow = memo(function MessageRow({ message }: { message: RequesterMes
           {message.held && ' · held for review'}
         </p>
         <p className="timeline-public-body">{message.text}</p>
+        <Attachments files={message.attachments} />
       </article>
     </li>
   );

@@ -67,6 +67,13 @@ export const TimelineEntry_reply = graphql(`
       attempts
       lastResponse
     }
+    attachments {
+      id
+      filename
+      mimeType
+      byteSize
+      url
+    }
   }
 `);
 
@@ -80,6 +87,13 @@ export const TimelineEntry_requesterMessage = graphql(`
     text: body
     via
     held
+    attachments {
+      id
+      filename
+      mimeType
+      byteSize
+      url
+    }
   }
 `);
 
