@@ -25,7 +25,8 @@ import { figure } from '../../src/testing/measure.js';
 /** A plausible value of an input type: the largest page for `first`, a minimal value otherwise. */
 function sample(schema: GraphQLSchema, type: GraphQLInputType, name: string): unknown {
   const nullable = getNullableType(type);
-  if (isListType(nullable)) return [sample(schema, nullable.ofType, name)];
+  // A list of uploads (reply attachments): the files travel outside the variables, so none here.
+  if (isListType(nullable)) return getNamedType(nullable).name === 'Upload' ? [] : [sample(schema, nullable.ofType, name)];
   const named = getNamedType(nullable);
   if (isEnumType(named)) return named.getValues()[0].value;
   if (isInputObjectType(named)) return Object.fromEntries(Object.values(named.getFields()).map((f) => [f.name, sample(schema, f.type, f.name)]));
