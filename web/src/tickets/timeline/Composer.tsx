@@ -37,7 +37,9 @@ const MODES: Record<ComposerMode, { tab: string; icon: string; label: string; hi
   },
   note: {
     tab: 'Internal note',
-    icon: '🔒',
+    // A Dingbats pencil, like the reply's envelope: in the fonts every system has (an emoji lock was an empty box
+    // on a machine without an emoji font).
+    icon: '✎',
     label: 'Add an internal note',
     hint: 'Only agents see notes. Markdown works.',
     validate: validateTicketNote,
