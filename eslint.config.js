@@ -107,7 +107,7 @@ const SCHEMA_LAYERS = [
   ['errors.ts', 'text'],
   ['entities'],
   ['records', 'migrations'],
-  ['database.ts'],
+  ['database.ts', 'workerLoop.ts'],
   ['realtime', 'webhooks', 'mail'],
   ['services'],
   ['graphql', 'seed'],

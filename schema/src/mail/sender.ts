@@ -16,7 +16,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Em, Orm } from '../database.js';
-import { toDate } from '../records/index.js';
+import { WorkerLoop } from '../workerLoop.js';
 import type { OutboundMail } from './compose.js';
 
 const SECOND = 1000;
@@ -50,13 +50,9 @@ export class MailSender {
   private readonly transport: Transporter;
   private readonly retryDelaysMs: number[];
   private readonly leaseMs: number;
-  private readonly pollMs: number;
   private readonly postgres: boolean;
   private readonly log: (error: unknown, where: string) => void;
-  private running = false;
-  private loopDone: Promise<void> = Promise.resolve();
-  private wakeRequested = false;
-  private wakeSleeper: (() => void) | null = null;
+  private readonly loop: WorkerLoop;
 
   constructor(
     private readonly orm: Orm,
@@ -68,8 +64,17 @@ export class MailSender {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_MAIL_RETRY_DELAYS_MS;
     this.leaseMs = options.leaseMs ?? 2 * MINUTE;
     this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;
-    this.pollMs = options.pollMs ?? (this.postgres ? SECOND : MINUTE);
     this.log = options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, error));
+    this.loop = new WorkerLoop({
+      name: 'mail: sender loop',
+      tick: () => this.tick(),
+      nextDue: async () => {
+        const [row]: { next: unknown }[] = await this.em().getKnex()('mail_outbox').min({ next: 'next_attempt_at' });
+        return row?.next;
+      },
+      pollMs: options.pollMs ?? (this.postgres ? SECOND : MINUTE),
+      log: this.log,
+    });
   }
 
   get maxAttempts(): number {
@@ -81,55 +86,20 @@ export class MailSender {
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.loop.isRunning) return;
     if (!this.postgres) await this.em().getKnex()('mail_outbox').where('state', 'sending').update({ state: 'pending', next_attempt_at: new Date() });
-    this.running = true;
-    this.loopDone = this.loop();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wake();
-    await this.loopDone;
+    if (!this.loop.isRunning) return;
+    await this.loop.stop();
     this.transport.close();
   }
 
   /** Look at the outbox now (a reply of this process committed). */
   wake(): void {
-    this.wakeRequested = true;
-    this.wakeSleeper?.();
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      this.wakeRequested = false;
-      let busy = false;
-      try {
-        busy = await this.tick();
-      } catch (error) {
-        this.log(error, 'mail: sender loop');
-      }
-      if (!this.running) break;
-      if (!busy && !this.wakeRequested) {
-        const wait = await this.idleWait().catch(() => this.pollMs);
-        if (this.wakeRequested || !this.running) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wakeSleeper = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeSleeper = null;
-      }
-    }
-  }
-
-  private async idleWait(): Promise<number> {
-    const [row]: { next: unknown }[] = await this.em().getKnex()('mail_outbox').min({ next: 'next_attempt_at' });
-    if (row?.next == null) return this.pollMs;
-    return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
+    this.loop.wake();
   }
 
   /** One pass: claim what is due, send it, record the results. True when there may be more at once. */

@@ -19,6 +19,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Em, Orm } from '../database.js';
 import { toDate } from '../records/index.js';
+import { WorkerLoop } from '../workerLoop.js';
 import { disableWebhooksOfLapsedTokens } from './lapsedTokens.js';
 import { onOutboxWrite, parseAudience } from './outbox.js';
 import { DEFAULT_HTTP_LIMITS, postJson, type AttemptOutcome, type HttpLimits } from './http.js';
@@ -86,7 +87,6 @@ export class WebhookEngine {
   readonly allowList: AllowList;
   readonly retryDelaysMs: number[];
   readonly leaseMs: number;
-  private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly disableAfterFailures: number;
   private readonly disableAfterMs: number;
@@ -96,10 +96,7 @@ export class WebhookEngine {
   private readonly log: (error: unknown, where: string) => void;
   private readonly postgres: boolean;
 
-  private running = false;
-  private loopDone: Promise<void> = Promise.resolve();
-  private wakeRequested = false;
-  private wakeSleeper: (() => void) | null = null;
+  private readonly loop: WorkerLoop;
   private inFlight = new Set<Promise<void>>();
   private results: AttemptResult[] = [];
   private recording: Promise<void> | null = null;
@@ -115,7 +112,6 @@ export class WebhookEngine {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.leaseMs = options.leaseMs ?? 60 * SECOND;
     this.postgres = orm.config.getDriver() instanceof PostgreSqlDriver;
-    this.pollMs = options.pollMs ?? (this.postgres ? SECOND : MINUTE);
     this.concurrency = options.concurrency ?? 16;
     this.disableAfterFailures = options.disableAfterFailures ?? this.retryDelaysMs.length + 1;
     this.disableAfterMs = options.disableAfterMs ?? 24 * HOUR;
@@ -123,6 +119,19 @@ export class WebhookEngine {
     this.httpLimits = options.http ?? DEFAULT_HTTP_LIMITS;
     this.resolve = options.resolve ?? systemResolver;
     this.log = options.log ?? ((error, where) => console.error(`[fulcrum] ${where}:`, error));
+    this.loop = new WorkerLoop({
+      name: 'webhooks: delivery loop',
+      tick: () => this.tick(),
+      nextDue: async () => {
+        const [row]: { next: unknown }[] = await this.em()
+          .getKnex()('webhook_jobs')
+          .whereIn('state', ['pending', 'delivering'])
+          .min({ next: 'next_attempt_at' });
+        return row?.next;
+      },
+      pollMs: options.pollMs ?? (this.postgres ? SECOND : MINUTE),
+      log: this.log,
+    });
   }
 
   get maxAttempts(): number {
@@ -140,62 +149,26 @@ export class WebhookEngine {
 
   /** Starts the loop. SQLite: the leases of a previous life of this gateway are released (one gateway per file). */
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.loop.isRunning) return;
     if (!this.postgres) {
       await this.em().getKnex()('webhook_jobs').where('state', 'delivering').update({ state: 'pending', next_attempt_at: new Date(), lease_until: null });
     }
-    this.running = true;
     this.unsubscribe = onOutboxWrite(this.em(), () => this.wake());
-    this.loopDone = this.loop();
+    this.loop.start();
   }
 
   /** Stops claiming, lets attempts in flight finish and records them. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
+    if (!this.loop.isRunning) return;
     this.unsubscribe?.();
-    this.wake();
-    await this.loopDone;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
     await this.flushResults();
   }
 
   /** Look at the outbox now (a write of this process committed, or a test wants it). */
   wake(): void {
-    this.wakeRequested = true;
-    this.wakeSleeper?.();
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      this.wakeRequested = false;
-      let busy = false;
-      try {
-        busy = await this.tick();
-      } catch (error) {
-        this.log(error, 'webhooks: delivery loop');
-      }
-      if (!this.running) break;
-      if (!busy && !this.wakeRequested) {
-        const wait = await this.idleWait().catch(() => this.pollMs);
-        if (this.wakeRequested || !this.running) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wakeSleeper = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeSleeper = null;
-      }
-    }
-  }
-
-  /** How long to sleep when idle: until the next scheduled retry, at most pollMs. */
-  private async idleWait(): Promise<number> {
-    const [row]: { next: unknown }[] = await this.em().getKnex()('webhook_jobs').whereIn('state', ['pending', 'delivering']).min({ next: 'next_attempt_at' });
-    if (row?.next == null) return this.pollMs;
-    return Math.min(this.pollMs, Math.max(10, toDate(row.next).getTime() - Date.now()));
+    this.loop.wake();
   }
 
   /** One pass: fan out new events, claim what is due and start it. True when there may be more to do at once. */
