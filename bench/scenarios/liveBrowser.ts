@@ -5,27 +5,15 @@
  * order and completeness (e2e/burst.ts): the test asserts no time, this row reports it (issue 21).
  */
 import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
 import { burstRendered, sendBurst, watchBurst } from '../../e2e/burst.js';
 import { percentile } from '../../gateway/src/testing/measure.js';
 import { rows, type Workspace } from '../context.js';
 import { log, progress } from '../lib.js';
-import { ARGS, CHROMIUM } from './web.js';
+import { agentPage, ARGS, CHROMIUM } from './web.js';
 
 const MESSAGES = 100;
 const GAP_MS = 20;
 const MARNIE_ID = 2;
-
-/** A page signed in with `cookie` on `path` of `url`, its live socket connected. */
-async function agentPage(browser: Browser, url: string, cookie: string, path: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: url });
-  const [name, ...rest] = cookie.split('=');
-  await context.addCookies([{ name, value: rest.join('='), url }]);
-  const page = await context.newPage();
-  await page.goto(path);
-  await page.locator('[role="status"][data-live="connected"]').waitFor({ state: 'attached', timeout: 30_000 });
-  return page;
-}
 
 export async function liveInBrowser(ws: Workspace): Promise<void> {
   const scenario = `5c. Live in the browser: message send → rendered in the receiver's open conversation, ${MESSAGES} messages ${GAP_MS} ms apart (headless Chromium)`;

@@ -9,28 +9,18 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { percentile } from '../../gateway/src/testing/measure.js';
 import { gateway, newWorkspace, rows, stop, tmp } from '../context.js';
 import { log, progress } from '../lib.js';
 import { fmt } from '../report.js';
 import { openDb } from '../seed.js';
-import { ARGS, CHROMIUM } from './web.js';
+import { agentPage, ARGS, CHROMIUM } from './web.js';
 import { seedTimeline, sqliteSink } from './timelineSeed.js';
 
 const BIG = 5_000;
 const LIVE_NOTES = 20;
 const DEMO_ID = 1;
-
-async function agentPage(browser: Browser, url: string, cookie: string, path: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 900 } });
-  const [name, ...rest] = cookie.split('=');
-  await context.addCookies([{ name, value: rest.join('='), url }]);
-  const page = await context.newPage();
-  await page.goto(path);
-  await page.locator('[role="status"][data-live="connected"]').waitFor({ state: 'attached', timeout: 30_000 });
-  return page;
-}
 
 interface Measured {
   shown: number;
@@ -126,7 +116,7 @@ export async function timelineInBrowser(): Promise<void> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
-    const page = await agentPage(browser, gw.url, demo, `/view/ticket/${seeded.bigTicketId}`);
+    const page = await agentPage(browser, gw.url, demo, `/view/ticket/${seeded.bigTicketId}`, { width: 1280, height: 900 });
     await page.locator('.timeline-list > li').first().waitFor();
     const few = await liveNotes(page, gw.url, demo, seeded.bigTicketId, 'first page');
     progress('10e. loading every page of the timeline by scrolling');

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { median } from '../../gateway/src/testing/measure.js';
 import { rows, type Workspace } from '../context.js';
 import { log, progress, ROOT } from '../lib.js';
@@ -21,6 +22,17 @@ export const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** A page signed in with `cookie` on `path` of `url`, its live socket connected (the browser rows 5c and 10e). */
+export async function agentPage(browser: Browser, url: string, cookie: string, path: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: url, ...(viewport ? { viewport } : {}) });
+  const [name, ...rest] = cookie.split('=');
+  await context.addCookies([{ name, value: rest.join('='), url }]);
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.locator('[role="status"][data-live="connected"]').waitFor({ state: 'attached', timeout: 30_000 });
+  return page;
+}
 
 type WebResult =
   | { measured: false; reason: string }
