@@ -8,8 +8,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import { emKind, type Em } from '../database.js';
-import { AppError } from '../errors.js';
-import { parseId, type ServiceContext } from './context.js';
+import type { ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
 
 /** The secret the tokens are derived from, separated from the secret's other uses. */
@@ -64,21 +63,9 @@ export async function ticketOfToken(em: Em, token: unknown): Promise<number | nu
   return row ? Number(row.ticket_id) : null;
 }
 
-/** The ticket id when the viewer may read the ticket (services/ticketAccess.ts); NOT_FOUND otherwise. */
-async function readableTicketId(ctx: ServiceContext, rawId: unknown): Promise<number> {
-  const scope = await ticketAccess.scopeOf(ctx);
-  const id = parseId(rawId);
-  if (id) {
-    const access = ticketAccess.readSql(scope);
-    const found = await ctx.em.getConnection().execute(`select 1 as found from tickets t where t.id = ? and ${access.sql}`, [id, ...access.bindings]);
-    if (found.length) return id;
-  }
-  throw AppError.notFound('Ticket');
-}
-
 /** The requester page's address of one of the viewer's tickets (`Ticket.requesterLink`). */
 export async function requesterLink(ctx: ServiceContext, rawTicketId: unknown): Promise<string> {
-  const ticketId = await readableTicketId(ctx, rawTicketId);
+  const { id: ticketId } = await ticketAccess.readableTicket(ctx, rawTicketId);
   return linkUrl(ctx, await ensureToken(ctx, ctx.em, ticketId));
 }
 

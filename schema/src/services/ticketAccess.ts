@@ -271,6 +271,28 @@ export function subscribe(bus: EventBus, viewerId: number) {
 }
 
 /**
+ * A ticket the viewer may read now, by id, with its event counter (`tickets.event_seq`, the timeline's page total);
+ * NOT_FOUND otherwise, as for no ticket. One prepared statement: every surface that reads one ticket by id (the
+ * timeline and history, the requester link) asks here.
+ */
+export async function readableTicket(ctx: ServiceContext, rawId: unknown): Promise<{ id: number; eventSeq: number }> {
+  const scope = await scopeOf(ctx);
+  const id = parseId(rawId);
+  if (id) {
+    const access = readSql(scope);
+    // The statement's name carries the rule's text: a rule whose SQL differs by viewer gets a statement per form.
+    const [found] = await hotRead<{ n: number | string }>(
+      ctx.em,
+      `readable_ticket:${access.sql}`,
+      `select t.event_seq as n from tickets t where t.id = ? and ${access.sql}`,
+      [id, ...access.bindings],
+    );
+    if (found) return { id, eventSeq: Number(found.n) };
+  }
+  throw AppError.notFound('Ticket');
+}
+
+/**
  * The ticket (with its image) the caller may change, as an entity for a write; any other id is NOT_FOUND, as for a
  * ticket that does not exist.
  */

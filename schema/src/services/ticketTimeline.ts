@@ -221,27 +221,6 @@ async function eventPage(
   };
 }
 
-/**
- * The ticket id and its last seq (its event counter), when the viewer may read the ticket (its read rule), in one
- * statement; NOT_FOUND otherwise, as for no ticket.
- */
-async function readableTicket(ctx: ServiceContext, rawId: unknown): Promise<{ id: number; lastSeq: number }> {
-  const scope = await ticketAccess.scopeOf(ctx);
-  const id = parseId(rawId);
-  if (id) {
-    const access = ticketAccess.readSql(scope);
-    // The statement's name carries the rule's text: a rule whose SQL differs by viewer gets a statement per form.
-    const [found] = await hotRead<{ n: number | string }>(
-      ctx.em,
-      `timeline_ticket:${access.sql}`,
-      `select t.event_seq as n from tickets t where t.id = ? and ${access.sql}`,
-      [id, ...access.bindings],
-    );
-    if (found) return { id, lastSeq: Number(found.n) };
-  }
-  throw AppError.notFound('Ticket');
-}
-
 /** A page of one of the viewer's tickets' timeline, newest first (`filter`: every entry, the notes or the changes). */
 export async function ticketTimeline(
   ctx: ServiceContext,
@@ -251,8 +230,8 @@ export async function ticketTimeline(
   const filter = args.filter ?? 'ALL';
   if (!(TIMELINE_FILTERS as readonly string[]).includes(filter)) throw AppError.validation({ filter: [MESSAGES.required] });
   readArgs('timeline', args);
-  const ticket = await readableTicket(ctx, rawTicketId);
-  return eventPage(ctx.em, 'timeline', ticket.id, filter, args, ticket.lastSeq);
+  const ticket = await ticketAccess.readableTicket(ctx, rawTicketId);
+  return eventPage(ctx.em, 'timeline', ticket.id, filter, args, ticket.eventSeq);
 }
 
 /**
@@ -279,7 +258,7 @@ async function historyTicketId(ctx: ServiceContext, rawTicketId: unknown): Promi
 
 /** The last seq of one of the viewer's tickets' record (0 for none yet); NOT_FOUND when the viewer may not read it. */
 export async function lastTimelineSeq(ctx: ServiceContext, rawTicketId: unknown): Promise<number> {
-  return (await readableTicket(ctx, rawTicketId)).lastSeq;
+  return (await ticketAccess.readableTicket(ctx, rawTicketId)).eventSeq;
 }
 
 /**
