@@ -100,7 +100,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         retryDelaysMs: mailOptions.retryDelaysMs,
         pollMs: mailOptions.pollMs,
         log,
-        onDelivery: (change) => void requesterReplies.announceDelivery(deps, change).catch((e) => log(e, 'mail: announcing a delivery')),
+        onDelivery: (changes) => void requesterReplies.announceDelivery(deps, changes).catch((e) => log(e, 'mail: announcing a delivery')),
       })
     : null;
   if (mailSender && deps.mail) deps.mail.wake = () => mailSender.wake();

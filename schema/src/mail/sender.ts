@@ -33,8 +33,8 @@ export interface MailSenderOptions {
   leaseMs?: number;
   /** How often the outbox is looked at when nothing woke the sender (other gateways' replies): 1 s on PostgreSQL. */
   pollMs?: number;
-  /** A reply's delivery state changed (sent, failed or retried): the gateway announces it live. */
-  onDelivery?: (change: { replyId: number; ticketId: number }) => void;
+  /** Replies' delivery states changed (sent, failed or retried; one call per pass): the gateway announces them live. */
+  onDelivery?: (changes: { replyId: number; ticketId: number }[]) => void;
   log?: (error: unknown, where: string) => void;
 }
 
@@ -43,7 +43,15 @@ interface Claimed {
   replyId: number;
   ticketId: number;
   attempts: number;
+  /** How many files the reply has (read at send time only when it has some). */
+  files: number;
   mail: OutboundMail;
+}
+
+interface Outcome {
+  claimed: Claimed;
+  sent: boolean;
+  response: string;
 }
 
 export class MailSender {
@@ -102,11 +110,21 @@ export class MailSender {
     this.loop.wake();
   }
 
-  /** One pass: claim what is due, send it, record the results. True when there may be more at once. */
+  /**
+   * One pass: claim what is due, send it, record the results of the whole batch in one transaction and announce
+   * them in one call (per mail, the recording and the announcement cost as much as the reply's own write).
+   * True when there may be more at once.
+   */
   async tick(): Promise<boolean> {
     const claimed = await this.claim(20);
     if (!claimed.length) return false;
-    await Promise.all(claimed.map((mail) => this.send(mail)));
+    const outcomes = await Promise.all(claimed.map((mail) => this.send(mail)));
+    try {
+      await this.record(outcomes);
+      this.options.onDelivery?.(outcomes.map(({ claimed: c }) => ({ replyId: c.replyId, ticketId: c.ticketId })));
+    } catch (error) {
+      this.log(error, 'mail: recording results');
+    }
     return true;
   }
 
@@ -126,16 +144,26 @@ export class MailSender {
         .transacting(trx)
         .whereIn('id', ids)
         .update({ state: 'sending', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd });
-      const rows: { id: number; reply_id: number; ticket_id: number; attempts: number; message: string }[] = await knex('mail_outbox as o')
+      const rows: { id: number; reply_id: number; ticket_id: number; attempts: number; files: number | string; message: string }[] = await knex(
+        'mail_outbox as o',
+      )
         .transacting(trx)
         .join('ticket_replies as r', 'r.id', 'o.reply_id')
         .whereIn('o.id', ids)
-        .select('o.id', 'o.reply_id', 'r.ticket_id', 'o.attempts', 'o.message');
+        .select(
+          'o.id',
+          'o.reply_id',
+          'r.ticket_id',
+          'o.attempts',
+          'o.message',
+          knex.raw('(select count(*) from reply_attachments a where a.reply_id = o.reply_id) as files'),
+        );
       return rows.map((r) => ({
         id: Number(r.id),
         replyId: Number(r.reply_id),
         ticketId: Number(r.ticket_id),
         attempts: Number(r.attempts),
+        files: Number(r.files),
         mail: JSON.parse(r.message) as OutboundMail,
       }));
     });
@@ -156,40 +184,57 @@ export class MailSender {
     return rows.map((r) => ({ filename: r.filename, mimeType: r.mime_type, data: Buffer.from(r.data) }));
   }
 
-  private async send(claimed: Claimed): Promise<void> {
-    let response: string;
-    let sent = false;
+  private async send(claimed: Claimed): Promise<Outcome> {
     try {
       // The reply's files, as MIME attachments: read at send time (the outbox row holds only the mail's text).
-      const files = await this.replyFiles(claimed.replyId);
+      const files = claimed.files ? await this.replyFiles(claimed.replyId) : [];
       const attachments = files.map((f) => ({ filename: f.filename, contentType: f.mimeType, content: f.data }));
       const info = (await this.transport.sendMail({ ...claimed.mail, attachments })) as { response?: string };
-      response = String(info.response ?? 'sent').slice(0, 500);
-      sent = true;
+      return { claimed, sent: true, response: String(info.response ?? 'sent').slice(0, 500) };
     } catch (error) {
-      response = String((error as Error)?.message ?? error).slice(0, 500);
-    }
-    try {
-      await this.record(claimed, sent, response);
-      this.options.onDelivery?.({ replyId: claimed.replyId, ticketId: claimed.ticketId });
-    } catch (error) {
-      this.log(error, 'mail: recording a result');
+      return { claimed, sent: false, response: String((error as Error)?.message ?? error).slice(0, 500) };
     }
   }
 
-  private async record(claimed: Claimed, sent: boolean, response: string): Promise<void> {
-    const last = claimed.attempts >= this.maxAttempts;
+  /**
+   * A batch's results: each reply's state (SENT; QUEUED again for a retry; FAILED after the last attempt), attempts
+   * and the server's last answer in one UPDATE (CASE by id), the finished rows deleted in one statement, the retried
+   * ones rescheduled.
+   */
+  private async record(outcomes: Outcome[]): Promise<void> {
     await this.em().transactional(async (em) => {
       const knex = em.getKnex();
       const trx = em.getTransactionContext<Knex.Transaction>()!;
-      const state = sent ? 'SENT' : last ? 'FAILED' : 'QUEUED';
+      const rows = outcomes.map(({ claimed, sent, response }) => {
+        const last = claimed.attempts >= this.maxAttempts;
+        return { claimed, response, state: sent ? 'SENT' : last ? 'FAILED' : 'QUEUED', done: sent || last };
+      });
+      const cases = (value: (row: (typeof rows)[number]) => string | number, cast: string) => ({
+        sql: `case id ${rows.map(() => `when ? then cast(? as ${cast})`).join(' ')} end`,
+        bindings: rows.flatMap((row) => [row.claimed.replyId, value(row)]),
+      });
+      const state = cases((row) => row.state, 'varchar(255)');
+      const attempts = cases((row) => row.claimed.attempts, 'integer');
+      const response = cases((row) => row.response, 'text');
       await knex('ticket_replies')
         .transacting(trx)
-        .where('id', claimed.replyId)
-        .update({ delivery_state: state, delivery_attempts: claimed.attempts, delivery_last_response: response });
-      const row = knex('mail_outbox').transacting(trx).where('id', claimed.id);
-      if (sent || last) await row.delete();
-      else await row.update({ state: 'pending', next_attempt_at: new Date(Date.now() + this.nextDelay(claimed.attempts)) });
+        .whereIn(
+          'id',
+          rows.map((row) => row.claimed.replyId),
+        )
+        .update({
+          delivery_state: knex.raw(state.sql, state.bindings),
+          delivery_attempts: knex.raw(attempts.sql, attempts.bindings),
+          delivery_last_response: knex.raw(response.sql, response.bindings),
+        });
+      const done = rows.filter((row) => row.done).map((row) => row.claimed.id);
+      if (done.length) await knex('mail_outbox').transacting(trx).whereIn('id', done).delete();
+      for (const row of rows.filter((r) => !r.done)) {
+        await knex('mail_outbox')
+          .transacting(trx)
+          .where('id', row.claimed.id)
+          .update({ state: 'pending', next_attempt_at: new Date(Date.now() + this.nextDelay(row.claimed.attempts)) });
+      }
     });
   }
 }

@@ -142,18 +142,33 @@ export async function replyToRequester(
 }
 
 /**
- * A reply's mail changed state (mail/sender.ts): its ticket's agents hear of it on their `replyDelivery` topic (the
- * ticket's audience, services/ticketAccess.ts); the subscription re-reads the reply under the listener's rights.
+ * Replies' mails changed state (mail/sender.ts, one batch): each ticket's agents hear of its replies on their
+ * `replyDelivery` topic (the ticket's audience now, services/ticketAccess.ts; one read of the batch's tickets and one
+ * audience read per distinct owner); the subscription re-reads each reply under the listener's rights.
  */
-export async function announceDelivery(deps: ServiceDeps, change: { ticketId: number; replyId: number }): Promise<void> {
+export async function announceDelivery(deps: ServiceDeps, changes: readonly { ticketId: number; replyId: number }[]): Promise<void> {
+  if (!changes.length) return;
   const em = deps.orm.em.fork();
-  const [row] = await em
+  const ticketIds = [...new Set(changes.map((c) => c.ticketId))];
+  const rows = await em
     .getConnection()
-    .execute<{ assignee_id: number | string | null; team_id: number | string | null }[]>('select assignee_id, team_id from tickets where id = ?', [
-      change.ticketId,
-    ]);
-  if (!row) return;
-  ticketAccess.publishReplyDelivery(deps.bus, await ticketAccess.audienceOf(em, { assigneeId: row.assignee_id, teamId: row.team_id }), change);
+    .execute<{ id: number | string; assignee_id: number | string | null; team_id: number | string | null }[]>(
+      `select id, assignee_id, team_id from tickets where id in (${ticketIds.map(() => '?').join(', ')})`,
+      ticketIds,
+    );
+  const audiences = new Map<string, Promise<number[]>>();
+  const owners = new Map(
+    rows.map((row) => {
+      const owner = { assigneeId: row.assignee_id, teamId: row.team_id };
+      const key = `${row.assignee_id}:${row.team_id}`;
+      if (!audiences.has(key)) audiences.set(key, ticketAccess.audienceOf(em, owner));
+      return [Number(row.id), key];
+    }),
+  );
+  for (const change of changes) {
+    const key = owners.get(change.ticketId);
+    if (key) ticketAccess.publishReplyDelivery(deps.bus, await audiences.get(key)!, change);
+  }
 }
 
 /** One reply of a ticket the viewer may read, with its delivery state now; NOT_FOUND otherwise. */
