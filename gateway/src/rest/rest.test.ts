@@ -152,6 +152,15 @@ describe('REST tickets', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['apply_macro', 'assignee', 'requester']);
   });
 
+  it("an edit's assignee is ignored (issue 27): the ticket stays the caller's, the other fields change", async () => {
+    const created = (await demo.post('/api/tickets/create', validTicket())).body;
+    const res = await demo.put(`/api/tickets/${created.id}/edit`, { ...validTicket(), title: 'Edited, same owner', assignee: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, title: 'Edited, same owner', assignee: created.assignee });
+    expect((await demo.get(`/api/tickets/${created.id}`)).body.assignee).toBe(created.assignee);
+    expect((await marnie.get(`/api/tickets/${created.id}`)).status).toBe(404);
+  });
+
   it("another agent's ticket is not found, for read, edit, images and delete", async () => {
     const marnieTicket = (await marnie.get('/api/tickets/')).body[0];
     expect((await demo.get(`/api/tickets/${marnieTicket.id}`)).status).toBe(404);

@@ -146,12 +146,16 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
   return record;
 }
 
-/** Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. */
+/**
+ * Edits the fields; a new image replaces the old one, no image keeps it ("noImage"). One transaction. The team and
+ * assignee stay as they are (an `assigneeId` in the input is ignored).
+ */
 export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: TicketInput, image?: Buffer | null): Promise<TicketRecord> {
   const ticket = await ticketAccess.findForChange(ctx, rawId);
   const before = ticketData(ticket);
   const previous = facetsOf(ticket);
-  const { data, checkedImage } = await validateAll(ctx, input, image);
+  // An edit never moves the ticket (issue 27: assignTicket and takeTicket do): a legacy body's `assignee` is ignored.
+  const { data, checkedImage } = await validateAll(ctx, { ...input, assigneeId: undefined }, image);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   bumpVersion(ticket);
