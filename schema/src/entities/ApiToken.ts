@@ -29,15 +29,15 @@ export class ApiToken {
   @Property({ type: 'string', length: 4 })
   hint!: string;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   expiresAt!: Date;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   lastUsedAt?: Date | null;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   revokedAt?: Date | null;
 }

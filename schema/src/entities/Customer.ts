@@ -17,6 +17,6 @@ export class Customer {
   @ManyToOne(() => User, { fieldName: 'owner_id', deleteRule: 'restrict', index: 'customers_owner_id_index' })
   owner!: User;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 }

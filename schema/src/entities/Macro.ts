@@ -16,6 +16,6 @@ export class Macro {
   @ManyToOne(() => User, { fieldName: 'owner_id', nullable: true, deleteRule: 'restrict', index: 'macros_owner_id_index' })
   owner?: User | null;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 }

@@ -21,9 +21,9 @@ export class Message {
   @Property({ type: 'text', fieldName: 'message' })
   text!: string;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date(), onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }

@@ -39,7 +39,7 @@ export class TicketReply {
   @Property({ type: 'text', nullable: true })
   deliveryLastResponse?: string | null;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }
 
@@ -65,7 +65,7 @@ export class RequesterMessage {
   @Property({ type: 'boolean' })
   held!: boolean;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }
 
@@ -84,7 +84,7 @@ export class RequesterLink {
   @Property({ type: 'string', length: 64, unique: 'requester_links_token_hash_unique' })
   tokenHash!: string;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }
 
@@ -109,10 +109,10 @@ export class MailOutboxEntry {
   @Property({ type: 'integer' })
   attempts!: number;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   nextAttemptAt!: Date;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }
 
@@ -151,6 +151,6 @@ export class ReplyAttachment {
   @Property({ type: 'blob', lazy: true })
   data!: Buffer;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }

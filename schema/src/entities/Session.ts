@@ -12,6 +12,6 @@ export class Session {
   @Property({ type: 'integer', nullable: true, index: 'sessions_user_id_index' })
   userId?: number | null;
 
-  @Property({ type: 'datetime', index: 'sessions_expires_at_index' })
+  @Property({ type: 'Date', index: 'sessions_expires_at_index' })
   expiresAt!: Date;
 }

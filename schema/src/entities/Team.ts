@@ -10,7 +10,7 @@ export class Team {
   @Property({ type: 'string', length: 50, unique: 'teams_name_unique' })
   name!: string;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 }
 
@@ -27,6 +27,6 @@ export class TeamMember {
   @ManyToOne(() => User, { fieldName: 'user_id', deleteRule: 'cascade', index: 'team_members_user_id_index' })
   user!: User;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 }

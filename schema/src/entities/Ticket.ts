@@ -65,10 +65,10 @@ export class Ticket {
   @OneToOne('TicketImage', 'ticket', { nullable: true })
   image?: TicketImage | null;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', onCreate: () => new Date(), onUpdate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date(), onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 
   /**

@@ -29,6 +29,6 @@ export class TicketImage {
   @Property({ type: 'blob', lazy: true })
   data!: Buffer;
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 }

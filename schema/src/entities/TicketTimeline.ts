@@ -22,7 +22,7 @@ export class TicketHistoryEvent {
   @Property({ type: 'integer' })
   seq!: number;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   at!: Date;
 
   /** AGENT, API_TOKEN, SYSTEM or REQUESTER. */
@@ -87,13 +87,13 @@ export class TicketNote {
   @Property({ type: 'text', nullable: true })
   body?: string | null;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   editedAt?: Date | null;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   deletedAt?: Date | null;
 }
 
@@ -114,6 +114,6 @@ export class TicketNoteRevision {
   @Property({ type: 'text' })
   body!: string;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }

@@ -38,6 +38,6 @@ export class User {
   @Enum({ items: () => [...ROLES], type: 'string', length: 16, default: 'AGENT', index: 'users_role_index' })
   role: Opt<Role> = 'AGENT';
 
-  @Property({ type: 'datetime', onCreate: () => new Date() })
+  @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();
 }

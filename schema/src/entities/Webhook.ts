@@ -27,10 +27,10 @@ export class Webhook {
   @Property({ type: 'string', length: 128, nullable: true })
   previousSecret?: string | null;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   previousSecretExpiresAt?: Date | null;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   disabledAt?: Date | null;
 
   @Property({ type: 'string', length: 500, nullable: true })
@@ -50,13 +50,13 @@ export class Webhook {
   @Property({ type: 'integer' })
   consecutiveFailures!: number;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   failingSince?: Date | null;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   updatedAt: Date = new Date();
 }
 
@@ -85,7 +85,7 @@ export class WebhookEvent {
   @Property({ type: 'boolean' })
   fannedOut!: boolean;
 
-  @Property({ type: 'datetime', index: 'webhook_events_created_at_index' })
+  @Property({ type: 'Date', index: 'webhook_events_created_at_index' })
   createdAt: Date = new Date();
 }
 
@@ -112,16 +112,16 @@ export class WebhookJob {
   @Property({ type: 'integer' })
   maxAttempts!: number;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   nextAttemptAt!: Date;
 
-  @Property({ type: 'datetime', nullable: true })
+  @Property({ type: 'Date', nullable: true })
   leaseUntil?: Date | null;
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime' })
+  @Property({ type: 'Date' })
   updatedAt: Date = new Date();
 }
 
@@ -163,6 +163,6 @@ export class WebhookDelivery {
   @Property({ type: 'text', nullable: true })
   responseExcerpt?: string | null;
 
-  @Property({ type: 'datetime', index: 'webhook_deliveries_created_at_index' })
+  @Property({ type: 'Date', index: 'webhook_deliveries_created_at_index' })
   createdAt: Date = new Date();
 }
