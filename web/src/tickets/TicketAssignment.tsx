@@ -1,5 +1,5 @@
 import { useApolloClient, useMutation } from '@apollo/client/react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { describeError, versionConflict } from '../apollo/errors';
 import { deletingTicket, removeTicketFromList, syncMyTickets } from '../apollo/lists';
@@ -66,6 +66,7 @@ export function TicketAssignment(props: TicketAssignmentProps) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [assigning, setAssigning] = useState(false);
   const panelId = useId();
+  const assignButton = useRef<HTMLButtonElement>(null);
   const [take, { loading: taking }] = useMutation(TAKE_TICKET, {
     update(cache, { data }) {
       if (data) syncMyTickets(cache, data.takeTicket.id, true);
@@ -106,6 +107,7 @@ export function TicketAssignment(props: TicketAssignmentProps) {
           </button>
         )}
         <button
+          ref={assignButton}
           type="button"
           className="button button-secondary"
           aria-expanded={assigning}
@@ -132,7 +134,11 @@ export function TicketAssignment(props: TicketAssignmentProps) {
           version={ticket.version}
           teamId={ticket.team?.id ?? null}
           assigneeId={ticket.assigneeId ?? null}
-          onDone={() => setAssigning(false)}
+          onDone={() => {
+            // Back to the button that opened the form (the form leaves the page).
+            setAssigning(false);
+            assignButton.current?.focus();
+          }}
           onStart={() => setOutcome(null)}
           onFailed={failed}
         />
