@@ -56,7 +56,7 @@ function AdminScreen() {
         <h1>Admin</h1>
         <p className="page-subtitle">Teams share their tickets: every member may read, take and assign them. Admins may read every ticket.</p>
       </header>
-      <h2>Teams</h2>
+      <h2 className="admin-heading">Teams</h2>
       <CreateTeamForm />
       {data.teams.length ? (
         <div className="team-grid">
@@ -69,7 +69,7 @@ function AdminScreen() {
           <p>No teams yet.</p>
         </div>
       )}
-      <h2>Agents</h2>
+      <h2 className="admin-heading">Agents</h2>
       {!complete && <p role="status">Loading more agents…</p>}
       <DataTable className="agent-table" caption="Agents and their roles" columns={['Name', 'Email', 'Role']}>
         {agents.map((user) => (

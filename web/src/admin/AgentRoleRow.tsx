@@ -49,6 +49,7 @@ export function AgentRoleRow(props: { user: FragmentType<typeof AgentRoleRow_use
       <td data-label="Email">{user.email}</td>
       <td data-label="Role">
         <select
+          className="input"
           value={user.role}
           disabled={loading}
           aria-label={`Role of ${user.username}`}

@@ -92,7 +92,7 @@ export function TeamCard(props: { team: FragmentType<typeof TeamCard_team>; agen
       <form className="team-add" onSubmit={add} noValidate>
         <label htmlFor={pickerId}>Add a member to {team.name}</label>
         <div className="team-add-row">
-          <select id={pickerId} value={choice} onChange={(e) => setChoice(e.target.value)} aria-invalid={!!error}>
+          <select id={pickerId} className="input" value={choice} onChange={(e) => setChoice(e.target.value)} aria-invalid={!!error}>
             <option value="">Choose an agent</option>
             {others.map((agent) => (
               <option key={agent.id} value={agent.id}>
