@@ -51,7 +51,7 @@ const SQL_AND_ORM = [
 // no two folders import each other. `app/` is the shell's state (session, auth, the Apollo client, the modal
 // controls); `ui/` the shared components; the features sit above them and never import one another; `layout/`
 // renders the shell (and lazily loads the features' modals), and the router and entry point sit on top.
-const WEB_FEATURES = ['tickets', 'customers', 'macros', 'messages', 'webhooks', 'apiTokens', 'landing', 'session'];
+const WEB_FEATURES = ['tickets', 'customers', 'macros', 'messages', 'webhooks', 'apiTokens', 'admin', 'landing', 'session'];
 const WEB_LAYERS = [['gql'], ['apollo'], ['live'], ['app'], ['ui'], WEB_FEATURES, ['layout'], ['router.tsx', 'main.tsx']];
 const webPath = (entry) => (entry.includes('.') ? `web/src/${entry}` : `web/src/${entry}/**`);
 const WEB_POLICIES = [

@@ -143,10 +143,12 @@ export async function createTicketApi(
   page: Page,
   input: { title: string; requesterId: number; description: string; priority?: string; macroId?: number },
   rgb: [number, number, number] = [0, 0, 0],
+  placement: { teamId?: number; assigneeId?: number } = {},
 ): Promise<number> {
   const operations = JSON.stringify({
-    query: 'mutation($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
-    variables: { input, image: null },
+    query:
+      'mutation($input: TicketInput!, $image: Upload, $teamId: Int, $assigneeId: Int) { createTicket(input: $input, image: $image, teamId: $teamId, assigneeId: $assigneeId) { id } }',
+    variables: { input, image: null, ...placement },
   });
   const response = await page.request.post('/graphql', {
     headers: { 'Apollo-Require-Preflight': 'true' },

@@ -62,11 +62,13 @@ describe('tickets', () => {
     expect(page.url()).toMatch(/\/create\/ticket$/);
   });
 
-  it('offers the fixed assignee, the defaults and "No Macro" as the first macro option', async () => {
+  it('offers "Me" as the assignee of a private ticket (Demo is in no team), the defaults and "No Macro" as the first macro option', async () => {
     await page.goto('/create/ticket');
     const assignee = page.getByLabel('Assignee');
     await shown(assignee);
-    expect(await assignee.locator('option').allInnerTexts()).toEqual(['Demo']);
+    // Issue 27: a team would be preselected if Demo were in one; the seed puts Demo in none.
+    expect(await page.getByLabel('Team').locator('option:checked').innerText()).toBe('No team (private)');
+    expect(await assignee.locator('option').allInnerTexts()).toEqual(['Me (Demo)']);
     expect(await page.getByLabel('Type').inputValue()).toBe('Question');
     expect(await page.getByLabel('Priority').inputValue()).toBe('Low');
     expect(await page.getByLabel('Type').locator('option').allInnerTexts()).toEqual(['Question', 'Incident', 'Problem', 'Task']);

@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
               { path: 'settings/api-tokens', ...screen(() => import('./apiTokens/ApiTokensPage')) },
               { path: 'settings/webhooks', ...screen(() => import('./webhooks/WebhooksPage')) },
               { path: 'settings/webhooks/:webhookId', ...screen(() => import('./webhooks/WebhookPage')) },
+              { path: 'admin', ...screen(() => import('./admin/AdminPage')) },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

@@ -26,6 +26,8 @@ export const LIMITS = {
   attachmentName: { max: 200 },
   /** The dashboard search box: longer input is refused with MESSAGES.searchLength (no engine sees it). */
   search: { max: 200 },
+  /** A team's name (issue 27), after trimming. */
+  teamName: { min: 1, max: 50 },
 } as const;
 
 export const MESSAGES = {
@@ -128,7 +130,7 @@ const isControl = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0
 export function checkTeamName(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const name = value.trim();
-  return name.length >= 1 && [...name].length <= 50 && ![...name].some(isControl) ? name : null;
+  return name.length >= LIMITS.teamName.min && [...name].length <= LIMITS.teamName.max && ![...name].some(isControl) ? name : null;
 }
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const DEFAULT_TICKET_STATUS: TicketStatus = 'OPEN';

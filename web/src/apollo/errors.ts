@@ -126,3 +126,18 @@ export function routeId(param: string | undefined): number | null {
 export function isGone(error: unknown): boolean {
   return !!error && loadProblem(error) === 'gone';
 }
+
+/** What a compare-and-set that lost says about the ticket now (takeTicket, assignTicket: CONFLICT's extensions). */
+export interface VersionConflict {
+  currentVersion: number;
+  assigneeId: number | null;
+}
+
+/** The CONFLICT of a take or an assignment that came second, or null for any other failure. */
+export function versionConflict(error: unknown): VersionConflict | null {
+  if (!CombinedGraphQLErrors.is(error)) return null;
+  const extensions = error.errors[0]?.extensions;
+  if (extensions?.code !== 'CONFLICT' || typeof extensions.currentVersion !== 'number') return null;
+  const assigneeId = extensions.assigneeId;
+  return { currentVersion: extensions.currentVersion, assigneeId: typeof assigneeId === 'number' ? assigneeId : null };
+}

@@ -164,6 +164,40 @@ export function moveTicketInLists(cache: ApolloCache, id: number, previous: Tick
 }
 
 /**
+ * A ticket's assignee changed (a take or an assignment: its mutation's answer, or a live event): the "My tickets"
+ * lists (`assignedToMe`) follow. One that holds it and it is no longer the viewer's loses the row and counts it no
+ * more; one that does not hold it and it is now the viewer's is fetched again (its place and whether the search
+ * finds it are the server's). Other lists keep it: the viewer may still read it (a ticket they may no longer read
+ * arrives as a delete). Applied twice, the second time changes nothing.
+ */
+export function syncMyTickets(cache: ApolloCache, id: number, mine: boolean): void {
+  const facets = facetsInCache(cache, id);
+  if (!facets || applied.has(`deleted:${id}`)) return;
+  cache.modify<{ tickets: ConnectionValue }>({
+    fields: {
+      tickets(existing, { storeFieldName, toReference, DELETE }) {
+        const args = listArgs(storeFieldName);
+        if (!args?.filter?.assignedToMe) return existing;
+        const connection = existing as ConnectionValue;
+        const ref = toReference({ __typename: 'Ticket', id })!;
+        const present = has(connection.nodes, ref);
+        const matches = matchesRest(facets, args.filter);
+        if (!present) return mine && matches && inList(args.filter.status, facets.status) ? DELETE : existing;
+        if (mine) return existing;
+        const nodes = connection.nodes.filter((node) => node.__ref !== ref.__ref);
+        const counted = matches && inList(args.filter.status, facets.status);
+        let statusCounts = connection.statusCounts;
+        if (statusCounts && matches) {
+          statusCounts = { ...statusCounts };
+          statusCounts[facets.status.toLowerCase() as 'open'] = Math.max(0, statusCounts[facets.status.toLowerCase() as 'open'] - 1);
+        }
+        return { ...connection, nodes, statusCounts, totalCount: Math.max(0, connection.totalCount - (counted ? 1 : 0)) };
+      },
+    },
+  });
+}
+
+/**
  * Takes a deleted ticket out of every cached list and its counts (`previous`: its facets, from the live event, or
  * from the cache). `evict` also drops `Ticket:{id}`; the detail screen that deletes a ticket evicts only after it
  * has left (a watched entity that vanishes is fetched again).

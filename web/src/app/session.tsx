@@ -9,6 +9,7 @@ export const ROOT_QUERY = graphql(`
       id
       username
       email
+      role
     }
   }
 `);

@@ -27,6 +27,7 @@ export function NavBar() {
         Message Center
         <UnreadBadge />
       </button>
+      {me.role === 'ADMIN' && <NavLink to="/admin">Admin</NavLink>}
     </nav>
   );
 }

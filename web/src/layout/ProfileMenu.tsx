@@ -98,6 +98,11 @@ export function ProfileMenu() {
                 <Link to="/settings/webhooks" onClick={() => setOpen(false)}>
                   Webhooks
                 </Link>
+                {me.role === 'ADMIN' && (
+                  <Link to="/admin" onClick={() => setOpen(false)}>
+                    Admin
+                  </Link>
+                )}
               </nav>
               <button type="button" className="button button-secondary menu-logout" onClick={choose(() => void logout())}>
                 Log Out

@@ -67,7 +67,7 @@ export function LiveUpdates({ me }: { me: NonNullable<RootQuery['me']> }) {
     });
     const subscriptions = [
       follow(client, MESSAGE_EVENTS, (data) => applyMessageEvent(client.cache, data.messageEvents, me.id)),
-      follow(client, TICKET_EVENTS, (data) => applyTicketEvent(client.cache, data.ticketEvents)),
+      follow(client, TICKET_EVENTS, (data) => applyTicketEvent(client.cache, data.ticketEvents, me.id)),
       follow(client, CUSTOMER_EVENTS, (data) => applyCustomerEvent(client.cache, data.customerEvents)),
       follow(client, MACRO_EVENTS, (data) => applyMacroEvent(client.cache, data.macroEvents)),
       follow(client, UNREAD_EVENTS, (data) => applyUnreadEvent(client.cache, data.unreadCountEvents)),

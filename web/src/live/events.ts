@@ -10,6 +10,7 @@ import {
   removeMessage,
   moveTicketInLists,
   removeTicketFromList,
+  syncMyTickets,
   type TicketFacets,
 } from '../apollo/lists';
 import { graphql } from '../gql';
@@ -49,6 +50,8 @@ export const TICKET_EVENTS = graphql(`
         ...TicketDetail_ticket
         ...TicketForm_ticket
         ...TicketStatusControl_ticket
+        ...TicketAssignment_ticket
+        assigneeId
       }
       previous {
         status
@@ -119,9 +122,17 @@ export function applyMessageEvent(cache: ApolloCache, event: Change & { senderId
  * Tickets: CREATED joins the lists it matches; UPDATED moves the ticket between filtered lists and counts by its
  * facets before and after (a status change leaves the unsolved list in every tab); DELETED leaves them all.
  */
-export function applyTicketEvent(cache: ApolloCache, event: Change & { previous?: TicketFacets | null; current?: TicketFacets | null }): void {
+export function applyTicketEvent(
+  cache: ApolloCache,
+  event: Change & { previous?: TicketFacets | null; current?: TicketFacets | null; ticket?: { assigneeId?: number | null } | null },
+  meId: number,
+): void {
   if (event.kind === 'CREATED') addTicketToList(cache, event.id);
-  else if (event.kind === 'UPDATED') moveTicketInLists(cache, event.id, event.previous, event.current);
+  else if (event.kind === 'UPDATED') {
+    moveTicketInLists(cache, event.id, event.previous, event.current);
+    // Taken or assigned (by anyone): the "My tickets" lists follow its assignee.
+    if (event.ticket) syncMyTickets(cache, event.id, event.ticket.assigneeId === meId);
+  }
   // The tab deleting it evicts it itself once it has left the ticket's screen.
   else if (event.kind === 'DELETED') removeTicketFromList(cache, event.id, { evict: !isDeletingTicket(event.id), previous: event.previous });
 }

@@ -2,7 +2,8 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate } from 'react-router-dom';
 import { addTicketToList } from '../apollo/lists';
 import { useAllPages } from '../apollo/useAllPages';
-import { TicketForm, type TicketValues } from './TicketForm';
+import { TicketForm, type TicketPlacement, type TicketValues } from './TicketForm';
+import { useAssignmentOptions } from './assignmentOptions';
 import { graphql } from '../gql';
 import { LoadFailed, PageLoading } from '../ui/PageStates';
 import { useSignedInUser } from '../app/session';
@@ -24,13 +25,14 @@ const CREATE_TICKET_PAGE = graphql(`
 `);
 
 const CREATE_TICKET = graphql(`
-  mutation CreateTicket($input: TicketInput!, $image: Upload) {
-    createTicket(input: $input, image: $image) {
+  mutation CreateTicket($input: TicketInput!, $image: Upload, $teamId: Int, $assigneeId: Int) {
+    createTicket(input: $input, image: $image, teamId: $teamId, assigneeId: $assigneeId) {
       id
       ...TicketRow_ticket
       ...TicketDetail_ticket
       ...TicketForm_ticket
-        ...TicketStatusControl_ticket
+      ...TicketStatusControl_ticket
+      ...TicketAssignment_ticket
     }
   }
 `);
@@ -40,6 +42,7 @@ export default function CreateTicketPage() {
   const navigate = useNavigate();
   const { data, error, refetch, fetchMore } = useQuery(CREATE_TICKET_PAGE);
   const allMacros = useAllPages(data?.macros, fetchMore);
+  const assignment = useAssignmentOptions();
   const [createTicket] = useMutation(CREATE_TICKET, {
     update(cache, { data: result }) {
       // The dashboard's list (if loaded) gains the new ticket on top; its count goes up by one.
@@ -49,10 +52,12 @@ export default function CreateTicketPage() {
 
   if (!data) return error ? <LoadFailed what="macros for the form" error={error} retry={refetch} /> : <PageLoading />;
   if (!allMacros) return <PageLoading />;
+  if (!assignment.options)
+    return assignment.error ? <LoadFailed what="teams for the form" error={assignment.error} retry={assignment.refetch} /> : <PageLoading />;
 
-  async function submit(input: TicketValues, image: File | null) {
+  async function submit(input: TicketValues, image: File | null, placement: TicketPlacement) {
     try {
-      await createTicket({ variables: { input, image } });
+      await createTicket({ variables: { input, image, ...placement } });
     } catch (error) {
       console.error('Failed to create ticket', error);
       throw error;
@@ -62,7 +67,14 @@ export default function CreateTicketPage() {
 
   return (
     <FormPage title="Create Ticket" subtitle="Log a customer's request and attach a screenshot." wide>
-      <TicketForm macros={data.macros.nodes} assignee={me} submitLabel="Create Ticket" onSubmit={submit} onCancel={() => navigate('/view/tickets/all')} />
+      <TicketForm
+        macros={data.macros.nodes}
+        assignee={me}
+        placement={assignment.options}
+        submitLabel="Create Ticket"
+        onSubmit={submit}
+        onCancel={() => navigate('/view/tickets/all')}
+      />
     </FormPage>
   );
 }

@@ -36,6 +36,7 @@ const UPDATE_TICKET = graphql(`
       ...TicketRow_ticket
       ...TicketDetail_ticket
       ...TicketForm_ticket
+      version
     }
   }
 `);

@@ -17,6 +17,10 @@ export const TicketDetail_ticket = graphql(`
       id
       username
     }
+    team {
+      id
+      name
+    }
     macro {
       id
       name
@@ -44,6 +48,10 @@ export function TicketDetail(props: { ticket: FragmentType<typeof TicketDetail_t
       <div className="ticket-detail-main">
         <h2 className="ticket-title">{ticket.title}</h2>
         <dl className="detail-list">
+          <div>
+            <dt>Team</dt>
+            <dd>{ticket.team?.name ?? 'No team (private)'}</dd>
+          </div>
           <div>
             <dt>Assignee</dt>
             <dd>{ticket.assignee?.username ?? 'Unassigned'}</dd>

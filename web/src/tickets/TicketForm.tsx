@@ -18,6 +18,7 @@ import type { SessionUser } from '../app/session';
 import { FormError, useFormState } from '../ui/useFormState';
 import { FormActions } from '../ui/FormActions';
 import { RequesterPicker } from './RequesterPicker';
+import { memberChoices, type AssignmentOptions } from './assignmentOptions';
 import './tickets.css';
 
 export const TicketForm_ticket = graphql(`
@@ -28,6 +29,10 @@ export const TicketForm_ticket = graphql(`
     priority
     macroId
     requesterId
+    assignee {
+      id
+      username
+    }
     requester {
       id
       ...RequesterPicker_customer
@@ -56,13 +61,25 @@ export interface TicketValues {
   description: string;
 }
 
+/** Where a new ticket goes: both omitted is a private ticket of the creator; a team without assignee is unassigned. */
+export interface TicketPlacement {
+  teamId?: number;
+  assigneeId?: number;
+}
+
+/** The Assignee select's value: the viewer, nobody (a team's unassigned ticket), or a member's id. */
+const ME = 'me';
+const UNASSIGNED = '';
+
 interface TicketFormProps {
   ticket?: FragmentType<typeof TicketForm_ticket>;
   macros: readonly FragmentType<typeof TicketForm_macro>[];
   assignee: SessionUser;
+  /** On create: the teams and agents to choose from (the Team and Assignee selects). */
+  placement?: AssignmentOptions;
   submitLabel: string;
   /** Image is null when none was chosen: required on create, "keep the old one" on edit. */
-  onSubmit: (values: TicketValues, image: File | null) => Promise<void>;
+  onSubmit: (values: TicketValues, image: File | null, placement: TicketPlacement) => Promise<void>;
   onCancel: () => void;
 }
 
@@ -86,6 +103,25 @@ export function TicketForm(props: TicketFormProps) {
   const [description, setDescription] = useState(ticket?.description ?? '');
   const [image, setImage] = useState<File | null>(null);
   const form = useFormState();
+  const me = props.assignee;
+  // The agent's first team is preselected, and "Me" in it; "No team (private)" when they have none.
+  const teams = props.placement?.teams ?? [];
+  const [teamId, setTeamId] = useState(() => String(teams.find((team) => team.memberIds.includes(me.id))?.id ?? ''));
+  const team = teams.find((t) => String(t.id) === teamId) ?? null;
+  const inTeam = !team || team.memberIds.includes(me.id);
+  const [assigneeChoice, setAssigneeChoice] = useState(inTeam ? ME : UNASSIGNED);
+  const members = team && props.placement ? memberChoices(team, props.placement.names, me.id) : [];
+  function chooseTeam(value: string) {
+    setTeamId(value);
+    const next = teams.find((t) => String(t.id) === value) ?? null;
+    // The choice stays when the new team has it; otherwise "Me" (a member, or no team) or "Unassigned".
+    const keeps = next
+      ? assigneeChoice === ME
+        ? next.memberIds.includes(me.id)
+        : assigneeChoice === UNASSIGNED || next.memberIds.includes(Number(assigneeChoice))
+      : assigneeChoice === ME;
+    if (!keeps) setAssigneeChoice(!next || next.memberIds.includes(me.id) ? ME : UNASSIGNED);
+  }
 
   // "No Macro" (macro 1) is always the first option.
   const macroOptions = useMemo(() => [...macros].sort((a, b) => (a.id === NO_MACRO_ID ? -1 : b.id === NO_MACRO_ID ? 1 : 0)), [macros]);
@@ -112,7 +148,10 @@ export function TicketForm(props: TicketFormProps) {
       requesterId: Number(requesterId),
       description,
     };
-    await form.run(() => props.onSubmit(values, image));
+    const placement: TicketPlacement = team
+      ? { teamId: team.id, ...(assigneeChoice === UNASSIGNED ? {} : { assigneeId: assigneeChoice === ME ? me.id : Number(assigneeChoice) }) }
+      : {};
+    await form.run(() => props.onSubmit(values, image, placement));
   }
 
   return (
@@ -121,13 +160,46 @@ export function TicketForm(props: TicketFormProps) {
         <Field label="Title" errors={form.errors.title} max={LIMITS.ticketTitle.max} length={title.length}>
           {(p) => <input {...p} name="title" value={title} onChange={(e) => setTitle(e.target.value)} />}
         </Field>
-        <Field label="Assignee" errors={form.errors.assigneeId}>
-          {(p) => (
-            <select {...p} name="assigneeId" value={props.assignee.id} onChange={() => {}}>
-              <option value={props.assignee.id}>{props.assignee.username}</option>
-            </select>
-          )}
-        </Field>
+        {creating ? (
+          <>
+            {props.placement && (
+              <Field label="Team" errors={form.errors.teamId}>
+                {(p) => (
+                  <select {...p} name="teamId" value={teamId} onChange={(e) => chooseTeam(e.target.value)}>
+                    <option value="">No team (private)</option>
+                    {teams.map((option) => (
+                      <option key={option.id} value={option.id}>
+                        {option.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+            <Field label="Assignee" errors={form.errors.assigneeId}>
+              {(p) => (
+                <select {...p} name="assigneeId" value={assigneeChoice} onChange={(e) => setAssigneeChoice(e.target.value)}>
+                  {inTeam && <option value={ME}>Me ({me.username})</option>}
+                  {team && <option value={UNASSIGNED}>Unassigned</option>}
+                  {members.map((member) => (
+                    <option key={member.id} value={member.id}>
+                      {member.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </>
+        ) : (
+          // An edit never moves the ticket (the ticket page's Take and Assign do): its assignee as it is.
+          <Field label="Assignee" errors={form.errors.assigneeId}>
+            {(p) => (
+              <select {...p} name="assigneeId" value={ticket.assignee?.id ?? ''} onChange={() => {}}>
+                <option value={ticket.assignee?.id ?? ''}>{ticket.assignee?.username ?? 'Unassigned'}</option>
+              </select>
+            )}
+          </Field>
+        )}
         <Field label="Type" errors={form.errors.type}>
           {(p) => (
             <select {...p} name="type" value={type} onChange={(e) => setType(e.target.value as TicketType)}>

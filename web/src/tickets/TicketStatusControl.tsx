@@ -19,6 +19,7 @@ const SET_TICKET_STATUS = graphql(`
       id
       status
       updatedAt
+      version
     }
   }
 `);

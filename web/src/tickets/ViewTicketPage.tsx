@@ -6,6 +6,7 @@ import { deletingTicket, removeTicketFromList } from '../apollo/lists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { TicketDetail } from './TicketDetail';
 import { TicketStatusControl } from './TicketStatusControl';
+import { TicketAssignment } from './TicketAssignment';
 import { FILTER_PARAM, filterFromParam, paramOfFilter, type TimelineFilterValue } from './timeline/entries';
 import { TicketTimeline } from './timeline/TicketTimeline';
 import { graphql } from '../gql';
@@ -19,6 +20,7 @@ const VIEW_TICKET_PAGE = graphql(`
       id
       ...TicketDetail_ticket
       ...TicketStatusControl_ticket
+      ...TicketAssignment_ticket
       ...TicketTimeline_ticket
       timeline(first: 50, filter: $timelineFilter) {
         nodes {
@@ -103,6 +105,7 @@ function ViewTicketScreen({ id }: { id: number }) {
         </div>
       </header>
       <TicketStatusControl ticket={data.ticket} />
+      <TicketAssignment ticket={data.ticket} reload={refetch} />
       <TicketDetail ticket={data.ticket} />
       {/* Keyed by ticket: its seqs, drafts and edit state belong to one ticket. */}
       <TicketTimeline
