@@ -78,6 +78,7 @@ export const MESSAGES = {
   lastAdmin: 'The last admin cannot be demoted: make another agent an admin first.',
   assigneeNotMember: "The assignee must be a member of the ticket's team.",
   assignmentNeedsOwner: 'A ticket without a team needs an assignee.',
+  autoAssignEnabled: 'Auto-assign must be on (true) or off (false).',
   expectedVersion: '`expectedVersion` must be a whole number from 1.',
   versionConflict: 'The ticket changed since you loaded it: reload it and try again.',
   adminOnly: 'Only an admin may do this.',
