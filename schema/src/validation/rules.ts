@@ -95,6 +95,9 @@ export const MESSAGES = {
   imageDamaged: 'Image file is damaged, incomplete, or has other content attached.',
   // Attachments of a reply to the requester (issue 25, docs/email.md "Limits").
   attachmentCount: 'Attach at most 5 files to one reply.',
+  /** The requester page's answer (issue 25): images only, as many as a reply's files. */
+  imageCount: 'Attach at most 5 images to one message.',
+  requesterForm: 'The form could not be read. Choose your images in the Images field and send again.',
   attachmentType: 'Attachments must be PNG, JPEG, GIF or WebP images, or PDF files.',
   attachmentSize: 'Each attachment must be 5 MB or smaller.',
   attachmentName: 'File names must be 1 to 200 characters, without control characters, slashes or backslashes.',
