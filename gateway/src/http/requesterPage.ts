@@ -88,7 +88,7 @@ const IMAGE_TYPES = 'image/png,image/jpeg,image/gif,image/webp';
 const IMAGES_HINT = `Optional: up to ${rules.LIMITS.replyAttachments.max} images (PNG, JPEG, GIF or WebP), each at most ${rules.LIMITS.imageBytes / 1024 / 1024} MB.`;
 
 /** Why an answer was refused, by form field. */
-export interface AnswerErrors {
+interface AnswerErrors {
   body?: string;
   images?: string;
 }

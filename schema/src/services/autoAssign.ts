@@ -24,7 +24,9 @@
  */
 import type { Knex } from '@mikro-orm/knex';
 import { emKind, type Em } from '../database.js';
+import { Ticket, User } from '../entities/index.js';
 import type { ServiceContext } from './context.js';
+import { recordEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
 
 /** Whether the team auto-assigns now (read outside the create's transaction; the choice re-reads it under the lock). */
 export async function isOn(ctx: ServiceContext, teamId: number): Promise<boolean> {
@@ -61,6 +63,27 @@ export async function chooseAssignee(em: Em, teamId: number, online: ReadonlySet
 }
 
 /** The actor of the assignment event: the system, through the SYSTEM door (services/context.ts actorOf). */
-export function systemContext(ctx: ServiceContext): ServiceContext {
+function systemContext(ctx: ServiceContext): ServiceContext {
   return { ...ctx, viewerId: null, token: undefined, requester: undefined, via: 'SYSTEM' };
+}
+
+/**
+ * In the creating transaction `em`, after the new ticket's insert and its CREATED record: gives it to `chosen`
+ * (chooseAssignee's answer) as the system's event (UPDATED, assigneeId null → chosen; the version moves), with its
+ * webhook event; `publish` runs once the transaction has committed. Every door that creates tickets of a team
+ * (GraphQL's createTicket now, incoming mail later) calls chooseAssignee before its insert and this after it.
+ */
+export async function recordAssignment(
+  ctx: ServiceContext,
+  em: Em,
+  ticket: Ticket,
+  chosen: number,
+  publish: (draft: WebhookEventDraft) => void,
+): Promise<void> {
+  const before = ticketData(ticket);
+  ticket.assignee = em.getReference(User, chosen);
+  ticket.version += 1;
+  await em.flush();
+  const draft = webhookEvent.ticket('UPDATED', ticket, before);
+  await recordEvents(systemContext(ctx), em, [draft], () => publish(draft));
 }

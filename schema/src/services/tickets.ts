@@ -156,12 +156,7 @@ async function createAutoAssigned(
     const announce = () => (record = publishTicket(ctx, 'CREATED', ticket, audienceOf(createdDraft)));
     if (chosen === null) return void (await recordEvents(ctx, em, [createdDraft], announce));
     await recordEvents(ctx, em, [createdDraft]);
-    const before = ticketData(ticket);
-    ticket.assignee = em.getReference(User, chosen);
-    ticket.version += 1;
-    await em.flush();
-    const assignedDraft = webhookEvent.ticket('UPDATED', ticket, before);
-    await recordEvents(autoAssign.systemContext(ctx), em, [assignedDraft], () => {
+    await autoAssign.recordAssignment(ctx, em, ticket, chosen, (assignedDraft) => {
       record = publishTicket(ctx, 'CREATED', ticket, audienceOf(assignedDraft, audienceOf(createdDraft)));
     });
   });
