@@ -2,8 +2,9 @@
  * Talking to the requester (issue 25) in Chromium: the agent replies from the ticket page and the test's SMTP
  * server receives the mail; the requester page, opened from the mailed link in a browser context with no session,
  * shows the reply and never a note, passes axe, and the requester's answer appears in the agent's timeline (live);
- * the composer's two modes keep their own drafts and the mode sticks; the ticket's macro fills the reply. Waits
- * are bounded by the context's timeout (and the SMTP wait by its own).
+ * the requester attaches an image to an answer and the agent sees it; the composer's two modes keep their own
+ * drafts and the mode sticks; the ticket's macro fills the reply. Waits are bounded by the context's timeout (and
+ * the SMTP wait by its own).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -127,6 +128,33 @@ describe('attachments', () => {
       await shown(image);
       await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
       expect(blocking(await axeViolations(requester))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the requester's images", () => {
+  it('the requester attaches an image to their answer on the page; the agent sees it in the timeline (live)', async () => {
+    const link = (await gql<{ ticket: { requesterLink: string } }>(demo.page, `{ ticket(id: ${ticketId}) { requesterLink } }`)).ticket.requesterLink;
+    const context = await chromium.browser.newContext();
+    try {
+      const requester = await context.newPage();
+      await requester.goto(link);
+      const text = unique('A photo of the tray');
+      await requester.getByLabel('Your message').fill(text);
+      await requester.getByLabel('Images', { exact: true }).setInputFiles([{ name: 'tray.png', mimeType: 'image/png', buffer: PNG }]);
+      await requester.getByRole('button', { name: 'Send' }).click();
+      await shown(requester.getByRole('status').filter({ hasText: 'Your message was sent.' }));
+      const mine = requester.getByRole('img', { name: 'tray.png' });
+      await shown(mine);
+      await expect.poll(() => mine.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      expect(blocking(await axeViolations(requester))).toEqual([]);
+      // The agent's open ticket page hears of the message and shows its image (bounded by the context's timeout).
+      const message = timeline(demo.page).locator('.timeline-message', { hasText: text });
+      const image = message.getByRole('img', { name: 'tray.png' });
+      await shown(image);
+      await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     } finally {
       await context.close();
     }

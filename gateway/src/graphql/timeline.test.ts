@@ -191,6 +191,7 @@ function mutationCalls(door: 'WEB' | 'API_TOKEN'): Record<string, (ctx: { ticket
     addTeamMember: () => gql('mutation { addTeamMember(teamId: 1, userId: 2) { id } }'),
     removeTeamMember: () => gql('mutation { removeTeamMember(teamId: 1, userId: 2) { id } }'),
     setUserRole: () => gql('mutation { setUserRole(userId: 2, role: ADMIN) { id } }'),
+    setTeamAutoAssign: () => gql('mutation { setTeamAutoAssign(teamId: 1, enabled: true) { id } }'),
     // Not ticket writes: run to prove they leave tickets (and the record) alone.
     createMacro: () => gql('mutation { createMacro(input: { name: "Walker", description: "x" }) { id } }'),
     revokeRequesterLink: ({ ticketId }) => gql('mutation ($id: Int!) { revokeRequesterLink(ticketId: $id) }', { id: ticketId }),

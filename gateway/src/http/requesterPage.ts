@@ -2,10 +2,14 @@
  * The requester page (issue 25, docs/email.md): `/r/<token>`, reached from the link in every reply. No sign-in, no
  * cookie (mounted before the session middleware), no agent chrome: a small server-rendered page with the ticket's
  * title, status and public conversation (services/requesterView.ts, the one predicate of what a requester sees)
- * and a form to answer (a plain POST; the answer is a RequesterMessage via REQUESTER_PAGE). A wrong or revoked
- * token shows no ticket data (404), and counts against the client address's guess budget (429 past it).
+ * and a form to answer (a plain multipart POST, no script: the text and up to LIMITS.replyAttachments.max images
+ * within the ticket images' limits; the answer is a RequesterMessage via REQUESTER_PAGE, its images stored with
+ * it). A refused answer shows the page again with the reason beside the field and the text kept; nothing is
+ * stored. A wrong or revoked token shows no ticket data (404), and counts against the client address's guess
+ * budget (429 past it).
  */
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import multer from 'multer';
 import { forkEm, isAppError, requesterView, rules, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { sendFile } from './images.js';
 
@@ -31,7 +35,9 @@ time { color: #4a4a4a; font-size: .9rem; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
 textarea { box-sizing: border-box; width: 100%; min-height: 8rem; font: inherit; padding: .5rem; border: 1px solid #767676; border-radius: .25rem; }
 button { margin-top: .5rem; font: inherit; padding: .5rem 1.25rem; border: 0; border-radius: .25rem; background: #1d4ed8; color: #fff; cursor: pointer; }
-button:focus-visible, textarea:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+input[type=file] { font: inherit; margin: .25rem 0; }
+.hint { margin: 0; color: #4a4a4a; font-size: .9rem; }
+button:focus-visible, textarea:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 .files { list-style: none; padding: 0; margin: .5rem 0 0; }
 .files li { border: 0; padding: 0; margin: .25rem 0; background: none; }
 .files img { max-width: 100%; max-height: 24rem; border: 1px solid #d5d5d0; border-radius: .25rem; }
@@ -77,8 +83,18 @@ function renderFiles(files: View['entries'][number]['files']): string {
   return `<ul class="files" aria-label="Attachments">${items}</ul>`;
 }
 
+/** The image types the answer form accepts (as ticket images: services/images.ts checks the bytes). */
+const IMAGE_TYPES = 'image/png,image/jpeg,image/gif,image/webp';
+const IMAGES_HINT = `Optional: up to ${rules.LIMITS.replyAttachments.max} images (PNG, JPEG, GIF or WebP), each at most ${rules.LIMITS.imageBytes / 1024 / 1024} MB.`;
+
+/** Why an answer was refused, by form field. */
+interface AnswerErrors {
+  body?: string;
+  images?: string;
+}
+
 /** The page of one ticket as its requester sees it: only what the view holds. */
-export function renderRequesterPage(view: View, options: { error?: string; draft?: string; sent?: boolean } = {}): string {
+export function renderRequesterPage(view: View, options: { errors?: AnswerErrors; draft?: string; sent?: boolean } = {}): string {
   const entries = view.entries
     .map((e) => {
       const who = e.kind === 'reply' ? esc(e.authorName) : 'You';
@@ -86,7 +102,9 @@ export function renderRequesterPage(view: View, options: { error?: string; draft
     })
     .join('\n');
   const conversation = entries ? `<ol aria-label="Conversation">\n${entries}\n</ol>` : '<p>No messages yet.</p>';
-  const error = options.error ? `<p class="error" id="answer-error" role="alert">${esc(options.error)}</p>` : '';
+  const errors = options.errors ?? {};
+  const error = errors.body ? `<p class="error" id="answer-error" role="alert">${esc(errors.body)}</p>` : '';
+  const imagesError = errors.images ? `<p class="error" id="images-error" role="alert">${esc(errors.images)}</p>` : '';
   const sent = options.sent ? '<p class="notice" role="status">Your message was sent.</p>' : '';
   return page(
     `${view.title} · Your request`,
@@ -96,10 +114,14 @@ export function renderRequesterPage(view: View, options: { error?: string; draft
 ${conversation}
 <h2 id="answer-heading">Answer</h2>
 ${sent}
-<form method="post" aria-labelledby="answer-heading">
+<form method="post" enctype="multipart/form-data" aria-labelledby="answer-heading">
 <label for="body">Your message</label>
 <textarea id="body" name="body" required maxlength="${rules.LIMITS.ticketNote.max}"${error ? ' aria-invalid="true" aria-describedby="answer-error"' : ''}>${esc(options.draft ?? '')}</textarea>
 ${error}
+<label for="images">Images</label>
+<p class="hint" id="images-hint">${esc(IMAGES_HINT)}</p>
+<input type="file" id="images" name="images" accept="${IMAGE_TYPES}" multiple aria-describedby="images-hint${imagesError ? ' images-error' : ''}"${imagesError ? ' aria-invalid="true"' : ''}>
+${imagesError}
 <button type="submit">Send</button>
 </form>`,
   );
@@ -134,6 +156,44 @@ function refusal(res: Response, error: unknown): void {
   throw error;
 }
 
+const urlencoded = express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 5 });
+// The page's own form: the text (100 kB, as the urlencoded form) and the images, each within the ticket image limit,
+// at most one more than allowed (so "too many" is said by the service's own rule, with the others' checks).
+const multipart = multer({
+  storage: multer.memoryStorage(),
+  defParamCharset: 'utf8',
+  limits: { fileSize: rules.LIMITS.imageBytes, files: rules.LIMITS.replyAttachments.max + 1, fields: 5, fieldSize: 100 * 1024, parts: 16 },
+}).array('images');
+
+interface ReadAnswer {
+  /** The images chosen (an empty file input sends one part with no name and no bytes: not a file). */
+  files: { filename: string; data: Buffer }[];
+  /** The form was refused while it was read: status and the sentence for the page. */
+  refused?: { status: number; message: string };
+  /** Anything else (a malformed body): Express's own answer. */
+  transportError?: unknown;
+}
+
+/** Reads the answer form, multipart (text and images) or urlencoded (text only, as before). */
+function readAnswer(req: Request, res: Response): Promise<ReadAnswer> {
+  const multi = req.is('multipart/form-data') === 'multipart/form-data';
+  return new Promise((resolve) => {
+    const done: NextFunction = (error?: unknown) => {
+      const uploaded = multi && Array.isArray(req.files) ? req.files : [];
+      const files = uploaded.filter((f) => f.size > 0 || f.originalname !== '').map((f) => ({ filename: f.originalname, data: f.buffer }));
+      if (!error) return resolve({ files });
+      const code = (error as { code?: unknown }).code;
+      if (error instanceof multer.MulterError) {
+        if (code === 'LIMIT_FILE_SIZE') return resolve({ files: [], refused: { status: 413, message: rules.MESSAGES.imageSize } });
+        if (code === 'LIMIT_FILE_COUNT') return resolve({ files: [], refused: { status: 400, message: rules.MESSAGES.imageCount } });
+        return resolve({ files: [], refused: { status: 400, message: rules.MESSAGES.requesterForm } });
+      }
+      resolve({ files: [], transportError: error });
+    };
+    (multi ? multipart : urlencoded)(req, res, done);
+  });
+}
+
 export function createRequesterRouter(deps: ServiceDeps): Router {
   const router = Router();
   router.get('/r/style.css', (_req, res) => {
@@ -155,17 +215,27 @@ export function createRequesterRouter(deps: ServiceDeps): Router {
       refusal(res, error);
     }
   });
-  router.post('/r/:token', express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 5 }), async (req, res) => {
+  router.post('/r/:token', async (req, res, next) => {
     headers(res);
+    const parsed = await readAnswer(req, res);
+    if (parsed.transportError) return next(parsed.transportError);
     const body: unknown = (req.body as Record<string, unknown> | undefined)?.body;
+    const draft = typeof body === 'string' ? body : '';
     try {
-      await requesterView.postRequesterMessage(context(req, deps), req.params.token, body);
+      if (parsed.refused) {
+        // The form could not be read to the end (a file past the limits): nothing is stored; the page says why.
+        const view = await requesterView.requesterView(context(req, deps), req.params.token);
+        res.status(parsed.refused.status).send(renderRequesterPage(view, { errors: { images: parsed.refused.message }, draft }));
+        return;
+      }
+      await requesterView.postRequesterMessage(context(req, deps), req.params.token, body, parsed.files);
       res.redirect(303, `/r/${encodeURIComponent(req.params.token)}?sent=1`);
     } catch (error) {
       if (isAppError(error) && error.code === 'BAD_USER_INPUT') {
         try {
           const view = await requesterView.requesterView(context(req, deps), req.params.token);
-          res.status(400).send(renderRequesterPage(view, { error: error.fields?.body?.[0] ?? error.message, draft: typeof body === 'string' ? body : '' }));
+          const errors = { body: error.fields?.body?.[0], images: error.fields?.images?.[0] };
+          res.status(400).send(renderRequesterPage(view, { errors: errors.body || errors.images ? errors : { body: error.message }, draft }));
         } catch (again) {
           refusal(res, again);
         }

@@ -6,8 +6,9 @@
  * A real gateway (SQLite, or PostgreSQL + Redis in the second pass); the writes go through the same services the
  * GraphQL resolvers call. The mail server is "configured" without a sender, so every outbound mail stays in the
  * outbox to be read exactly as nodemailer would be given it (email.test.ts proves what the SMTP server receives),
- * with the reply's files the sender attaches (attachments.test.ts proves they arrive). Replies carry random files;
- * the requester page's files (fetched under its token) and the mails' are the twin's, byte for byte.
+ * with the reply's files the sender attaches (attachments.test.ts proves they arrive). Replies and the requester's
+ * answers (their images, pageImages.test.ts) carry random files; the requester page's files (fetched under its
+ * token) and the mails' are the twin's, byte for byte. A note has no file at all (no column can name one).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ type Op =
   | { op: 'editNote'; text: string }
   | { op: 'deleteNote' }
   | { op: 'reply'; text: string; files: string[] }
-  | { op: 'answer'; text: string }
+  | { op: 'answer'; text: string; files: string[] }
   | { op: 'solve' };
 
 const PUBLIC = new Set(['reply', 'answer']);
@@ -51,7 +52,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ op: fc.constant('reply' as const), text, files: fc.array(fileName, { maxLength: 2 }) }),
   },
-  { weight: 2, arbitrary: text.map((t) => ({ op: 'answer' as const, text: t })) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('answer' as const), text, files: fc.array(fileName, { maxLength: 2 }) }),
+  },
   { weight: 1, arbitrary: fc.constant({ op: 'solve' as const }) },
 );
 
@@ -81,7 +85,13 @@ async function play(ticket: { id: number; token: string }, ops: Op[]): Promise<s
         o.text,
         o.files.map((filename) => ({ filename, data: PNG })),
       );
-    else if (o.op === 'answer') await requesterView.postRequesterMessage(requesterCtx(), ticket.token, o.text);
+    else if (o.op === 'answer')
+      await requesterView.postRequesterMessage(
+        requesterCtx(),
+        ticket.token,
+        o.text,
+        o.files.map((filename) => ({ filename, data: PNG })),
+      );
     else if (o.op === 'solve') await tickets.setTicketStatus(ctx(), ticket.id, 'SOLVED');
   }
   return secrets;
@@ -144,10 +154,12 @@ describe('no internal note reaches the requester', () => {
           expect(surface.toLowerCase()).not.toContain('note');
         }
         expect(withoutTimes(page)).toBe(withoutTimes(twinPage));
-        // Files: only replies carry them; the page's and the mails' are the twin's, byte for byte.
+        // Files: replies and answers carry them, notes never; the page's and the mails' (replies' only) are the twin's,
+        // byte for byte.
         const files = ops.flatMap((o) => (o.op === 'reply' ? o.files : []));
+        const answerFiles = ops.flatMap((o) => (o.op === 'answer' ? o.files : []));
         const [pageFiles, twinPageFiles] = await Promise.all([pageFilesOf(full.token, page), pageFilesOf(twin.token, twinPage)]);
-        expect(pageFiles).toHaveLength(files.length);
+        expect(pageFiles).toHaveLength(files.length + answerFiles.length);
         expect(pageFiles).toEqual(twinPageFiles);
         const mailFiles = await mailFilesOf(full.id);
         expect(mailFiles.map((f) => f.slice(0, f.lastIndexOf(' image/png ')))).toEqual(files);

@@ -2,7 +2,8 @@
  * Roles, teams and assignment (issue 27), through a real gateway on SQLite and on PostgreSQL + Redis: the seed's
  * roles, admin-only mutations, the last admin, role and membership changes taking effect at the next request,
  * ticket placement on create, the compare-and-set of assignTicket/takeTicket, the history of assignments, and a
- * removal from a team unassigning the member's tickets. fast-check over team names.
+ * removal from a team unassigning the member's tickets, auto-assignment to a member online (a signed-in socket).
+ * fast-check over team names (setTeamAutoAssign's arguments: schema/src/services/autoAssign.test.ts).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { rules } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
+import { openLive } from '../../src/testing/wsClient.js';
 
 let gw: TestGateway;
 let admin: TestClient;
@@ -235,5 +237,38 @@ describe('placement and assignment', () => {
     }
     // Their private ticket stays theirs.
     expect((await gqlData<{ ticket: { id: number } }>(b.client, 'query($id: Int!) { ticket(id: $id) { id } }', { id: privateOfB })).ticket.id).toBe(privateOfB);
+  });
+});
+
+describe('auto-assignment', () => {
+  const SET = 'mutation($t: Int!, $on: Boolean!) { setTeamAutoAssign(teamId: $t, enabled: $on) { id autoAssign } }';
+
+  it('setTeamAutoAssign: admins only (an agent is FORBIDDEN); Team.autoAssign is off by default', async () => {
+    const a = await signUp();
+    const t = await team(`Auto forbidden ${stamp}`, a.id);
+    const teamsOf = async (client: TestClient) =>
+      (await gqlData<{ teams: { id: number; autoAssign: boolean }[] }>(client, '{ teams { id autoAssign } }')).teams;
+    expect(await teamsOf(a.client)).toEqual([{ id: t, autoAssign: false }]);
+    expect((await a.client.gql(SET, { t, on: true })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(await teamsOf(a.client)).toEqual([{ id: t, autoAssign: false }]);
+    expect((await gqlData(admin, SET, { t, on: true })).setTeamAutoAssign).toEqual({ id: t, autoAssign: true });
+    expect((await admin.gql(SET, { t: 999_999, on: true })).errors?.[0].extensions?.fields).toEqual({ teamId: [MESSAGES.teamUnknown] });
+  });
+
+  it('a new unassigned ticket of the team goes to the member with the app open (a signed-in socket), none when nobody is', async () => {
+    const a = await signUp();
+    const b = await signUp();
+    const t = await team(`Auto online ${stamp}`, a.id, b.id);
+    await gqlData(admin, SET, { t, on: true });
+    expect((await create(a.client, { t })).data!.createTicket).toMatchObject({ assigneeId: null });
+    const live = openLive(gw.url, b.client.cookieHeader);
+    try {
+      await live.connected;
+      // Presence may reach Redis a moment after the socket opens (bounded wait).
+      await expect.poll(async () => (await create(a.client, { t })).data!.createTicket.assigneeId, { timeout: 5_000 }).toBe(b.id);
+    } finally {
+      await live.dispose();
+    }
+    await expect.poll(async () => (await create(a.client, { t })).data!.createTicket.assigneeId, { timeout: 5_000 }).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { User } from './User.js';
 
 /** A team of agents (issue 27): its tickets are readable by every member (services/ticketAccess.ts). */
@@ -9,6 +9,10 @@ export class Team {
 
   @Property({ type: 'string', length: 50, unique: 'teams_name_unique' })
   name!: string;
+
+  /** New unassigned tickets of the team go to its least-loaded member online (services/autoAssign.ts). */
+  @Property({ type: 'boolean', default: false })
+  autoAssign: Opt<boolean> = false;
 
   @Property({ type: 'Date', onCreate: () => new Date() })
   createdAt: Date = new Date();

@@ -30,6 +30,8 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Mutation.addTeamMember(userId:)': 'The agent to add.',
   'Mutation.removeTeamMember(teamId:)': 'The team.',
   'Mutation.removeTeamMember(userId:)': 'The member to remove.',
+  'Mutation.setTeamAutoAssign(teamId:)': 'The team.',
+  'Mutation.setTeamAutoAssign(enabled:)': 'True turns auto-assignment on, false off.',
   'Mutation.assignTicket(id:)': 'A ticket you may change.',
   'Mutation.assignTicket(teamId:)': 'The team to give it to; null for no team (then assigneeId is required).',
   'Mutation.assignTicket(assigneeId:)': 'The agent to give it to (a member of the team); null for unassigned in the team.',

@@ -95,6 +95,13 @@ export class TeamResolver {
     return teams.addTeamMember(service, teamId, userId);
   }
 
+  @Mutation(() => Team, {
+    description: "Admins only: turns the team's auto-assignment on or off (new unassigned tickets of the team go to the least-loaded member online).",
+  })
+  setTeamAutoAssign(@Arg('teamId', () => Int) teamId: number, @Arg('enabled', () => Boolean) enabled: boolean, @Ctx() { service }: GraphQLContext) {
+    return teams.setTeamAutoAssign(service, teamId, enabled);
+  }
+
   @Mutation(() => Team, { description: 'Admins only: removes an agent from a team; their tickets of the team stay in it, unassigned.' })
   removeTeamMember(@Arg('teamId', () => Int) teamId: number, @Arg('userId', () => Int) userId: number, @Ctx() { service }: GraphQLContext) {
     return teams.removeTeamMember(service, teamId, userId);

@@ -60,6 +60,11 @@ export class Team {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => [Int], { description: "The members' user ids, ascending (their names: the users query)." }) memberIds!: number[];
+  @Field(() => Boolean, {
+    description:
+      'Off by default. When on, each new ticket of the team created without an assignee goes to its member who is online with the fewest unsolved tickets of the team (ties: the lowest user id); nobody online leaves it unassigned. The assignment is a SYSTEM event of the ticket history.',
+  })
+  autoAssign!: boolean;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A ticket requester. The directory is shared: every agent sees every customer; only the owner changes one.' })

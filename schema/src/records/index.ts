@@ -19,6 +19,8 @@ export interface TeamRecord {
   name: string;
   createdAt: Date;
   memberIds: number[];
+  /** New unassigned tickets of the team go to its least-loaded member online (services/autoAssign.ts). */
+  autoAssign: boolean;
 }
 export interface CustomerRecord {
   id: number;

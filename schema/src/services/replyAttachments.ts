@@ -50,7 +50,7 @@ export async function checkAttachments(
   imagesOnly = false,
 ): Promise<CheckedAttachment[]> {
   if (!files || files.length === 0) return [];
-  if (files.length > LIMITS.replyAttachments.max) throw refuse(field, MESSAGES.attachmentCount);
+  if (files.length > LIMITS.replyAttachments.max) throw refuse(field, imagesOnly ? MESSAGES.imageCount : MESSAGES.attachmentCount);
   const checked: CheckedAttachment[] = [];
   for (const file of files) {
     if (!validAttachmentName(file.filename)) throw refuse(field, MESSAGES.attachmentName);

@@ -15,12 +15,13 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Em } from '../database.js';
 import { AppError } from '../errors.js';
-import { RequesterMessage, Ticket } from '../entities/index.js';
+import { ReplyAttachment, RequesterMessage, Ticket } from '../entities/index.js';
 import { toDate } from '../records/index.js';
 import { hasErrors, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
 import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
 import { parseId, type ServiceContext } from './context.js';
 import { ticketOfToken } from './requesterLinks.js';
+import { checkAttachments, type CheckedAttachment, type IncomingFile } from './replyAttachments.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
 
@@ -174,11 +175,20 @@ export async function requesterView(ctx: ServiceContext, token: unknown): Promis
 /**
  * The requester answers through their link: a RequesterMessage (via REQUESTER_PAGE, actor REQUESTER) on the
  * timeline, live for the ticket's agents; an answer to a SOLVED ticket reopens it (an UPDATED event of its own,
- * with its webhook and live ticket event).
+ * with its webhook and live ticket event). It may carry images (`images`: at most LIMITS.replyAttachments.max, each
+ * within the ticket images' limits, services/replyAttachments.ts), stored with the message in the same transaction:
+ * a refused text or file stores nothing. Every field's refusal is reported at once (`body`, `images`).
  */
-export async function postRequesterMessage(ctx: ServiceContext, token: unknown, body: unknown): Promise<void> {
+export async function postRequesterMessage(ctx: ServiceContext, token: unknown, body: unknown, images?: readonly IncomingFile[] | null): Promise<void> {
   const ticket = await ticketForRequester(ctx, token);
   const fields = validateRequesterMessage({ body });
+  let files: CheckedAttachment[] = [];
+  try {
+    files = await checkAttachments(images, 'images', true);
+  } catch (error) {
+    if (!(error instanceof AppError) || !error.fields) throw error;
+    Object.assign(fields, error.fields);
+  }
   if (hasErrors(fields)) throw AppError.validation(fields);
   const asRequester: ServiceContext = { ...ctx, viewerId: null, token: undefined, via: 'REQUESTER_PAGE', requester: { name: ticket.requester.name } };
   const message = ctx.em.create(RequesterMessage, {
@@ -189,6 +199,7 @@ export async function postRequesterMessage(ctx: ServiceContext, token: unknown, 
     held: false,
     createdAt: new Date(),
   });
+  for (const file of files) ctx.em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: message.createdAt });
   const reopen = ticket.status === 'SOLVED';
   const before = ticketData(ticket);
   const previous = facetsOf(ticket);

@@ -8,7 +8,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { emKind } from '../database.js';
 import { AppError } from '../errors.js';
 import { Team, TeamMember, User } from '../entities/index.js';
-import { MESSAGES, checkTeamName, isRole } from '../validation/rules.js';
+import { MESSAGES, checkTeamName, hasErrors, isRole, type FieldErrors } from '../validation/rules.js';
 import type { TeamRecord, UserRecord } from '../records/index.js';
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
@@ -30,6 +30,7 @@ async function teamRecords(ctx: ServiceContext, teams: Team[]): Promise<TeamReco
     name: t.name,
     createdAt: t.createdAt,
     memberIds: members.filter((m) => m.team.id === t.id).map((m) => m.user.id),
+    autoAssign: Boolean(t.autoAssign),
   }));
 }
 
@@ -63,7 +64,7 @@ export async function createTeam(ctx: ServiceContext, rawName: unknown): Promise
     if (error instanceof UniqueConstraintViolationException) throw AppError.validation({ name: [MESSAGES.teamNameTaken] });
     throw error;
   }
-  return { id: team.id, name: team.name, createdAt: team.createdAt, memberIds: [] };
+  return { id: team.id, name: team.name, createdAt: team.createdAt, memberIds: [], autoAssign: false };
 }
 
 async function teamAndUser(ctx: ServiceContext, rawTeamId: unknown, rawUserId: unknown): Promise<{ teamId: number; userId: number }> {
@@ -103,6 +104,23 @@ export async function removeTeamMember(ctx: ServiceContext, rawTeamId: unknown, 
   });
   (announce as (() => void) | null)?.();
   return teamRecord(ctx, teamId);
+}
+
+/**
+ * Turns the team's auto-assignment on or off (off by default): while on, each new ticket of the team created without
+ * an assignee goes to its least-loaded member online (services/autoAssign.ts). Tickets already in the team stay as
+ * they are.
+ */
+export async function setTeamAutoAssign(ctx: ServiceContext, rawTeamId: unknown, enabled: unknown): Promise<TeamRecord> {
+  await requireAdmin(ctx);
+  const fields: FieldErrors = {};
+  const teamId = parseId(rawTeamId);
+  const team = teamId ? await ctx.em.findOne(Team, teamId) : null;
+  if (!team) fields.teamId = [MESSAGES.teamUnknown];
+  if (typeof enabled !== 'boolean') fields.enabled = [MESSAGES.autoAssignEnabled];
+  if (hasErrors(fields) || !team) throw AppError.validation(fields);
+  if (team.autoAssign !== enabled) await ctx.em.nativeUpdate(Team, { id: team.id }, { autoAssign: enabled as boolean });
+  return teamRecord(ctx, team.id);
 }
 
 /** Sets an agent's role; the last admin cannot be demoted. */

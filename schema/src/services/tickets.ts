@@ -10,7 +10,9 @@ import { DEFAULT_TICKET_STATUS, MESSAGES, hasErrors, isTicketStatus, type FieldE
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import type { CheckedImage } from './images.js';
-import { flushWithEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+import { flushWithEvents, recordEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+import * as autoAssign from './autoAssign.js';
+import type { Em } from '../database.js';
 import type { TicketFacets } from '../realtime/events.js';
 import { ticketRecordOf, type TicketImageRecord, type TicketRecord } from '../records/index.js';
 import { validateAll, validateImageField, type TicketInput, type ValidTicket } from './ticketRules.js';
@@ -42,9 +44,9 @@ function assignFields(ctx: ServiceContext, ticket: Ticket, data: ValidTicket): v
   if (data.status) ticket.status = data.status;
 }
 
-function attachImage(ctx: ServiceContext, ticket: Ticket, image: CheckedImage): void {
-  if (ticket.image) ctx.em.remove(ticket.image);
-  ticket.image = ctx.em.create(TicketImage, { ticket, ...image, createdAt: new Date() });
+function attachImage(em: Em, ticket: Ticket, image: CheckedImage): void {
+  if (ticket.image) em.remove(ticket.image);
+  ticket.image = em.create(TicketImage, { ticket, ...image, createdAt: new Date() });
 }
 
 /** The filterable fields of a ticket (entity or record), for the `previous` of a ticket event. */
@@ -113,6 +115,54 @@ async function placementOf(ctx: ServiceContext, placement: TicketPlacement): Pro
   return { team, agent: assignee };
 }
 
+/** A new ticket entity in `em`, placed in `team` (null: none) and assigned to `agent` (null: unassigned). */
+function newTicket(em: Em, data: ValidTicket, team: number | null, agent: number | null): Ticket {
+  return em.create(Ticket, {
+    title: data.title,
+    type: data.type,
+    priority: data.priority,
+    description: data.description,
+    status: data.status ?? DEFAULT_TICKET_STATUS,
+    assignee: agent === null ? null : em.getReference(User, agent),
+    team: team == null ? null : em.getReference(Team, team),
+    requester: em.getReference(Customer, data.requesterId),
+    macro: em.getReference(Macro, data.macroId),
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+}
+
+/**
+ * A new unassigned ticket of a team that auto-assigns (services/autoAssign.ts): in one transaction, the team's lock,
+ * the choice of the least-loaded member online, the ticket (CREATED, the creator's event) and, when someone was
+ * chosen, its assignment (UPDATED, the system's event). Announced live once, as created, with the final record.
+ */
+async function createAutoAssigned(
+  ctx: ServiceContext,
+  data: ValidTicket,
+  checkedImage: CheckedImage | null | undefined,
+  teamId: number,
+): Promise<TicketRecord> {
+  // Presence is read before the transaction (a Redis round trip with the multi-gateway setup): the lock is not held over it.
+  const online = await ctx.deps.presence.onlineUserIds();
+  let record: TicketRecord | undefined;
+  let created: Ticket | undefined;
+  await ctx.em.transactional(async (em) => {
+    const chosen = await autoAssign.chooseAssignee(em, teamId, online);
+    const ticket = (created = newTicket(em, data, teamId, null));
+    if (checkedImage) attachImage(em, ticket, checkedImage);
+    await em.flush();
+    const createdDraft = webhookEvent.ticket('CREATED', ticket);
+    const announce = () => (record = publishTicket(ctx, 'CREATED', ticket, audienceOf(createdDraft)));
+    if (chosen === null) return void (await recordEvents(ctx, em, [createdDraft], announce));
+    await recordEvents(ctx, em, [createdDraft]);
+    await autoAssign.recordAssignment(ctx, em, ticket, chosen, (assignedDraft) => {
+      record = publishTicket(ctx, 'CREATED', ticket, audienceOf(assignedDraft, audienceOf(createdDraft)));
+    });
+  });
+  return record ?? ticketRecordOf(created!);
+}
+
 /**
  * Creates a ticket, and its image when one is given, in one transaction: both are stored or neither is. Whether a
  * create must carry an image is the transport's rule (GraphQL's createTicket requires one, "Image is Required";
@@ -122,20 +172,9 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
   requireViewer(ctx);
   const { data, checkedImage } = await validateAll(ctx, input, image);
   const { team, agent } = await placementOf(ctx, placement);
-  const ticket = ctx.em.create(Ticket, {
-    title: data.title,
-    type: data.type,
-    priority: data.priority,
-    description: data.description,
-    status: data.status ?? DEFAULT_TICKET_STATUS,
-    assignee: agent === null ? null : ctx.em.getReference(User, agent),
-    team: team == null ? null : ctx.em.getReference(Team, team),
-    requester: ctx.em.getReference(Customer, data.requesterId),
-    macro: ctx.em.getReference(Macro, data.macroId),
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  });
-  if (checkedImage) attachImage(ctx, ticket, checkedImage);
+  if (team != null && agent == null && (await autoAssign.isOn(ctx, team))) return createAutoAssigned(ctx, data, checkedImage, team);
+  const ticket = newTicket(ctx.em, data, team, agent);
+  if (checkedImage) attachImage(ctx.em, ticket, checkedImage);
   let record!: TicketRecord;
   let draft: WebhookEventDraft | undefined;
   await flushWithEvents(
@@ -159,7 +198,7 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();
   bumpVersion(ticket);
-  if (checkedImage) attachImage(ctx, ticket, checkedImage);
+  if (checkedImage) attachImage(ctx.em, ticket, checkedImage);
   return flushTicketUpdate(ctx, ticket, before, previous);
 }
 
@@ -207,7 +246,7 @@ export async function setTicketImage(ctx: ServiceContext, rawId: unknown, image:
   const checkedImage = await validateImageField(image, fields);
   if (hasErrors(fields) || !checkedImage) throw AppError.validation(fields);
   const before = ticketData(ticket);
-  attachImage(ctx, ticket, checkedImage);
+  attachImage(ctx.em, ticket, checkedImage);
   ticket.updatedAt = new Date();
   bumpVersion(ticket);
   const record = await flushTicketUpdate(ctx, ticket, before, facetsOf(ticket));

@@ -80,6 +80,7 @@ export const MESSAGES = {
   lastAdmin: 'The last admin cannot be demoted: make another agent an admin first.',
   assigneeNotMember: "The assignee must be a member of the ticket's team.",
   assignmentNeedsOwner: 'A ticket without a team needs an assignee.',
+  autoAssignEnabled: 'Auto-assign must be on (true) or off (false).',
   expectedVersion: '`expectedVersion` must be a whole number from 1.',
   versionConflict: 'The ticket changed since you loaded it: reload it and try again.',
   adminOnly: 'Only an admin may do this.',
@@ -96,6 +97,9 @@ export const MESSAGES = {
   imageDamaged: 'Image file is damaged, incomplete, or has other content attached.',
   // Attachments of a reply to the requester (issue 25, docs/email.md "Limits").
   attachmentCount: 'Attach at most 5 files to one reply.',
+  /** The requester page's answer (issue 25): images only, as many as a reply's files. */
+  imageCount: 'Attach at most 5 images to one message.',
+  requesterForm: 'The form could not be read. Choose your images in the Images field and send again.',
   attachmentType: 'Attachments must be PNG, JPEG, GIF or WebP images, or PDF files.',
   attachmentSize: 'Each attachment must be 5 MB or smaller.',
   attachmentName: 'File names must be 1 to 200 characters, without control characters, slashes or backslashes.',
