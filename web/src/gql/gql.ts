@@ -25,6 +25,7 @@ type Documents = {
     "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": typeof types.ApiTokensPageDocument,
     "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.RevokeApiTokenDocument,
     "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": typeof types.CreateApiTokenDocument,
+    "\n  query List($filter: TicketFilter) {\n    tickets(first: 50, filter: $filter) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        status\n        priority\n        type\n        requesterId\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ListDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": typeof types.ListFacets_TicketFragmentDoc,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
@@ -114,6 +115,7 @@ const documents: Documents = {
     "\n  query ApiTokensPage {\n    apiTokens {\n      id\n      ...ApiTokenRow_token\n    }\n  }\n": types.ApiTokensPageDocument,
     "\n  mutation RevokeApiToken($id: Int!) {\n    revokeApiToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.RevokeApiTokenDocument,
     "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": types.CreateApiTokenDocument,
+    "\n  query List($filter: TicketFilter) {\n    tickets(first: 50, filter: $filter) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        status\n        priority\n        type\n        requesterId\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ListDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": types.ListFacets_TicketFragmentDoc,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
@@ -250,6 +252,10 @@ export function graphql(source: "\n  mutation RevokeApiToken($id: Int!) {\n    r
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query List($filter: TicketFilter) {\n    tickets(first: 50, filter: $filter) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        status\n        priority\n        type\n        requesterId\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query List($filter: TicketFilter) {\n    tickets(first: 50, filter: $filter) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        status\n        priority\n        type\n        requesterId\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
