@@ -100,12 +100,26 @@ describe('the Admin page', () => {
     await dialog.getByRole('button', { name: 'Remove Member' }).click();
     await gone(dialog);
     await shown(teamCard(page, teamB).getByText('No members yet.'));
+    // Team B assigns new tickets automatically, then not (the box follows the server's answer).
+    const auto = teamCard(page, teamB).getByRole('checkbox', { name: 'Assign new tickets automatically' });
+    expect(await auto.isChecked()).toBe(false);
+    await auto.click(); // controlled by the server's answer: not checked until it comes
+    // The box is checked once the server answered (it follows Team.autoAssign in the cache), and disabled meanwhile.
+    await shown(teamCard(page, teamB).locator('input[type="checkbox"]:checked:not(:disabled)'));
+    const on = await gql<{ teams: { name: string; autoAssign: boolean }[] }>(page, '{ teams { name autoAssign } }');
+    expect(on.teams.find((t) => t.name === teamB)?.autoAssign).toBe(true);
+    await auto.click();
+    await shown(teamCard(page, teamB).locator('input[type="checkbox"]:not(:checked):not(:disabled)'));
 
-    const { teams } = await gql<{ teams: { id: number; name: string; memberIds: number[] }[] }>(page, '{ teams { id name memberIds } }');
+    const { teams } = await gql<{ teams: { id: number; name: string; memberIds: number[]; autoAssign: boolean }[] }>(
+      page,
+      '{ teams { id name memberIds autoAssign } }',
+    );
     const a = teams.find((t) => t.name === teamA)!;
     const b = teams.find((t) => t.name === teamB)!;
     expect(a.memberIds).toEqual([ann.id, ben.id]);
     expect(b.memberIds).toEqual([]);
+    expect([a.autoAssign, b.autoAssign]).toEqual([false, false]);
     teamAId = a.id;
   });
 

@@ -10,6 +10,17 @@ export const TeamCard_team = graphql(`
     id
     name
     memberIds
+    autoAssign
+  }
+`);
+
+/** The answer updates Team:{id}.autoAssign in the cache. */
+const SET_AUTO_ASSIGN = graphql(`
+  mutation SetTeamAutoAssign($teamId: Int!, $enabled: Boolean!) {
+    setTeamAutoAssign(teamId: $teamId, enabled: $enabled) {
+      id
+      autoAssign
+    }
   }
 `);
 
@@ -47,6 +58,9 @@ export function TeamCard(props: { team: FragmentType<typeof TeamCard_team>; agen
   const [removing, setRemoving] = useState<Agent | null>(null);
   const [addMember, { loading: adding }] = useMutation(ADD_TEAM_MEMBER);
   const [removeMember] = useMutation(REMOVE_TEAM_MEMBER);
+  const [setAutoAssign, { loading: switching }] = useMutation(SET_AUTO_ASSIGN);
+  const autoId = useId();
+  const [autoError, setAutoError] = useState<string | null>(null);
   const name = (id: number) => props.agents.find((agent) => agent.id === id)?.username ?? `Agent ${id}`;
   const members = team.memberIds.map((id) => ({ id, username: name(id) })).sort((a, b) => a.username.localeCompare(b.username));
   const others = props.agents.filter((agent) => !team.memberIds.includes(agent.id));
@@ -89,6 +103,32 @@ export function TeamCard(props: { team: FragmentType<typeof TeamCard_team>; agen
       ) : (
         <p className="muted">No members yet.</p>
       )}
+      <div className="team-auto">
+        <input
+          id={autoId}
+          type="checkbox"
+          checked={team.autoAssign}
+          disabled={switching}
+          aria-describedby={`${autoId}-hint`}
+          onChange={async (event) => {
+            setAutoError(null);
+            try {
+              await setAutoAssign({ variables: { teamId: team.id, enabled: event.target.checked } });
+            } catch (caught) {
+              setAutoError(describeError(caught).message);
+            }
+          }}
+        />
+        <label htmlFor={autoId}>Assign new tickets automatically</label>
+        <p id={`${autoId}-hint`} className="muted">
+          A new unassigned ticket of {team.name} goes to the member online with the fewest open tickets in it.
+        </p>
+        {autoError && (
+          <p className="form-error" role="alert">
+            {autoError}
+          </p>
+        )}
+      </div>
       <form className="team-add" onSubmit={add} noValidate>
         <label htmlFor={pickerId}>Add a member to {team.name}</label>
         <div className="team-add-row">

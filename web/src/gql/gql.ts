@@ -18,7 +18,8 @@ type Documents = {
     "\n  fragment AgentRoleRow_user on User {\n    id\n    username\n    email\n    role\n  }\n": typeof types.AgentRoleRow_UserFragmentDoc,
     "\n  mutation SetUserRole($userId: Int!, $role: Role!) {\n    setUserRole(userId: $userId, role: $role) {\n      id\n      ...AgentRoleRow_user\n    }\n  }\n": typeof types.SetUserRoleDocument,
     "\n  mutation CreateTeam($name: String!) {\n    createTeam(name: $name) {\n      id\n      ...TeamCard_team\n    }\n  }\n": typeof types.CreateTeamDocument,
-    "\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n  }\n": typeof types.TeamCard_TeamFragmentDoc,
+    "\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n    autoAssign\n  }\n": typeof types.TeamCard_TeamFragmentDoc,
+    "\n  mutation SetTeamAutoAssign($teamId: Int!, $enabled: Boolean!) {\n    setTeamAutoAssign(teamId: $teamId, enabled: $enabled) {\n      id\n      autoAssign\n    }\n  }\n": typeof types.SetTeamAutoAssignDocument,
     "\n  mutation AddTeamMember($teamId: Int!, $userId: Int!) {\n    addTeamMember(teamId: $teamId, userId: $userId) {\n      id\n      ...TeamCard_team\n    }\n  }\n": typeof types.AddTeamMemberDocument,
     "\n  mutation RemoveTeamMember($teamId: Int!, $userId: Int!) {\n    removeTeamMember(teamId: $teamId, userId: $userId) {\n      id\n      ...TeamCard_team\n    }\n  }\n": typeof types.RemoveTeamMemberDocument,
     "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": typeof types.ApiTokenRow_TokenFragmentDoc,
@@ -108,7 +109,8 @@ const documents: Documents = {
     "\n  fragment AgentRoleRow_user on User {\n    id\n    username\n    email\n    role\n  }\n": types.AgentRoleRow_UserFragmentDoc,
     "\n  mutation SetUserRole($userId: Int!, $role: Role!) {\n    setUserRole(userId: $userId, role: $role) {\n      id\n      ...AgentRoleRow_user\n    }\n  }\n": types.SetUserRoleDocument,
     "\n  mutation CreateTeam($name: String!) {\n    createTeam(name: $name) {\n      id\n      ...TeamCard_team\n    }\n  }\n": types.CreateTeamDocument,
-    "\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n  }\n": types.TeamCard_TeamFragmentDoc,
+    "\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n    autoAssign\n  }\n": types.TeamCard_TeamFragmentDoc,
+    "\n  mutation SetTeamAutoAssign($teamId: Int!, $enabled: Boolean!) {\n    setTeamAutoAssign(teamId: $teamId, enabled: $enabled) {\n      id\n      autoAssign\n    }\n  }\n": types.SetTeamAutoAssignDocument,
     "\n  mutation AddTeamMember($teamId: Int!, $userId: Int!) {\n    addTeamMember(teamId: $teamId, userId: $userId) {\n      id\n      ...TeamCard_team\n    }\n  }\n": types.AddTeamMemberDocument,
     "\n  mutation RemoveTeamMember($teamId: Int!, $userId: Int!) {\n    removeTeamMember(teamId: $teamId, userId: $userId) {\n      id\n      ...TeamCard_team\n    }\n  }\n": types.RemoveTeamMemberDocument,
     "\n  fragment ApiTokenRow_token on ApiToken {\n    id\n    name\n    scopes\n    hint\n    createdAt\n    expiresAt\n    lastUsedAt\n  }\n": types.ApiTokenRow_TokenFragmentDoc,
@@ -227,7 +229,11 @@ export function graphql(source: "\n  mutation CreateTeam($name: String!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n  }\n"): (typeof documents)["\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n  }\n"];
+export function graphql(source: "\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n    autoAssign\n  }\n"): (typeof documents)["\n  fragment TeamCard_team on Team {\n    id\n    name\n    memberIds\n    autoAssign\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetTeamAutoAssign($teamId: Int!, $enabled: Boolean!) {\n    setTeamAutoAssign(teamId: $teamId, enabled: $enabled) {\n      id\n      autoAssign\n    }\n  }\n"): (typeof documents)["\n  mutation SetTeamAutoAssign($teamId: Int!, $enabled: Boolean!) {\n    setTeamAutoAssign(teamId: $teamId, enabled: $enabled) {\n      id\n      autoAssign\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
