@@ -14,7 +14,8 @@ import { ticketRecordOf, type TicketRecord } from '../records/index.js';
 import type { Em } from '../database.js';
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
-import { recordEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+import { eventAudience, facetsOf, recordEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+import type { TicketFacets } from '../realtime/events.js';
 
 /** A nullable id column or argument as a number or null. */
 const optionalId = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -58,6 +59,7 @@ async function moveTicket(ctx: ServiceContext, ticket: Ticket, teamId: number | 
   if ((ticket.team?.id ?? null) === teamId && ticketAccess.audienceOwner(ticket) === (assignTo ?? 0)) return ticketRecordOf(ticket);
   const audienceBefore = await ticketAccess.audienceOf(ctx.em, ticket);
   const before = ticketData(ticket);
+  const previous = facetsOf(ticket);
   let draft: WebhookEventDraft | undefined;
   let record!: TicketRecord;
   const lost = new Error('version moved');
@@ -73,8 +75,7 @@ async function moveTicket(ctx: ServiceContext, ticket: Ticket, teamId: number | 
       draft = webhookEvent.ticket('UPDATED', t, before);
       await recordEvents(ctx, em, [draft], () => {
         record = ticketRecordOf(t);
-        const audience = [...new Set([...audienceBefore, ...(Array.isArray(draft!.audience) ? draft!.audience : [])])];
-        ticketAccess.publish(ctx.deps.bus, audience, { kind: 'UPDATED', id: t.id, record, previous: facets(before) });
+        ticketAccess.publish(ctx.deps.bus, eventAudience(draft, audienceBefore), { kind: 'UPDATED', id: t.id, record, previous });
       });
     });
   } catch (error) {
@@ -83,15 +84,6 @@ async function moveTicket(ctx: ServiceContext, ticket: Ticket, teamId: number | 
     throw error === lost ? await conflict(ctx, ticket.id) : error;
   }
   return record ?? ticketRecordOf(ticket);
-}
-
-function facets(data: Record<string, unknown>) {
-  return {
-    status: data.status as TicketRecord['status'],
-    priority: data.priority as TicketRecord['priority'],
-    type: data.type as TicketRecord['type'],
-    requesterId: Number(data.requesterId),
-  };
 }
 
 /**
@@ -140,13 +132,13 @@ export async function takeTicket(ctx: ServiceContext, rawId: unknown, rawExpecte
  */
 export async function unassignMemberTickets(ctx: ServiceContext, em: Em, teamId: number, userId: number): Promise<() => void> {
   const owned = await em.find(Ticket, ticketAccess.memberTicketsFilter(teamId, userId), { populate: ['image'] });
-  const drafts: { draft: WebhookEventDraft; ticket: Ticket; before: Record<string, unknown> }[] = [];
+  const drafts: { draft: WebhookEventDraft; ticket: Ticket; before: Record<string, unknown>; previous: TicketFacets }[] = [];
   for (const ticket of owned) {
     const before = ticketData(ticket);
     ticket.assignee = null;
     ticket.version += 1;
     ticket.updatedAt = new Date();
-    drafts.push({ draft: undefined as unknown as WebhookEventDraft, ticket, before });
+    drafts.push({ draft: undefined as unknown as WebhookEventDraft, ticket, before, previous: facetsOf(ticket) });
   }
   await em.flush();
   for (const d of drafts) d.draft = webhookEvent.ticket('UPDATED', d.ticket, d.before);
@@ -158,8 +150,7 @@ export async function unassignMemberTickets(ctx: ServiceContext, em: Em, teamId:
   return () => {
     for (const d of drafts) {
       const record = ticketRecordOf(d.ticket);
-      const audience = [...new Set([userId, ...(Array.isArray(d.draft.audience) ? d.draft.audience : [])])];
-      ticketAccess.publish(ctx.deps.bus, audience, { kind: 'UPDATED', id: record.id, record, previous: facets(d.before) });
+      ticketAccess.publish(ctx.deps.bus, eventAudience(d.draft, [userId]), { kind: 'UPDATED', id: record.id, record, previous: d.previous });
     }
   };
 }

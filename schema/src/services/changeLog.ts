@@ -13,7 +13,8 @@
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
 import { hotRead, transactionStatements, type Em } from '../database.js';
 import { AppError } from '../errors.js';
-import { ticketRecordOf } from '../records/index.js';
+import { ticketRecordOf, type TicketRecord } from '../records/index.js';
+import type { TicketFacets } from '../realtime/events.js';
 import { insertEvents, wakeWorkers, type WebhookEventDraft as OutboxDraft } from '../webhooks/outbox.js';
 import { actorOf, type ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
@@ -382,4 +383,16 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   publish?.();
   publishTimeline(ctx, appended);
   return appended;
+}
+
+/** The filterable fields of a ticket (entity or record), for the `previous` of a ticket event. */
+export function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
+  const requesterId = 'requesterId' in ticket ? ticket.requesterId : ticket.requester.id;
+  return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
+}
+
+/** The draft's audience (set by the change log in the transaction) and the agents before (`before`), once each. */
+export function eventAudience(draft: WebhookEventDraft | undefined, before: readonly number[] = []): number[] {
+  const after = draft && Array.isArray(draft.audience) ? draft.audience : [];
+  return [...new Set([...before, ...after])];
 }

@@ -10,7 +10,9 @@ import { DEFAULT_TICKET_STATUS, MESSAGES, hasErrors, isTicketStatus, type FieldE
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import type { CheckedImage } from './images.js';
-import { flushWithEvents, recordEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+import { eventAudience, facetsOf, flushWithEvents, recordEvents, ticketData, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+
+export { facetsOf } from './changeLog.js';
 import * as autoAssign from './autoAssign.js';
 import type { Em } from '../database.js';
 import type { TicketFacets } from '../realtime/events.js';
@@ -49,12 +51,6 @@ function attachImage(em: Em, ticket: Ticket, image: CheckedImage): void {
   ticket.image = em.create(TicketImage, { ticket, ...image, createdAt: new Date() });
 }
 
-/** The filterable fields of a ticket (entity or record), for the `previous` of a ticket event. */
-export function facetsOf(ticket: Ticket | TicketRecord): TicketFacets {
-  const requesterId = 'requesterId' in ticket ? ticket.requesterId : ticket.requester.id;
-  return { status: ticket.status, priority: ticket.priority, type: ticket.type, requesterId };
-}
-
 /**
  * Announces a ticket change live to `audience` (the draft's, read in the write's transaction by the change log,
  * plus whoever could read the ticket before: a reassignment away is heard by the agent who lost it).
@@ -69,12 +65,6 @@ export function publishTicket(
   const record = ticketRecordOf(ticket);
   ticketAccess.publish(ctx.deps.bus, audience, { kind, id: record.id, record, ...(previous ? { previous } : {}) });
   return record;
-}
-
-/** The draft's audience (set by the change log in the transaction) and the agents before, once each. */
-function audienceOf(draft: WebhookEventDraft | undefined, before: readonly number[] = []): number[] {
-  const after = draft && Array.isArray(draft.audience) ? draft.audience : [];
-  return [...new Set([...before, ...after])];
 }
 
 /** The next version of a ticket written by the ORM: `version + 1` in the UPDATE itself (reloaded after the flush). */
@@ -153,11 +143,11 @@ async function createAutoAssigned(
     if (checkedImage) attachImage(em, ticket, checkedImage);
     await em.flush();
     const createdDraft = webhookEvent.ticket('CREATED', ticket);
-    const announce = () => (record = publishTicket(ctx, 'CREATED', ticket, audienceOf(createdDraft)));
+    const announce = () => (record = publishTicket(ctx, 'CREATED', ticket, eventAudience(createdDraft)));
     if (chosen === null) return void (await recordEvents(ctx, em, [createdDraft], announce));
     await recordEvents(ctx, em, [createdDraft]);
     await autoAssign.recordAssignment(ctx, em, ticket, chosen, (assignedDraft) => {
-      record = publishTicket(ctx, 'CREATED', ticket, audienceOf(assignedDraft, audienceOf(createdDraft)));
+      record = publishTicket(ctx, 'CREATED', ticket, eventAudience(assignedDraft, eventAudience(createdDraft)));
     });
   });
   return record ?? ticketRecordOf(created!);
@@ -180,7 +170,7 @@ export async function createTicket(ctx: ServiceContext, input: TicketInput, imag
   await flushWithEvents(
     ctx,
     () => (draft = webhookEvent.ticket('CREATED', ticket)),
-    () => (record = publishTicket(ctx, 'CREATED', ticket, audienceOf(draft))),
+    () => (record = publishTicket(ctx, 'CREATED', ticket, eventAudience(draft))),
   );
   return record;
 }
@@ -218,7 +208,7 @@ async function flushTicketUpdate(
   await flushWithEvents(
     ctx,
     () => (draft = webhookEvent.ticket('UPDATED', ticket, before)),
-    () => (record = publishTicket(ctx, 'UPDATED', ticket, audienceOf(draft, audienceBefore), previous)),
+    () => (record = publishTicket(ctx, 'UPDATED', ticket, eventAudience(draft, audienceBefore), previous)),
   );
   return record;
 }
