@@ -11,6 +11,7 @@ import { Migration20261126130000TicketTimeline } from './Migration20261126130000
 import { Migration20261126140000Teams } from './Migration20261126140000Teams.js';
 import { Migration20261126150000RequesterReplies } from './Migration20261126150000RequesterReplies.js';
 import { Migration20261126160000ReplyAttachments } from './Migration20261126160000ReplyAttachments.js';
+import { Migration20261126180000ReportFacts } from './Migration20261126180000ReportFacts.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126140000Teams', class: Migration20261126140000Teams },
   { name: 'Migration20261126150000RequesterReplies', class: Migration20261126150000RequesterReplies },
   { name: 'Migration20261126160000ReplyAttachments', class: Migration20261126160000ReplyAttachments },
+  { name: 'Migration20261126180000ReportFacts', class: Migration20261126180000ReportFacts },
 ];
