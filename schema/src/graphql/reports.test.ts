@@ -279,6 +279,10 @@ describe('access: the tickets the viewer may read now', () => {
     expect(await created(colleague)).toBe(1);
     expect(await created(outsider)).toBe(0);
     expect(await created(admin)).toBeGreaterThanOrEqual(1);
+    // "Assigned to me": the assignee's own tickets only, not the team's.
+    const mineOnly = { ...range, filter: { assignedToMe: true } };
+    expect((await report(kit.as(member), mineOnly)).totals.created).toBe(1);
+    expect((await report(kit.as(colleague), mineOnly)).totals.created).toBe(0);
     const adminBefore = await created(admin);
     // Reassigned through the service to the other team: its history now counts there, not in team A.
     const current = (await kit.rows<{ version: number }>('select version from tickets where id = ?', [s.id]))[0];

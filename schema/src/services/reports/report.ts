@@ -195,8 +195,10 @@ function checkInput(input: ReportInput): { fromDays: number; toDays: number } {
 
 /** The conditions over the tickets table (alias t) that the viewer's access and the filter put on the facts. */
 async function ticketConditions(ctx: ServiceContext, filter: ReportFilter | null | undefined): Promise<{ sql: string; bindings: unknown[] }> {
-  const viewerId = requireViewer(ctx);
-  const access = ticketAccess.readSql(await ticketAccess.scopeOf(ctx), 't');
+  requireViewer(ctx);
+  const scope = await ticketAccess.scopeOf(ctx);
+  // "Assigned to me" narrows the rule to its first part, as the ticket list does (services/ticketPages.ts).
+  const access = ticketAccess.readSql(filter?.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope, 't');
   const parts = [access.sql];
   const bindings = [...access.bindings];
   const inList = (column: string, values: readonly string[] | null | undefined) => {
@@ -210,10 +212,6 @@ async function ticketConditions(ctx: ServiceContext, filter: ReportFilter | null
   if (filter?.requesterId != null) {
     parts.push('t.requester_id = ?');
     bindings.push(filter.requesterId);
-  }
-  if (filter?.assignedToMe) {
-    parts.push('t.assignee_id = ?');
-    bindings.push(viewerId);
   }
   return { sql: parts.join(' and '), bindings };
 }
