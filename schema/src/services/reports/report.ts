@@ -287,6 +287,7 @@ class Series {
 
 /** The report the viewer asked for (see the module comment for every definition). */
 export async function report(ctx: ServiceContext, input: ReportInput): Promise<ReportResult> {
+  requireViewer(ctx); // signed out is UNAUTHENTICATED whatever the input
   const { fromDays, toDays } = checkInput(input);
   const { starts, bounds, end } = bucketsOf(fromDays, toDays, input.bucket, input.timeZone);
   const where = await ticketConditions(ctx, input.filter);
