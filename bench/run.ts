@@ -13,6 +13,7 @@
  *   BENCH_TIMELINE_EVENTS=1000000     scenario 10's events in the table (the timeline at scale)
  *   BENCH_WRITE_PAIRS=3  scenario 10's alternated without/with pairs of write runs (and 11's note/reply pairs)
  *   BENCH_REPLY_RATE=100 scenario 11's open-loop replies per second
+ *   BENCH_REPORT_TICKETS=100000 scenario 12's tickets (reports at scale)
  *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load (=rest: profile the REST list's load instead)
  *   BENCH_VERBOSE=1      show the gateway's output
  *
@@ -54,6 +55,7 @@ import { liveInBrowser } from './scenarios/liveBrowser.js';
 import { messageCenter } from './scenarios/messageCenter.js';
 import { postgresPassWanted, postgresRows } from './scenarios/postgres.js';
 import { replies } from './scenarios/replies.js';
+import { reports } from './scenarios/reports.js';
 import { restList } from './scenarios/restList.js';
 import { scale } from './scenarios/scale.js';
 import { timeline } from './scenarios/timeline.js';
@@ -155,6 +157,8 @@ async function main() {
   if (runs(10)) await guard('10e', timelineInBrowser);
   // Issue 25: replies to the requester by mail (a real SMTP server on 127.0.0.1), on SQLite then PostgreSQL + Redis.
   if (runs(11)) await guard('11', () => replies(postgres));
+  // Issue 29: reports over the report facts (SQLite): latency at scale, write → visible, the write path paired.
+  if (runs(12)) await guard('12', reports);
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

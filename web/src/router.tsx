@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
               { path: 'view/customers', ...screen(() => import('./customers/CustomersPage')) },
               { path: 'view/macros', ...screen(() => import('./macros/MacrosPage')) },
               { path: 'message/center', ...screen(() => import('./messages/MessageCenterPage')) },
+              { path: 'reports', ...screen(() => import('./reports/ReportsPage')) },
               { path: 'settings/api-tokens', ...screen(() => import('./apiTokens/ApiTokensPage')) },
               { path: 'settings/webhooks', ...screen(() => import('./webhooks/WebhooksPage')) },
               { path: 'settings/webhooks/:webhookId', ...screen(() => import('./webhooks/WebhookPage')) },

@@ -6,6 +6,8 @@
  *   default (50). The frame of a list (…Connection, …Edge, PageInfo) costs nothing itself;
  * - a list without `first` counts as 100 items (the largest page), unless the schema bounds it (the field's
  *   `maxItems` extension: `TicketChange.changes` holds at most one change per tracked field, 9);
+ * - a field with a `flatCost` extension costs that, whatever it selects (`report`: one statement pair over the
+ *   report facts whatever its buckets and groups, 100 points);
  * - each mutation field adds 10 points;
  * - introspection (`__schema`, `__type`) costs 1 point, `__typename` nothing;
  * - every operation costs at least 1 point against a token's budget.
@@ -44,6 +46,8 @@ const isFrame = (typeName: string) => typeName.endsWith('Connection') || typeNam
 
 const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
   if (field.name.startsWith('__')) return field.name === '__typename' ? 0 : COST.object;
+  const flat = field.extensions?.flatCost;
+  if (typeof flat === 'number') return flat;
   const named = getNamedType(field.type);
   if (isLeafType(named)) return type.name === 'Mutation' ? COST.mutation : 0;
   const item = (isFrame(named.name) ? 0 : COST.object) + childComplexity;

@@ -18,6 +18,7 @@ import type { TicketFacets } from '../realtime/events.js';
 import { insertEvents, wakeWorkers, type WebhookEventDraft as OutboxDraft } from '../webhooks/outbox.js';
 import { actorOf, type ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
+import { applyReportFacts, reportFactsOn } from './reports/facts.js';
 
 type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
 type Data = Record<string, unknown>;
@@ -295,6 +296,21 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           d.teamId ?? null,
         ]);
     }
+    // The report facts of these entries, in this same transaction (services/reports/facts.ts): a write is in every
+    // report once it commits.
+    if (reportFactsOn())
+      await applyReportFacts(
+        statements,
+        ticketId,
+        list.map((d) => ({
+          kind: d.kind,
+          at: (d.at ?? at).getTime(),
+          actorKind: actor.kind,
+          changes: d.changes,
+          assigneeId: d.assigneeId,
+          teamId: d.teamId ?? null,
+        })),
+      );
     list.forEach((d, i) => appended.push({ ticketId, seq: first + i, at: d.at ?? at, assigneeId: d.assigneeId, audience: d.audience }));
   }
   return appended;

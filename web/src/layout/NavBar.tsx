@@ -23,6 +23,7 @@ export function NavBar() {
       </button>
       <NavLink to="/view/customers">Customers</NavLink>
       <NavLink to="/view/macros">Macros</NavLink>
+      <NavLink to="/reports">Reports</NavLink>
       <button type="button" onClick={() => openModal('messageCenter')}>
         Message Center
         <UnreadBadge />

@@ -86,6 +86,9 @@ export function ProfileMenu() {
                 <Link to="/view/macros" onClick={() => setOpen(false)}>
                   Macros
                 </Link>
+                <Link to="/reports" onClick={() => setOpen(false)}>
+                  Reports
+                </Link>
                 <Link to="/message/center" onClick={() => setOpen(false)}>
                   Message Center
                   <UnreadBadge />
