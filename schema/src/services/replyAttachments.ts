@@ -76,7 +76,8 @@ export async function checkAttachments(
   return checked;
 }
 
-interface AttachmentRow {
+/** A reply_attachments row as the readers select it (the agent's timeline here, the requester page in requesterView.ts). */
+export interface AttachmentRow {
   id: number | string;
   reply_id: number | string | null;
   requester_message_id: number | string | null;

@@ -21,7 +21,7 @@ import { hasErrors, validateRequesterMessage, type TicketStatus } from '../valid
 import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
 import { parseId, type ServiceContext } from './context.js';
 import { ticketOfToken } from './requesterLinks.js';
-import { checkAttachments, type CheckedAttachment, type IncomingFile } from './replyAttachments.js';
+import { checkAttachments, type AttachmentRow, type CheckedAttachment, type IncomingFile } from './replyAttachments.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
 
@@ -112,16 +112,7 @@ interface PublicFile extends RequesterFile {
  * in upload order. Only the attachments' own table and the messages' (for `held`) are read: a note has no file.
  */
 async function publicFiles(em: Em, ticketId: number): Promise<PublicFile[]> {
-  const rows = await em.getConnection().execute<
-    {
-      id: number | string;
-      reply_id: number | string | null;
-      requester_message_id: number | string | null;
-      filename: string;
-      mime_type: string;
-      byte_size: number | string;
-    }[]
-  >(
+  const rows = await em.getConnection().execute<AttachmentRow[]>(
     `select a.id, a.reply_id, a.requester_message_id, a.filename, a.mime_type, a.byte_size
        from reply_attachments a left join requester_messages m on m.id = a.requester_message_id
       where a.ticket_id = ? and (a.reply_id is not null or (m.id is not null and not m.held))
