@@ -40,9 +40,18 @@ export function linkUrl(ctx: ServiceContext, token: string): string {
 const run = async <T>(em: Em, sql: string, params: unknown[]) =>
   em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext<Knex.Transaction>());
 
-/** The ticket's link token, its row made on first use (in `em`'s transaction when one is open). */
-export async function ensureToken(ctx: ServiceContext, em: Em, ticketId: number): Promise<string> {
-  const [row] = await run<{ nonce: string }>(em, 'select nonce from requester_links where ticket_id = ?', [ticketId]);
+/**
+ * The ticket's link token, its row made on first use (in `em`'s transaction when one is open). A caller that has
+ * already read the row's nonce with its own statement (a reply: services/requesterReplies.ts) passes it (`null`:
+ * read, and no row yet), so no second read is made.
+ */
+export async function ensureToken(ctx: ServiceContext, em: Em, ticketId: number, known?: string | null): Promise<string> {
+  const [row] =
+    known !== undefined
+      ? known === null
+        ? []
+        : [{ nonce: known }]
+      : await run<{ nonce: string }>(em, 'select nonce from requester_links where ticket_id = ?', [ticketId]);
   if (row) return tokenOf(ctx, ticketId, row.nonce);
   const nonce = randomBytes(16).toString('base64url');
   const token = tokenOf(ctx, ticketId, nonce);

@@ -74,6 +74,13 @@ describe('replies', () => {
       expect(m2.references).toEqual([`<ticket-${ticket.id}@127.0.0.1>`, m1.messageId]);
       expect(m2.inReplyTo).toBe(m1.messageId);
       expect(m1.messageId).not.toBe(m2.messageId);
+      // A third reply names both earlier ones, oldest first, and answers the latest.
+      const third = await replyToRequester(kit.as(agent), ticket.id, 'Third answer');
+      const [row3] = await kit.rows<{ message: string }>('select message from mail_outbox where reply_id = ?', [third.id]);
+      const m3 = JSON.parse(row3.message) as OutboundMail;
+      expect(m3.references).toEqual([`<ticket-${ticket.id}@127.0.0.1>`, m1.messageId, m2.messageId]);
+      expect(m3.inReplyTo).toBe(m2.messageId);
+      expect(m3.text).toContain(link);
     } finally {
       kit.deps.mail!.configured = false;
     }

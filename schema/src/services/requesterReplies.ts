@@ -65,15 +65,22 @@ export async function replyToRequester(
   const result = await ctx.em.transactional(async (em) => {
     const inner: ServiceContext = { ...ctx, em };
     const ticket = await ticketAccess.findForChange(inner, rawTicketId);
-    // The requester's address and the author's name in one statement (the write path is a note's plus the mail's).
-    const [who] = await em
-      .getConnection()
-      .execute<{ email: string; name: string; username: string }[]>(
-        'select c.email, c.name, u.username from customers c, users u where c.id = ? and u.id = ?',
-        [ticket.requester.id, viewerId],
-        'all',
-        em.getTransactionContext(),
-      );
+    // One statement reads what the reply and its mail need besides the ticket: the requester's address and name, the
+    // author's name, the link's nonce, and the Message-IDs of the ticket's last 20 replies (one row each, newest
+    // first; one row of nulls when none). On PostgreSQL each statement is a round trip inside the transaction.
+    const rows = await em.getConnection().execute<{ email: string; name: string; username: string; nonce: string | null; mail_message_id: string | null }[]>(
+      `select c.email, c.name, u.username, l.nonce, r.mail_message_id
+         from customers c
+         cross join users u
+         left join requester_links l on l.ticket_id = ?
+         left join (select id, mail_message_id from ticket_replies where ticket_id = ? order by id desc limit 20) r on 1 = 1
+        where c.id = ? and u.id = ?
+        order by r.id desc`,
+      [ticket.id, ticket.id, ticket.requester.id, viewerId],
+      'all',
+      em.getTransactionContext(),
+    );
+    const who = rows[0];
     if (!who) throw AppError.notFound('Ticket');
     const requester = { email: who.email, name: who.name };
     const author = { username: who.username };
@@ -90,15 +97,7 @@ export async function replyToRequester(
     });
     for (const file of attachments) em.create(ReplyAttachment, { ticket, reply, requesterMessage: null, ...file, createdAt: at });
     if (configured) {
-      const earlier = await em
-        .getConnection()
-        .execute<{ mail_message_id: string }[]>(
-          'select mail_message_id from ticket_replies where ticket_id = ? order by id desc limit 20',
-          [ticket.id],
-          'all',
-          em.getTransactionContext(),
-        );
-      const token = await ensureToken(ctx, em, ticket.id);
+      const token = await ensureToken(ctx, em, ticket.id, who.nonce);
       const mail = composeReplyMail(
         {
           from: settings.from,
@@ -110,7 +109,7 @@ export async function replyToRequester(
           body: text,
           link: linkUrl(ctx, token),
           messageId: reply.mailMessageId,
-          earlier: earlier.map((r) => r.mail_message_id).reverse(),
+          earlier: rows.flatMap((r) => (r.mail_message_id ? [r.mail_message_id] : [])).reverse(),
         },
         host,
       );
