@@ -27,7 +27,7 @@ export const BENCH_PASSWORD = 'bench-password';
 
 let hash: Promise<string> | undefined;
 /** One real argon2id hash shared by every bench agent (hashing is deliberately slow: once is enough). */
-function passwordHash(): Promise<string> {
+export function passwordHash(): Promise<string> {
   hash ??= argon2.hash(BENCH_PASSWORD, { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 });
   return hash;
 }
