@@ -3,7 +3,7 @@
  * gateway's own knex client, and must not grow with the page size. Runs on SQLite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/harness.js';
+import { startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
 import type { TestClient } from '../testing/client.js';
 import { PNG } from '../testing/fixtures.js';
 
@@ -79,6 +79,33 @@ describe('dashboard query SQL statements', () => {
     const next = await countDashboard(50, small.page.pageInfo.endCursor);
     expect(next.count).toBe(small.count);
     expect(next.page.totalCount).toBe(small.page.totalCount);
+  });
+
+  it("reads the page's teams in a constant number of statements (not the team and its members per ticket)", async () => {
+    const connection = gw.orm.em.fork().getConnection();
+    const at = testDatabaseMode() === 'postgres' ? new Date() : Date.now();
+    // Two teams with a member each, the page's tickets alternating between them.
+    const teams: number[] = [];
+    for (const name of ['Count team A', 'Count team B']) {
+      const [row] = await connection.execute<{ id: number }[]>('insert into teams (name, created_at) values (?, ?) returning id', [name, at]);
+      teams.push(Number(row.id));
+      await connection.execute('insert into team_members (team_id, user_id, created_at) values (?, 2, ?)', [row.id, at]);
+    }
+    await connection.execute(`update tickets set team_id = case when id % 2 = 0 then ? else ? end where title like 'Count %'`, teams);
+    const withTeam = DASHBOARD.replace('image { id url } }', 'image { id url } team { id name memberIds } }');
+    const count = async (first: number) => {
+      await demo.gql(withTeam, { first });
+      statements.length = 0;
+      const res = await demo.gql(withTeam, { first });
+      expect(res.errors).toBeUndefined();
+      const named = res.data!.tickets.nodes.filter((n: { team: { id: number; memberIds: number[] } | null }) => n.team && teams.includes(n.team.id));
+      expect(named.length).toBeGreaterThan(first / 2);
+      expect(named[0].team.memberIds).toEqual([2]);
+      return statements.length;
+    };
+    const small = await count(5);
+    expect(await count(50)).toBe(small);
+    await connection.execute("update tickets set team_id = null where title like 'Count %'");
   });
 
   it('reads in the page statement exactly the relations the query selects, through aliases, fragments and directives', async () => {
