@@ -280,6 +280,10 @@ export async function createView(ctx: ServiceContext, input: ViewInputFields): P
 
 /** A saved view the viewer may change: theirs, or (an admin) any shared one they see. */
 async function changeable(ctx: ServiceContext, scope: ticketAccess.AccessScope, rawId: unknown): Promise<TicketView> {
+  // An admin manages every shared view, also those of teams they are not in (which their own list does not show).
+  const id = parseId(rawId);
+  const shared = scope.admin && id ? await ctx.em.findOne(TicketView, { id, shared: true }, { refresh: true }) : null;
+  if (shared) return shared;
   const view = await visibleView(ctx, scope, rawId);
   if (view.ownerId == null) throw AppError.validation({ id: [VIEW_MESSAGES.builtIn] });
   if (view.ownerId !== scope.viewerId && !scope.admin) throw AppError.forbidden(VIEW_MESSAGES.owner);
