@@ -129,8 +129,9 @@ export function watchViewCounts(ctx: ServiceContext): AsyncIterable<ViewCountRec
     const watcher: Watcher = { viewerId, last: null, push: (counts) => void push(counts).catch(() => {}) };
     const events = ticketAccess.subscribe(ctx.deps.bus, viewerId);
     hub.add(watcher);
+    // Which ticket changed does not matter: the viewer's counts are read again.
     const pump = (async () => {
-      for await (const _change of events) hub.request(viewerId);
+      for (let step = await events.next(); !step.done; step = await events.next()) hub.request(viewerId);
     })();
     hub.request(viewerId);
     await stop;

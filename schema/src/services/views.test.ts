@@ -207,7 +207,7 @@ describe('views', () => {
     await fc.assert(
       fc.asyncProperty(input, async (raw) => {
         try {
-          const view = await createView(kit.as(w.a), raw as never);
+          const view = await createView(kit.as(w.a), raw);
           saved++;
           expect(view.name).toBe(String(raw.name).trim());
           expect(view.scope).toBe(raw.scope);
