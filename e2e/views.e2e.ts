@@ -98,4 +98,27 @@ describe('views', () => {
     const violations = blocking(await axeViolations(page));
     expect(violations.map((v) => `${v.id}: ${v.help}\n  ${v.nodes.join('\n  ')}`)).toEqual([]);
   });
+
+  it('saves the current list as a team view (the shared name rule first): the sidebar gains it with its count, and it is selected', async () => {
+    const page = ann.page;
+    const word = unique('zq').replace(/\W/g, '').toLowerCase();
+    await createTicketApi(admin.page, { title: `About ${word}`.slice(0, 40), requesterId: 1, description: 'For a saved view.' }, [30, 30, 30], { teamId });
+    await page.goto('/view/tickets/all');
+    await liveConnected(page);
+    await page.getByRole('button', { name: 'Save as view' }).click();
+    const form = page.getByRole('form', { name: 'Save as view' });
+    await form.getByRole('button', { name: 'Save view' }).click();
+    await shown(form.getByText('View name must be 1 to 50 characters.'));
+    await form.getByLabel('View name').fill(`Team ${word}`);
+    await form.getByLabel('Scope').selectOption('TEAM');
+    await form.getByLabel('Team', { exact: true }).selectOption({ label: teamName });
+    await form.getByRole('button', { name: 'Save view' }).click();
+    const link = viewLink(page, `Team ${word}`);
+    await shown(link);
+    expect(await link.getAttribute('aria-current')).toBe('page');
+    // No filter of its own here (the search box was empty): the team's unsolved tickets, as the default view has them.
+    expect(await countOf(page, Number(await link.getAttribute('data-view-id')))).toBe(await countOf(page, -(2 * teamId + 1)));
+    const violations = blocking(await axeViolations(page));
+    expect(violations.map((v) => `${v.id}: ${v.help}\n  ${v.nodes.join('\n  ')}`)).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { LIMITS, MESSAGES } from '@fulcrum/schema/validation';
 import { TicketRow } from './TicketRow';
 import { MY_TICKETS_VIEW_ID, ViewSidebar } from './ViewSidebar';
+import { SaveViewForm } from './SaveViewForm';
 import { LoadFailed, LoadFailedNotice, PageLoading } from '../ui/PageStates';
 import { loadProblem, problemText } from '../apollo/errors';
 import { graphql } from '../gql';
@@ -34,6 +35,11 @@ const DASHBOARD_PAGE = graphql(`
       id
       name
       count
+      scope
+      team {
+        id
+        name
+      }
       ...ViewSidebar_view
     }
     tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy, viewId: $viewId) {
@@ -139,6 +145,8 @@ export default function DashboardPage() {
 
   const counts: Record<string, number> = { OPEN: statusCounts.open, PENDING: statusCounts.pending, SOLVED: statusCounts.solved };
   const view = viewId == null ? null : shown.views.find((v) => v.id === viewId);
+  // The viewer's teams: those of their default team views (ids below 1).
+  const teams = shown.views.flatMap((v) => (v.id < 0 && v.scope === 'TEAM' && v.team ? [v.team] : []));
   const heading = view
     ? failed
       ? view.name
@@ -234,6 +242,7 @@ export default function DashboardPage() {
                 Clear filters
               </button>
             )}
+            {viewId == null && <SaveViewForm filter={variables.filter} teams={teams} />}
           </div>
         </div>
 
