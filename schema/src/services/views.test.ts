@@ -203,9 +203,25 @@ describe('views', () => {
       },
       { requiredKeys: [] },
     );
+    // Inputs that pass every rule, half of the runs (so the property is about saved views too, not only refusals).
+    const valid = fc
+      .record({
+        name: fc.stringMatching(/^[A-Za-z0-9 ]{0,48}[A-Za-z]$/),
+        scope: fc.constantFrom(...VIEW_SCOPES),
+        shared: fc.boolean(),
+        filter: fc.record({
+          search: fc.oneof(fc.constant(null), fc.stringMatching(/^[a-z ]{0,30}$/)),
+          status: fc.oneof(fc.constant(null), fc.subarray([...TICKET_STATUSES])),
+          priority: fc.oneof(fc.constant(null), fc.subarray(['Low', 'Medium', 'High', 'Urgent'])),
+        }),
+      })
+      .map((v) => {
+        const team = v.scope === 'TEAM' || v.scope === 'TEAM_UNASSIGNED';
+        return { ...v, teamId: team ? w.teamId : null, shared: team && v.shared };
+      });
     let saved = 0;
     await fc.assert(
-      fc.asyncProperty(input, async (raw) => {
+      fc.asyncProperty(fc.oneof(input, valid), async (raw) => {
         try {
           const view = await createView(kit.as(w.a), raw);
           saved++;
