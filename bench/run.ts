@@ -14,6 +14,7 @@
  *   BENCH_WRITE_PAIRS=3  scenario 10's alternated without/with pairs of write runs (and 11's note/reply pairs)
  *   BENCH_REPLY_RATE=100 scenario 11's open-loop replies per second
  *   BENCH_REPORT_TICKETS=100000 scenario 12's tickets (reports at scale)
+ *   BENCH_VIEW_TICKETS=1000000 / BENCH_VIEW_SOCKETS=200   scenario 13's tickets and sockets (views at scale)
  *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load (=rest: profile the REST list's load instead)
  *   BENCH_VERBOSE=1      show the gateway's output
  *
@@ -64,6 +65,7 @@ import { timelineInBrowser } from './scenarios/timelineBrowser.js';
 import { start } from './scenarios/start.js';
 import { web } from './scenarios/web.js';
 import { webhooks } from './scenarios/webhooks.js';
+import { views } from './scenarios/views.js';
 import { writes } from './scenarios/writes.js';
 
 const benchStarted = performance.now();
@@ -159,6 +161,8 @@ async function main() {
   if (runs(11)) await guard('11', () => replies(postgres));
   // Issue 29: reports over the report facts (SQLite): latency at scale, write → visible, the write path paired.
   if (runs(12)) await guard('12', reports);
+  // Issue 28: views at scale (SQLite): a team view's page and count, search within it, live counts on 200 sockets.
+  if (runs(13)) await guard('13', views);
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

@@ -144,4 +144,19 @@ describe(`live view counts (${redis ? 'two gateways, Redis' : 'one gateway'})`, 
     // Eight sockets cost what two did, give or take the statements of the write's own request (one gateway).
     expect(large).toBeLessThanOrEqual(small + 2);
   });
+
+  it("a view's page reads its tickets' teams and assignees in statements that do not grow with the page", async () => {
+    const reader = await member(two, 20);
+    const page = 'query($v: Int, $n: Int!) { tickets(viewId: $v, first: $n) { totalCount nodes { id assignee { id } team { id name memberIds } } } }';
+    const cost = async (first: number) => {
+      await gqlData(reader.client, page, { v: -(2 * teamId + 1), n: first }); // warm
+      statements.length = 0;
+      const data = await gqlData<{ tickets: { nodes: unknown[] } }>(reader.client, page, { v: -(2 * teamId + 1), n: first });
+      return { count: statements.length, rows: data.tickets.nodes.length };
+    };
+    const small = await cost(2);
+    const large = await cost(20);
+    expect(large.rows).toBeGreaterThan(small.rows);
+    expect(large.count).toBe(small.count);
+  });
 });

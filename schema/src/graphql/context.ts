@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../services/context.js';
-import { customers, macros, replyAttachments, requesterReplies, ticketTimeline, users } from '../services/index.js';
-import type { CustomerRecord, MacroRecord, UserRecord } from '../records/index.js';
+import { customers, macros, replyAttachments, requesterReplies, teams, ticketTimeline, users } from '../services/index.js';
+import type { CustomerRecord, MacroRecord, TeamRecord, UserRecord } from '../records/index.js';
 
 /** Per-request batch loaders: a page of 50 tickets loads its requesters in one statement, not 50. */
 export function createLoaders(service: ServiceContext) {
@@ -27,6 +27,8 @@ export function createLoaders(service: ServiceContext) {
     userNow: (id: number): UserRecord | null | Promise<UserRecord | null> => (loadedUsers.has(id) ? loadedUsers.get(id)! : user.load(id)),
     customer: byIds<CustomerRecord>(customers.customersByIds),
     macro: byIds<MacroRecord>(macros.macrosByIds),
+    /** Tickets' and views' teams with their members: one pair of statements per page, whatever its size. */
+    team: byIds<TeamRecord>(teams.teamsByIds),
     /** The notes a page of change entries is about (key: ticket id and note id), one statement per ticket. */
     noteOfTicket: new DataLoader<{ ticketId: number; noteId: number }, ticketTimeline.TicketNoteRecord | null, string>(
       async (keys) => {

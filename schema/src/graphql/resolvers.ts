@@ -253,8 +253,8 @@ export class TicketResolver {
   }
 
   @FieldResolver(() => Team, { nullable: true, description: 'The team; null for a private ticket of its assignee.' })
-  async team(@Root() ticket: TicketRecord, @Ctx() { service }: GraphQLContext) {
-    return ticket.teamId == null ? null : teams.teamOf(service, ticket.teamId);
+  team(@Root() ticket: TicketRecord, @Ctx() { loaders }: GraphQLContext) {
+    return ticket.teamId == null ? null : loaders.team.load(ticket.teamId);
   }
 
   @FieldResolver(() => Customer, { description: 'The requester.' })

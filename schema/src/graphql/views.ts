@@ -4,7 +4,7 @@
  * counts in services/viewCounts.ts.
  */
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Subscription, registerEnumType } from 'type-graphql';
-import { teams, views, viewCounts } from '../services/index.js';
+import { views, viewCounts } from '../services/index.js';
 import { VIEW_LIMITS, VIEW_SCOPES } from '../validation/rules.js';
 import type { ViewCountRecord, ViewRecord } from '../services/views.js';
 import type { GraphQLContext } from './context.js';
@@ -94,8 +94,8 @@ export class ViewResolver {
   }
 
   @FieldResolver(() => Team, { nullable: true, description: 'The team of a team view; null for MINE and ALL.' })
-  team(@Root() view: ViewRecord, @Ctx() { service }: GraphQLContext) {
-    return view.teamId == null ? null : teams.teamOf(service, view.teamId);
+  team(@Root() view: ViewRecord, @Ctx() { loaders }: GraphQLContext) {
+    return view.teamId == null ? null : loaders.team.load(view.teamId);
   }
 
   @Subscription(() => [ViewCount], {
