@@ -187,12 +187,12 @@ export async function listViews(ctx: ServiceContext): Promise<ViewRecord[]> {
   return withCounts(ctx, scope, views);
 }
 
-/** A view the viewer sees, by id (a default's id too); NOT_FOUND otherwise, as for no view. */
+/** A view the viewer sees, by id (a default's id too, then without its name); NOT_FOUND otherwise, as for no view. */
 async function visibleView(ctx: ServiceContext, scope: ticketAccess.AccessScope, rawId: unknown): Promise<ViewDefinition> {
   const id = Number(rawId);
   if (Number.isSafeInteger(id) && id < 1) {
-    const teams = scope.teamIds.length ? await ctx.em.find(Team, { id: { $in: scope.teamIds } }) : [];
-    const found = defaultViews(scope, new Map(teams.map((t) => [t.id, t.name] as const))).find((v) => v.id === id);
+    // What a page needs of a default is its scope, team and filter, not its name: no statement for the team names.
+    const found = defaultViews(scope, new Map(scope.teamIds.map((teamId) => [teamId, ''] as const))).find((v) => v.id === id);
     if (found) return found;
     throw AppError.notFound('View');
   }
