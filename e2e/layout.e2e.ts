@@ -96,7 +96,7 @@ describe('header and navigation at 1024 px', () => {
     await shown(page.locator('.ticket-table'));
     expect(await page.locator('.ticket-table thead').isVisible()).toBe(false);
     const labels = await page.locator('.ticket-row').first().locator('.cell-label').allInnerTexts();
-    expect(labels.map((l) => l.toLowerCase())).toEqual(['id', 'subject', 'requester', 'type', 'priority', 'image']);
+    expect(labels.map((l) => l.toLowerCase())).toEqual(['id', 'subject', 'requester', 'assignee', 'team', 'type', 'priority', 'image']);
     // The cells of a row side by side (a grid), inset from the card's edge, not stacked one under another.
     const cells = await page
       .locator('.ticket-row')

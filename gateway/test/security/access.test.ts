@@ -52,6 +52,8 @@ interface Owned {
   delivery: number;
   apiToken: number;
   note: number;
+  /** A personal view (issue 28). */
+  view: number;
 }
 
 /** What one agent owns: a ticket with an image, a customer, a macro, a message to a third agent, and one to the attacker. */
@@ -73,8 +75,10 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   const apiToken = (await owner.gql('mutation { createApiToken(input: { name: "matrix", scopes: [READ] }) { token { id } } }')).data?.createApiToken.token.id;
   // An internal note on the owner's ticket (issue 24).
   const note = (await owner.gql('mutation($t: Int!) { addTicketNote(ticketId: $t, body: "private note") { id } }', { t: ticket })).data?.addTicketNote.id;
-  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken, note]) expect(id).toBeTypeOf('number');
-  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken, note };
+  // A personal view of the owner's (issue 28).
+  const view = (await owner.gql('mutation { createView(input: { name: "private view", scope: ALL }) { id } }')).data?.createView.id;
+  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken, note, view]) expect(id).toBeTypeOf('number');
+  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken, note, view };
 }
 
 /** The owned ticket's current version, as its owner reads it. */
@@ -91,6 +95,7 @@ async function snapshot(owner: TestClient, o: Owned) {
     (await owner.fetch(`/images/${o.image}`)).status,
     (await owner.gql('query($t: Int!) { ticket(id: $t) { requesterLink timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket }))
       .data,
+    (await owner.gql('{ views { id name scope shared } }')).data,
   ]);
 }
 
@@ -296,6 +301,23 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }),
     },
     { name: 'delete macro', field: 'Mutation.deleteMacro', run: () => gqlOk('mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: o.macro }) },
+    // Views (issue 28): another agent's personal view is NOT_FOUND to change, delete, list or page.
+    {
+      name: 'update view',
+      field: 'Mutation.updateView',
+      run: () => gqlOk('mutation($id: Int!) { updateView(id: $id, input: { name: "hijacked", scope: ALL, shared: true }) { id } }', { id: o.view }),
+    },
+    { name: 'delete view', field: 'Mutation.deleteView', run: () => gqlOk('mutation($id: Int!) { deleteView(id: $id) }', { id: o.view }) },
+    {
+      name: 'list views',
+      field: 'Query.views',
+      run: async () => ((await x.gql('{ views { id } }')).data?.views ?? []).some((v: { id: number }) => v.id === o.view),
+    },
+    {
+      name: 'page a view',
+      field: 'Query.tickets',
+      run: () => gqlOk('query($v: Int) { tickets(viewId: $v, first: 1) { totalCount } }', { v: o.view }),
+    },
     {
       name: 'read others messages',
       field: 'Query.messages',
@@ -402,6 +424,7 @@ describe('access control matrix', () => {
         // Another agent's ticket: refused at subscribe (NOT_FOUND), so nothing of it can arrive.
         tl: `subscription { ticketTimelineEvents(ticketId: ${owned.ticket}) { ... on TicketChange { seq } ... on TicketNote { seq } } }`,
         rd: `subscription { replyDeliveryEvents(ticketId: ${owned.ticket}) { id } }`,
+        vc: 'subscription { viewCountEvents { viewId count } }',
       };
       for (const [id, query] of Object.entries(subs)) socket.send({ id, type: 'subscribe', payload: { query } });
       await sleep(300);
@@ -454,7 +477,8 @@ describe('access control matrix', () => {
           (m.id === 'u' && data.unreadCountEvents?.conversation?.partnerId !== third) ||
           (m.id === 'y' && data.typingEvents?.senderId !== third) ||
           (m.id === 'tl' && data.ticketTimelineEvents != null) ||
-          (m.id === 'rd' && data.replyDeliveryEvents != null);
+          (m.id === 'rd' && data.replyDeliveryEvents != null) ||
+          (m.id === 'vc' && (data.viewCountEvents ?? []).some((c: { viewId: number }) => c.viewId === owned.view));
         if (leaked) liveLeaks.push(JSON.stringify(m.payload));
       }
       total += 7; // seven owner changes the attacker's five subscriptions must not see
@@ -467,6 +491,7 @@ describe('access control matrix', () => {
         'Subscription.typingEvents',
         'Subscription.ticketTimelineEvents',
         'Subscription.replyDeliveryEvents',
+        'Subscription.viewCountEvents',
       ])
         coveredFields.add(f);
     }

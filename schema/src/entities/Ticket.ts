@@ -27,6 +27,12 @@ import type { TicketImage } from './TicketImage.js';
 @Index({ name: 'tickets_assignee_status_updated_at_id_index', properties: ['assignee', 'status', 'updatedAt', 'id'] })
 /** A team's tickets newest first (the "my teams" part of the access rule, services/ticketAccess.ts). */
 @Index({ name: 'tickets_team_id_id_index', properties: ['team', 'id'] })
+/** A team view (issue 28, services/views.ts): one range per status in id, priority and "last update" order... */
+@Index({ name: 'tickets_team_status_id_index', properties: ['team', 'status', 'id'] })
+@Index({ name: 'tickets_team_status_priority_id_index', properties: ['team', 'status', 'priority', 'id'] })
+@Index({ name: 'tickets_team_status_updated_at_id_index', properties: ['team', 'status', 'updatedAt', 'id'] })
+/** ...and a team's unassigned tickets per status. */
+@Index({ name: 'tickets_team_assignee_status_id_index', properties: ['team', 'assignee', 'status', 'id'] })
 export class Ticket {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;

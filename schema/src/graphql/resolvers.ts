@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { assignment, auth, customers, macros, messages, teams, ticketAccess, tickets, users } from '../services/index.js';
+import { assignment, auth, customers, macros, messages, teams, ticketAccess, tickets, users, views } from '../services/index.js';
 import { AppError } from '../errors.js';
 import { MESSAGES } from '../validation/rules.js';
 import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord, UserRecord } from '../records/index.js';
@@ -152,10 +152,17 @@ export class TicketResolver {
     orderBy: string | null,
     @Ctx() { service }: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
+    @Arg('viewId', () => Int, {
+      nullable: true,
+      description:
+        "A view's tickets (see `views`): its scope and filter; a part `filter` sets replaces the view's. Without `filter`, totalCount is the view's count.",
+    })
+    viewId?: number | null,
   ) {
     // The page's statement also reads the requesters, macros and assignee the query selects (kept in pageRelations
     // for the field resolvers below); a relation it does not select is not joined.
-    const result = await tickets.listTickets(service, { ...page, filter, orderBy, relations: selectedTicketRelations(info) });
+    const args = { ...page, filter, orderBy, relations: selectedTicketRelations(info) };
+    const result = viewId == null ? await tickets.listTickets(service, args) : await views.listViewTickets(service, viewId, args);
     result.nodes.forEach((node, i) => pageRelations.set(node, result.relations[i]));
     const counts = result.statusCounts;
     return { ...toConnection(result), statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED } };

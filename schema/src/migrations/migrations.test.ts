@@ -34,6 +34,7 @@ const TABLES = [
   'ticket_note_revisions',
   'ticket_notes',
   'ticket_replies',
+  'ticket_views',
   'tickets',
   'users',
   'webhook_deliveries',

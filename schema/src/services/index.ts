@@ -22,3 +22,5 @@ export * as connection from './connection.js';
 export * as webhooks from './webhooks.js';
 export * as sessions from './sessions.js';
 export { usernameKey } from '../text/usernames.js';
+export * as views from './views.js';
+export * as viewCounts from './viewCounts.js';

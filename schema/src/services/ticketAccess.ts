@@ -51,6 +51,56 @@ export interface AccessScope {
   viewerId: number;
   admin: boolean;
   teamIds: number[];
+  /**
+   * A team view's narrowing (issue 28, `viewScope`): only the tickets of this team (and only its unassigned ones),
+   * intersected with what the viewer may read, in every form of the rule below.
+   */
+  view?: { teamId: number; unassigned: boolean };
+}
+
+/** The scopes of a view (rules.VIEW_SCOPES), as the rule applies them. */
+export type ViewScopeKind = 'MINE' | 'TEAM_UNASSIGNED' | 'TEAM' | 'ALL';
+
+/**
+ * The scope a view reads its tickets with: "may read" AND the view's own part. MINE is the scope of an agent in no
+ * team (their assigned tickets: the same statements and plans as "My tickets"); ALL is the viewer's scope; a team
+ * view narrows it to the team (its unassigned tickets), which for a non-member leaves at most the tickets of the
+ * team assigned to them (none while the assignment rule holds), and for TEAM_UNASSIGNED nothing.
+ */
+export function viewScope(scope: AccessScope, kind: ViewScopeKind, teamId: number | null): AccessScope {
+  const plain: AccessScope = { viewerId: scope.viewerId, admin: scope.admin, teamIds: scope.teamIds };
+  if (kind === 'MINE') return { viewerId: scope.viewerId, admin: false, teamIds: [] };
+  if (kind === 'ALL' || teamId == null) return plain;
+  return { ...plain, view: { teamId, unassigned: kind === 'TEAM_UNASSIGNED' } };
+}
+
+/** Whether the viewer reads every ticket of a team (a member, or an admin): whose team views and shared views apply. */
+export function readsTeam(scope: AccessScope, teamId: number): boolean {
+  return scope.admin || scope.teamIds.includes(teamId);
+}
+
+/** Whether the viewer belongs to a team (an admin too only as a member): who sees the team's shared views. */
+export function inTeam(scope: AccessScope, teamId: number): boolean {
+  return scope.teamIds.includes(teamId);
+}
+
+/** The scopes of many viewers at once (the live view counts of one gateway, services/viewCounts.ts): one statement. */
+export async function scopesOf(em: Em, viewerIds: readonly number[]): Promise<Map<number, AccessScope>> {
+  const scopes = new Map<number, AccessScope>();
+  if (!viewerIds.length) return scopes;
+  const rows = await em
+    .getConnection()
+    .execute<{ id: number; role: string; team_id: number | null }[]>(
+      `select u.id, u.role, m.team_id from users u left join team_members m on m.user_id = u.id where u.id in ${list(viewerIds)} order by u.id, m.team_id`,
+      [...viewerIds],
+    );
+  for (const r of rows) {
+    const id = Number(r.id);
+    let scope = scopes.get(id);
+    if (!scope) scopes.set(id, (scope = { viewerId: id, admin: r.role === 'ADMIN', teamIds: [] }));
+    if (r.team_id != null) scope.teamIds.push(Number(r.team_id));
+  }
+  return scopes;
 }
 
 /** A ticket as an entity (its assignee and team references) or as a record/event payload (their ids). */
@@ -122,8 +172,19 @@ export function audienceTeam(ticket: TicketOwner): number | null {
 
 const list = (ids: readonly number[]) => `(${ids.map(() => '?').join(', ')})`;
 
-/** The condition over assignee and team columns of `prefix` (e.g. `t.`), for a scope. */
-function ownedSql(scope: AccessScope, prefix: string): AccessSql {
+/**
+ * The condition over assignee and team columns of `prefix` (e.g. `t.`), for a scope. `unassigned`: how the table
+ * says "no assignee" (the counters keep 0).
+ */
+function ownedSql(scope: AccessScope, prefix: string, unassigned = `${prefix}assignee_id is null`): AccessSql {
+  if (scope.view) {
+    const { teamId } = scope.view;
+    const member = readsTeam(scope, teamId);
+    if (scope.view.unassigned) return member ? { sql: `(${prefix}team_id = ? and ${unassigned})`, bindings: [teamId] } : { sql: '1 = 0', bindings: [] };
+    return member
+      ? { sql: `${prefix}team_id = ?`, bindings: [teamId] }
+      : { sql: `(${prefix}assignee_id = ? and ${prefix}team_id = ?)`, bindings: [scope.viewerId, teamId] };
+  }
   if (scope.admin) return { sql: '1 = 1', bindings: [] };
   if (!scope.teamIds.length) return { sql: `${prefix}assignee_id = ?`, bindings: [scope.viewerId] };
   return {
@@ -139,7 +200,7 @@ export function readSql(scope: AccessScope, alias: string | null = 't'): AccessS
 
 /** "May read" over the counters (ticket_counts, aliased `alias`, keyed by assignee and team): the rows that sum to the viewer's totals. */
 export function countsSql(scope: AccessScope, alias = 'k'): AccessSql {
-  return ownedSql(scope, `${alias}.`);
+  return ownedSql(scope, `${alias}.`, `${alias}.assignee_id = 0`);
 }
 
 /** "May read" over the PostgreSQL search table (ticket_search, aliased `alias`). */
@@ -153,6 +214,13 @@ export function searchSql(scope: AccessScope, alias = 's'): AccessSql {
  * postings of the tickets the viewer may read. Null for an admin: no restriction.
  */
 export function searchToken(scope: AccessScope): string | null {
+  if (scope.view) {
+    const { teamId } = scope.view;
+    const member = readsTeam(scope, teamId);
+    // "x0" is no token of the column: it matches nothing.
+    if (scope.view.unassigned) return member ? `agent : "t${teamId}" AND agent : "a0"` : 'agent : "x0"';
+    return member ? `agent : "t${teamId}"` : `agent : "a${scope.viewerId}" AND agent : "t${teamId}"`;
+  }
   if (scope.admin) return null;
   if (!scope.teamIds.length) return `agent : "a${scope.viewerId}"`;
   return `agent : (${[`"a${scope.viewerId}"`, ...scope.teamIds.map((id) => `"t${id}"`)].join(' OR ')})`;
@@ -182,8 +250,9 @@ export function mayAssign(viewerId: number, assigneeId: number | null): boolean 
 
 /** Whether a scope may read a ticket at hand (a live event's record, a ticket just loaded). */
 export function mayRead(scope: AccessScope, ticket: TicketOwner): boolean {
-  if (scope.admin) return true;
   const { assigneeId, teamId } = ownerOf(ticket);
+  if (scope.view && (teamId !== scope.view.teamId || (scope.view.unassigned && assigneeId != null))) return false;
+  if (scope.admin) return true;
   return assigneeId === scope.viewerId || (teamId != null && scope.teamIds.includes(teamId));
 }
 

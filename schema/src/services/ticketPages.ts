@@ -126,7 +126,7 @@ interface Criteria {
   order: TicketOrder;
 }
 
-function criteria(scope: ticketAccess.AccessScope, filter: TicketFilter, orderBy: string | null | undefined): Criteria {
+function criteria(scope: ticketAccess.AccessScope, filter: TicketFilter, orderBy: string | null | undefined, view?: PageView | null): Criteria {
   const fields = validateSearch(filter.search);
   if (hasErrors(fields)) throw AppError.validation(fields);
   if (orderBy != null && !(TICKET_ORDERS as readonly string[]).includes(orderBy))
@@ -140,8 +140,13 @@ function criteria(scope: ticketAccess.AccessScope, filter: TicketFilter, orderBy
   const requested = (orderBy as TicketOrder | null | undefined) ?? (search ? 'RELEVANCE' : 'NEWEST');
   return {
     // "Assigned to me" is the scope of an agent in no team: the same fragment, bindings and plans as before teams.
-    scope: filter.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope,
-    mine: Boolean(filter.assignedToMe),
+    // A view's scope (issue 28) replaces "assigned to me": the rule's viewScope, "may read" AND the view's part.
+    scope: view
+      ? ticketAccess.viewScope(scope, view.scope, view.teamId)
+      : filter.assignedToMe
+        ? { viewerId: scope.viewerId, admin: false, teamIds: [] }
+        : scope,
+    mine: view ? view.scope === 'MINE' : Boolean(filter.assignedToMe),
     statuses: distinct(filter.status, TICKET_STATUSES, 'status', MESSAGES.ticketStatus),
     priorities: distinct(filter.priority, TICKET_PRIORITIES, 'priority', MESSAGES.ticketPriority),
     types: distinct(filter.type, TICKET_TYPES, 'type', MESSAGES.ticketType),
@@ -274,7 +279,7 @@ function foundSql(c: Criteria): Sql {
  * Per-status totals under the rest of the filter. Without a search or requester they are sums over the
  * counters the triggers keep (ticket_counts: at most 48 rows per agent), never a count over the agent's tickets.
  */
-function countsSql(c: Criteria): Sql {
+function countsSql(c: Criteria, found = 'found'): Sql {
   const per = (count: (status: string) => string) => TICKET_STATUSES.map((s) => `${count(s)} as ${s.toLowerCase()}_count`).join(', ');
   if (!c.search && !c.requesterId) {
     const counted = ticketAccess.countsSql(c.scope, 'k');
@@ -290,7 +295,7 @@ function countsSql(c: Criteria): Sql {
     }
     return { sql: sql.join(' '), bindings };
   }
-  if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from found t`, bindings: [] };
+  if (c.search) return { sql: `select ${per((s) => `count(case when t.status = '${s}' then 1 end)`)} from ${found} t`, bindings: [] };
   const rest = residual(c, { priority: true, status: false });
   const read = ticketAccess.readSql(c.scope);
   return {
@@ -309,10 +314,18 @@ function countsSql(c: Criteria): Sql {
  */
 export async function listTickets(
   ctx: ServiceContext,
-  page: { first?: number | null; after?: string | null; filter?: TicketFilter | null; orderBy?: string | null; relations?: PageRelations } = {},
+  page: {
+    first?: number | null;
+    after?: string | null;
+    filter?: TicketFilter | null;
+    orderBy?: string | null;
+    relations?: PageRelations;
+    /** A view's scope (services/views.ts resolves `tickets(viewId)`); its filter comes in `filter`. */
+    view?: PageView | null;
+  } = {},
 ): Promise<TicketPage> {
   const first = pageSize(page.first);
-  const c = criteria(await ticketAccess.scopeOf(ctx), page.filter ?? {}, page.orderBy);
+  const c = criteria(await ticketAccess.scopeOf(ctx), page.filter ?? {}, page.orderBy, page.view);
   const cursor = decodeCursor(page.after, c.order);
   const kind = emKind(ctx.em);
   const ctes: string[] = [];
@@ -401,6 +414,56 @@ export async function listTickets(
     hasNextPage: found.length > first,
     endCursor: last ? encodeCursor(Number(last[COL.id]), c.order, endKey(last)) : null,
   };
+}
+
+/** The scope part of a view (issue 28): which tickets it reads before its filter. */
+export interface PageView {
+  scope: ticketAccess.ViewScopeKind;
+  teamId: number | null;
+}
+
+/** A filter checked as a page would check it (its errors are the page's); throws VALIDATION. */
+export function checkFilter(filter: TicketFilter): void {
+  criteria({ viewerId: 0, admin: false, teamIds: [] }, filter, null);
+}
+
+/**
+ * The totals of many views at once, each exactly the `totalCount` its page would report (the same counts
+ * statement, countsSql, summed over the same statuses), in ONE statement: a union of one counts row per view
+ * (a search's matches as CTEs of their own). `scope` is each viewer's access scope; the view's part is applied with
+ * the rule's viewScope, as on the page.
+ */
+export async function viewTotals(
+  ctx: Pick<ServiceContext, 'em'>,
+  views: readonly { scope: ticketAccess.AccessScope; view: PageView; filter: TicketFilter }[],
+): Promise<number[]> {
+  if (!views.length) return [];
+  const kind = emKind(ctx.em);
+  const ctes: string[] = [];
+  const cteBindings: unknown[] = [];
+  const parts: string[] = [];
+  const bindings: unknown[] = [];
+  const all = views.map(({ scope, view, filter }, i) => {
+    const c = criteria(scope, filter, null, view);
+    if (c.search) {
+      const matches = matchesSql(kind, c.search, c.scope);
+      const found = foundSql(c);
+      ctes.push(`m${i} as materialized (${matches.sql})`, `f${i} as materialized (${found.sql.replace('from matches m', `from m${i} m`)})`);
+      cteBindings.push(...matches.bindings, ...found.bindings);
+    }
+    const counts = countsSql(c, `f${i}`);
+    parts.push(`select ${i} as v, x.* from (${counts.sql}) as x`);
+    bindings.push(...counts.bindings);
+    return c;
+  });
+  const sql = `${ctes.length ? `with ${ctes.join(', ')} ` : ''}${parts.join(' union all ')}`;
+  const rows = await ctx.em.getConnection().execute<Record<string, unknown>[]>(sql, [...cteBindings, ...bindings], 'all');
+  const totals = all.map(() => 0);
+  for (const row of rows) {
+    const c = all[Number(row.v)];
+    for (const s of c.statuses ?? TICKET_STATUSES) totals[Number(row.v)] += Number(row[`${s.toLowerCase()}_count`] ?? 0);
+  }
+  return totals;
 }
 
 /** Every ticket the caller may read (the REST list, which the contract fixes as a bare array: the caller's own). */

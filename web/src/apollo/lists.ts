@@ -49,6 +49,8 @@ interface ListArgs {
     assignedToMe?: boolean | null;
   } | null;
   orderBy?: string | null;
+  /** A view's list (issue 28): its scope is the server's. */
+  viewId?: number | null;
 }
 
 /** `tickets:{"filter":{...},"orderBy":"NEWEST"}` -> its arguments; null when it cannot be read (left alone then). */
@@ -92,6 +94,9 @@ function moveTicket(cache: ApolloCache, id: number, previous: TicketFacets | nul
         const searching = !!filter?.search?.trim();
         const order = args.orderBy ?? (searching ? 'RELEVANCE' : 'NEWEST');
         const present = has(connection.nodes, ref);
+        // A view's list: whether a ticket is in its scope is the server's. One of its tickets changed: fetched again; a
+        // ticket that joins it changes the view's live count, and the dashboard fetches the list again then.
+        if (args.viewId != null) return present ? DELETE : existing;
         const restBefore = !!previous && matchesRest(previous, filter);
         const restAfter = !!current && matchesRest(current, filter);
         // Whether a search finds a ticket that is not in the list (to show, or to count by status) is the server's; so is

@@ -1,4 +1,9 @@
+import { useMutation } from '@apollo/client/react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { describeError } from '../apollo/errors';
+import { syncMyTickets } from '../apollo/lists';
+import { useSignedInUser } from '../app/session';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { PriorityBadge, StatusBadge, TypeBadge } from '../ui/Badges';
 import { ImagePlaceholderIcon } from '../ui/Icons';
@@ -23,6 +28,29 @@ export const TicketRow_ticket = graphql(`
       id
       url
     }
+    version
+    assigneeId
+    assignee {
+      id
+      username
+    }
+    teamId
+    team {
+      id
+      name
+      memberIds
+    }
+  }
+`);
+
+/** The ticket page's take (issue 27), from the list: the answer updates the row and the agent's own lists. */
+const TAKE_FROM_LIST = graphql(`
+  mutation TakeTicketFromList($id: Int!, $expectedVersion: Int!) {
+    takeTicket(id: $id, expectedVersion: $expectedVersion) {
+      id
+      updatedAt
+      ...TicketRow_ticket
+    }
   }
 `);
 
@@ -30,7 +58,28 @@ export const TicketRow_ticket = graphql(`
 export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket> }) {
   const ticket = useFragment(TicketRow_ticket, props.ticket);
   const navigate = useNavigate();
+  const me = useSignedInUser();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [take, { loading: taking }] = useMutation(TAKE_FROM_LIST, {
+    update(cache, { data }) {
+      if (data) syncMyTickets(cache, data.takeTicket.id, true);
+    },
+  });
   const href = `/view/ticket/${ticket.id}`;
+  const mayTake = ticket.assigneeId == null && !!ticket.team?.memberIds.includes(me.id);
+
+  async function takeIt(event: React.MouseEvent) {
+    // The row opens the ticket; the button only takes it.
+    event.stopPropagation();
+    setProblem(null);
+    try {
+      await take({ variables: { id: ticket.id, expectedVersion: ticket.version } });
+    } catch (error) {
+      // Taken by someone else first (CONFLICT), or refused: the message says which; the live counts refresh the list.
+      setProblem(describeError(error).message);
+    }
+  }
+
   return (
     <tr className="ticket-row" onClick={() => navigate(href)}>
       <td>
@@ -54,6 +103,30 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
       <td>
         <span className="cell-label">Requester</span>
         {ticket.requester.name}
+      </td>
+      <td>
+        <span className="cell-label">Assignee</span>
+        {ticket.assignee ? ticket.assignee.username : 'Unassigned'}{' '}
+        {mayTake && (
+          <button
+            type="button"
+            className="button button-secondary button-small ticket-take"
+            onClick={takeIt}
+            disabled={taking}
+            aria-label={`Take ticket ${ticket.id}`}
+          >
+            {taking ? 'Taking…' : 'Take'}
+          </button>
+        )}
+        {problem && (
+          <span className="field-error" role="alert">
+            {problem}
+          </span>
+        )}
+      </td>
+      <td>
+        <span className="cell-label">Team</span>
+        {ticket.team ? ticket.team.name : 'No team'}
       </td>
       <td>
         <span className="cell-label">Type</span>

@@ -47,8 +47,9 @@ export function readState(params: URLSearchParams): DashboardState {
   };
 }
 
-function writeState(state: DashboardState): URLSearchParams {
+function writeState(state: DashboardState, view: string | null = null): URLSearchParams {
   const params = new URLSearchParams();
+  if (view) params.set('view', view);
   if (state.search) params.set('q', state.search);
   const isDefault = state.statuses.length === DEFAULT_STATUSES.length && DEFAULT_STATUSES.every((s) => state.statuses.includes(s));
   if (!isDefault) params.set('status', state.statuses.length === 0 || state.statuses.length === STATUSES.length ? 'all' : state.statuses.join(','));
@@ -63,8 +64,22 @@ export function isDefaultState(state: DashboardState): boolean {
 }
 
 /** The GraphQL variables of a state: the same state always gives the same variables (and cached list). */
-export function toVariables(state: DashboardState): { filter: TicketFilter; orderBy: TicketOrder | null } {
+export function toVariables(state: DashboardState, viewId: number | null = null): { filter: TicketFilter; orderBy: TicketOrder | null } {
   const all = state.statuses.length === 0 || state.statuses.length === STATUSES.length;
+  if (viewId != null) {
+    // A view (issue 28) brings its own scope and filter: only what the agent changed on top of it is sent (a part
+    // sent replaces the view's), so an untouched view's list total is the view's count.
+    const isDefault = !all && state.statuses.length === DEFAULT_STATUSES.length && DEFAULT_STATUSES.every((s) => state.statuses.includes(s));
+    return {
+      filter: {
+        search: state.search.trim() || null,
+        status: isDefault ? null : all ? [...STATUSES] : state.statuses,
+        priority: state.priorities.length ? state.priorities : null,
+        type: state.types.length ? state.types : null,
+      },
+      orderBy: state.order,
+    };
+  }
   return {
     filter: {
       // The dashboard is "My tickets": the tickets assigned to the agent (a team's or an admin's wider list is not
@@ -79,6 +94,14 @@ export function toVariables(state: DashboardState): { filter: TicketFilter; orde
   };
 }
 
+/** The view chosen in the sidebar (`?view=<id>`, issue 28); null: the agent's own tickets, as always. */
+export function useSelectedView(): number | null {
+  const [params] = useSearchParams();
+  const raw = params.get('view');
+  const id = raw != null && /^-?\d{1,9}$/.test(raw) ? Number(raw) : null;
+  return id === -1 ? null : id;
+}
+
 /**
  * The state and its setter. A filter change is a new history entry; typing into the search box replaces the
  * entry it made itself, so Back returns to the filter before the search, not to every letter typed.
@@ -88,7 +111,7 @@ export function useDashboardState(): [DashboardState, (next: Partial<DashboardSt
   const state = useMemo(() => readState(params), [params]);
   const update = useCallback(
     (next: Partial<DashboardState>, options: { typing?: boolean } = {}) => {
-      setParams((current) => writeState({ ...readState(current), ...next }), { replace: !!options.typing && params.has('q') });
+      setParams((current) => writeState({ ...readState(current), ...next }, current.get('view')), { replace: !!options.typing && params.has('q') });
     },
     [params, setParams],
   );
