@@ -11,6 +11,7 @@ export { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js
 export { Team, TeamMember } from './Team.js';
 export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
+export { IncomingMail } from './IncomingMail.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -25,6 +26,7 @@ import { Webhook, WebhookEvent, WebhookJob, WebhookDelivery } from './Webhook.js
 import { Team, TeamMember } from './Team.js';
 import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
+import { IncomingMail } from './IncomingMail.js';
 
 export const ENTITIES = [
   User,
@@ -50,4 +52,5 @@ export const ENTITIES = [
   Team,
   TeamMember,
   ReplyAttachment,
+  IncomingMail,
 ];

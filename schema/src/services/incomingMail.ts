@@ -1,0 +1,370 @@
+/**
+ * Incoming mail (issue 26, docs/email.md "Incoming mail"): what one mail the SMTP listener accepted becomes, decided
+ * here once, written in one transaction with its event record (the change log) and its original:
+ *
+ * - LOOP: automatic mail (mail/incoming.ts: Auto-Submitted, Precedence bulk/junk/list, a mailer-daemon, a bounce,
+ *   our own Message-ID as its own) is recorded and never answered: on its ticket's thread a held message that never
+ *   reopens the ticket; outside a thread only the record (incoming_mails).
+ * - THREAD: a reply whose In-Reply-To/References name one of our Message-IDs (a reply's `<reply-...@host>`, the
+ *   thread root `<ticket-<id>@host>`) or an earlier incoming mail of the ticket becomes a RequesterMessage via EMAIL
+ *   (quoted history and signature stripped); to a SOLVED ticket it reopens it (an UPDATED event).
+ * - HELD: on a thread, mail from an address other than the ticket's requester's, or failing DMARC, is a held
+ *   RequesterMessage: the ticket's agents see it and accept or discard it; the requester side never does.
+ * - TICKET: anything else makes a new ticket of the sender (a customer created when their address is new).
+ *
+ * Each mail is one entry once, on any number of gateways: `incoming_mails.message_id` is unique, inserted first in
+ * the transaction, so a second delivery of the same mail (another gateway, a retrying MTA) is a DUPLICATE.
+ */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { fileTypeFromBuffer } from 'file-type';
+import type { Knex } from '@mikro-orm/knex';
+import type { Em } from '../database.js';
+import { AppError } from '../errors.js';
+import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Ticket, TicketImage, User } from '../entities/index.js';
+import { messageIdHost } from '../mail/compose.js';
+import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedText, threadRootTicket, type ParsedIncoming } from '../mail/incoming.js';
+import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
+import { eventAudience, recordEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
+import type { ServiceContext, ServiceDeps } from './context.js';
+import { checkImage, type CheckedImage } from './images.js';
+import * as ticketAccess from './ticketAccess.js';
+import { facetsOf, publishTicket } from './tickets.js';
+
+/** What mailauth judged of a mail (each: pass, fail, none, neutral, softfail, temperror, permerror, policy). */
+export interface MailAuthResult {
+  spf: string;
+  dkim: string;
+  dmarc: string;
+}
+
+/** One mail as the listener accepted it. */
+export interface AcceptedMail {
+  raw: Buffer;
+  /** The envelope sender (MAIL FROM; '' for a bounce's `<>`). */
+  envelopeFrom?: string | null;
+  /** null: not checked. */
+  auth: MailAuthResult | null;
+}
+
+export type IncomingOutcome = 'TICKET' | 'THREAD' | 'HELD' | 'LOOP' | 'DUPLICATE';
+
+export interface IncomingResult {
+  outcome: IncomingOutcome;
+  ticketId: number | null;
+  requesterMessageId: number | null;
+}
+
+/** The first entry's files and a reply's: how many are kept of one mail (the rest stay in the original). */
+export const MAX_MAIL_ATTACHMENTS = 20;
+/** A RequesterMessage's body, at most (the rest of a long mail is in the original). */
+const MAX_BODY = LIMITS.ticketNote.max;
+
+/** Raised when a mail from a new address has no agent to own it (FULCRUM_MAIL_DEFAULT_AGENT unset or unknown). */
+export class NoMailOwnerError extends Error {
+  constructor() {
+    super('No agent to own mail from a new address: set FULCRUM_MAIL_DEFAULT_AGENT to an agent’s email.');
+  }
+}
+
+/** A display name fitted to the customer name's 2 to 50 characters, else a name from the address. */
+export function customerNameFor(displayName: string, address: string): string {
+  const { min, max } = LIMITS.customerName;
+  const name = cut(displayName.replace(/["\\]/g, '').trim(), max).trim();
+  if (name.length >= min) return name;
+  const local = cut(address.split('@')[0] ?? '', max);
+  if (local.length >= min) return local;
+  return cut(address, max).padEnd(min, '_');
+}
+
+/** The ticket title of a subject: cut to the spec's 40 characters; "(no subject)" when empty. */
+export function ticketTitleFor(subject: string): string {
+  const title = cut(subject.trim(), LIMITS.ticketTitle.max).trim();
+  return title || '(no subject)';
+}
+
+/** The ticket description: the first 2,000 characters of the stripped text; "(no text)" when shorter than 3. */
+export function ticketDescriptionFor(text: string): string {
+  const description = cut(text, LIMITS.ticketDescription.max);
+  return description.trim().length >= LIMITS.ticketDescription.min ? description : '(no text)';
+}
+
+/** A file name that passes the attachment name rule (validation/rules.ts), or a made-up one. */
+function fileNameFor(name: string, n: number): string {
+  const plain = cut(name.replace(/[/\\]/g, '_').trim(), LIMITS.attachmentName.max);
+  return validAttachmentName(plain) ? plain : `attachment-${n}`;
+}
+
+/** The tickets a mail answers, by our Message-IDs and earlier incoming mail, most recent reference first. */
+async function threadTicket(em: Em, parsed: ParsedIncoming, host: string): Promise<number | null> {
+  if (!parsed.answers.length) return null;
+  const marks = parsed.answers.map(() => '?').join(', ');
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  const replies = await em.getConnection().execute<{ mid: string; ticket_id: number | string }[]>(
+    `select mail_message_id as mid, ticket_id from ticket_replies where mail_message_id in (${marks})
+       union all select message_id as mid, ticket_id from incoming_mails where message_id in (${marks}) and ticket_id is not null`,
+    [...parsed.answers, ...parsed.answers],
+    'all',
+    trx,
+  );
+  const found = new Map(replies.map((r) => [r.mid, Number(r.ticket_id)]));
+  for (const id of parsed.answers) {
+    const ticketId = found.get(id) ?? threadRootTicket(id, host);
+    if (ticketId && (await em.count(Ticket, { id: ticketId }))) return ticketId;
+  }
+  return null;
+}
+
+interface KeptFile {
+  filename: string;
+  mimeType: string;
+  byteSize: number;
+  data: Buffer;
+}
+
+/**
+ * The attachments worth keeping: at most MAX_MAIL_ATTACHMENTS, each within the attachment size, typed by their
+ * bytes; the first that passes the ticket image check is `image` (a new ticket's image). The rest stay in the original.
+ */
+async function keptFiles(parsed: ParsedIncoming): Promise<{ image: (CheckedImage & { filename: string }) | null; files: KeptFile[] }> {
+  let image: (CheckedImage & { filename: string }) | null = null;
+  const files: KeptFile[] = [];
+  for (const [i, a] of parsed.attachments.entries()) {
+    if (files.length >= MAX_MAIL_ATTACHMENTS) break;
+    if (a.data.length > LIMITS.imageBytes) continue;
+    const filename = fileNameFor(a.filename, i + 1);
+    if (!image) {
+      try {
+        image = { ...(await checkImage(a.data)), filename };
+        continue;
+      } catch {
+        // Not an image fit for a ticket: an attachment like any other.
+      }
+    }
+    const detected = await fileTypeFromBuffer(a.data).catch(() => undefined);
+    files.push({ filename, mimeType: detected?.mime ?? 'application/octet-stream', byteSize: a.data.length, data: a.data });
+  }
+  return { image, files };
+}
+
+interface Decision {
+  outcome: Exclude<IncomingOutcome, 'DUPLICATE'>;
+  reason: 'SENDER' | 'DMARC' | 'LOOP' | null;
+  ticketId: number | null;
+}
+
+/** Whether this Message-ID was accepted before (a cheap look before the work; the unique key decides). */
+async function seen(em: Em, messageId: string): Promise<boolean> {
+  const rows = await em.getConnection().execute<{ id: number }[]>('select id from incoming_mails where message_id = ? limit 1', [messageId]);
+  return rows.length > 0;
+}
+
+/**
+ * Records one accepted mail: resolves once it is committed (the listener answers 250 only then). DUPLICATE when the
+ * same Message-ID was accepted before (by this gateway or another). Throws NoMailOwnerError when a new address has
+ * no agent to own its ticket; anything else thrown means nothing was written (the listener answers 451).
+ */
+export async function receiveMail(deps: ServiceDeps, mail: AcceptedMail): Promise<IncomingResult> {
+  const parsed = await parseIncoming(mail.raw, mail.envelopeFrom);
+  const messageId = parsed.messageId && parsed.messageId.length <= 255 ? parsed.messageId : derivedMessageId(mail.raw);
+  const duplicate: IncomingResult = { outcome: 'DUPLICATE', ticketId: null, requesterMessageId: null };
+  if (await seen(deps.orm.em.fork(), messageId)) return duplicate;
+  const files = await keptFiles(parsed);
+  // A new address's customer may be created by two mails at once (two gateways): the loser tries once more.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await record(deps, mail, parsed, messageId, files);
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      if (await seen(deps.orm.em.fork(), messageId)) return duplicate;
+      if (attempt >= 1) throw error;
+    }
+  }
+}
+
+async function record(
+  deps: ServiceDeps,
+  mail: AcceptedMail,
+  parsed: ParsedIncoming,
+  messageId: string,
+  files: Awaited<ReturnType<typeof keptFiles>>,
+): Promise<IncomingResult> {
+  const host = messageIdHost(deps.mail?.publicUrl || 'http://127.0.0.1');
+  const fromEmail = parsed.fromAddress ?? (mail.envelopeFrom || '').toLowerCase().slice(0, 255);
+  const automatic = parsed.automatic ?? (parsed.messageId && isOurMessageId(parsed.messageId, host) ? 'our own Message-ID' : null);
+  const ctx: ServiceContext = {
+    em: deps.orm.em.fork(),
+    viewerId: null,
+    deps,
+    clientIp: 'smtp',
+    via: 'EMAIL',
+    requester: { name: customerNameFor(parsed.fromName, fromEmail || 'unknown') },
+  };
+  let publish: (() => void) | undefined;
+  const result = await ctx.em.transactional(async (em) => {
+    const inner: ServiceContext = { ...ctx, em };
+    const entry = em.create(IncomingMail, {
+      messageId,
+      ticket: null,
+      requesterMessage: null,
+      outcome: 'LOOP',
+      reason: null,
+      fromEmail: cut(fromEmail, 255),
+      subject: parsed.subject,
+      auth: mail.auth ? JSON.stringify(mail.auth) : null,
+      text: parsed.text,
+      html: parsed.html,
+      raw: mail.raw,
+      createdAt: new Date(),
+    });
+    // First: the unique key decides at once whether another gateway has this mail (it waits for that commit).
+    await em.flush();
+    const threadId = await threadTicket(em, parsed, host);
+    const decision = decide(threadId, automatic, mail.auth, parsed, fromEmail, threadId ? await requesterEmail(em, threadId) : null);
+    entry.outcome = decision.outcome;
+    entry.reason = decision.reason;
+    if (decision.outcome === 'LOOP' && decision.ticketId === null) {
+      await em.flush();
+      return { outcome: decision.outcome, ticketId: null, requesterMessageId: null } satisfies IncomingResult;
+    }
+    const body = cut(clean(strippedText(parsed.text)), MAX_BODY).trim() || '(no text)';
+    if (decision.outcome === 'TICKET') {
+      const made = await newTicket(inner, parsed, fromEmail, body, files, entry);
+      publish = made.publish;
+      return { outcome: decision.outcome, ticketId: made.ticketId, requesterMessageId: made.messageId } satisfies IncomingResult;
+    }
+    const ticket = await em.findOneOrFail(Ticket, decision.ticketId!, { populate: ['requester'] });
+    const held = decision.outcome !== 'THREAD';
+    const message = em.create(RequesterMessage, { ticket, fromEmail: cut(fromEmail, 255), body, via: 'EMAIL', held, createdAt: new Date() });
+    entry.ticket = ticket;
+    entry.requesterMessage = message;
+    const allFiles = files.image
+      ? [{ filename: files.image.filename, mimeType: files.image.mimeType, byteSize: files.image.byteSize, data: files.image.data }, ...files.files]
+      : files.files;
+    for (const file of allFiles.slice(0, MAX_MAIL_ATTACHMENTS))
+      em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: message.createdAt });
+    // Only a real reply from the requester reopens a solved ticket: never a held one, never a loop.
+    const reopen = !held && ticket.status === 'SOLVED';
+    const before = ticketData(ticket);
+    const previous = facetsOf(ticket);
+    if (reopen) {
+      ticket.status = 'OPEN';
+      ticket.updatedAt = new Date();
+    }
+    await em.flush();
+    const event: TicketEventDraft = {
+      ticketId: ticket.id,
+      kind: 'MESSAGE_RECEIVED',
+      changes: [],
+      requesterMessageId: message.id,
+      assigneeId: ticketAccess.audienceOwner(ticket),
+      teamId: ticketAccess.audienceTeam(ticket),
+    };
+    const drafts: ChangeDraft[] = [{ ticketEvent: event }, ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : [])];
+    await recordEvents(inner, em, drafts);
+    publish = () => publishTicket(ctx, 'UPDATED', ticket, event.audience ?? [], previous);
+    return { outcome: decision.outcome, ticketId: ticket.id, requesterMessageId: message.id } satisfies IncomingResult;
+  });
+  publish?.();
+  return result;
+}
+
+async function requesterEmail(em: Em, ticketId: number): Promise<string | null> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ email: string }[]>(
+      'select c.email from tickets t join customers c on c.id = t.requester_id where t.id = ?',
+      [ticketId],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row ? row.email.toLowerCase() : null;
+}
+
+/** THE rule of what a mail becomes (the module's comment). */
+function decide(
+  threadId: number | null,
+  automatic: string | null,
+  auth: MailAuthResult | null,
+  parsed: ParsedIncoming,
+  fromEmail: string,
+  requester: string | null,
+): Decision {
+  if (threadId === null) return automatic ? { outcome: 'LOOP', reason: 'LOOP', ticketId: null } : { outcome: 'TICKET', reason: null, ticketId: null };
+  if (automatic) return { outcome: 'LOOP', reason: 'LOOP', ticketId: threadId };
+  if (auth?.dmarc === 'fail') return { outcome: 'HELD', reason: 'DMARC', ticketId: threadId };
+  if (!parsed.fromAddress || fromEmail !== requester) return { outcome: 'HELD', reason: 'SENDER', ticketId: threadId };
+  return { outcome: 'THREAD', reason: null, ticketId: threadId };
+}
+
+/** The agent who owns mail from new addresses (FULCRUM_MAIL_DEFAULT_AGENT), or NoMailOwnerError. */
+async function defaultAgent(em: Em, deps: ServiceDeps): Promise<number> {
+  const email = deps.mail?.defaultAgent?.trim().toLowerCase();
+  const user = email ? await em.findOne(User, { email }, { fields: ['id'] }) : null;
+  if (!user) throw new NoMailOwnerError();
+  return user.id;
+}
+
+/**
+ * A new ticket of the sender: the customer with the sender's address (created, owned by the default agent, when
+ * none exists) is its requester, its owner agent its assignee; its first entry is the mail's message (MESSAGE_RECEIVED),
+ * with the mail's files but the first image, which is the ticket's image.
+ */
+async function newTicket(
+  ctx: ServiceContext,
+  parsed: ParsedIncoming,
+  fromEmail: string,
+  body: string,
+  files: Awaited<ReturnType<typeof keptFiles>>,
+  entry: IncomingMail,
+): Promise<{ ticketId: number; messageId: number; publish: () => void }> {
+  const em = ctx.em;
+  if (!fromEmail) throw new AppError('BAD_USER_INPUT', 'A mail without a sender address cannot open a ticket.');
+  let customer = await em.findOne(Customer, { email: fromEmail }, { populate: ['owner'] });
+  if (!customer) {
+    const owner = await defaultAgent(em, ctx.deps);
+    customer = em.create(Customer, {
+      name: customerNameFor(parsed.fromName, fromEmail),
+      email: fromEmail,
+      owner: em.getReference(User, owner),
+      createdAt: new Date(),
+    });
+  }
+  const at = new Date();
+  const ticket = em.create(Ticket, {
+    title: ticketTitleFor(parsed.subject),
+    description: ticketDescriptionFor(body === '(no text)' ? '' : body),
+    type: DEFAULT_TICKET_TYPE,
+    priority: DEFAULT_TICKET_PRIORITY,
+    assignee: em.getReference(User, customer.owner.id),
+    team: null,
+    requester: customer,
+    macro: em.getReference(Macro, 1),
+    createdAt: at,
+    updatedAt: at,
+  });
+  if (files.image) {
+    const { filename: _name, ...image } = files.image;
+    ticket.image = em.create(TicketImage, { ticket, ...image, createdAt: at });
+  }
+  const message = em.create(RequesterMessage, { ticket, fromEmail, body, via: 'EMAIL', held: false, createdAt: at });
+  for (const file of files.files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: at });
+  entry.ticket = ticket;
+  entry.requesterMessage = message;
+  await em.flush();
+  const created = webhookEvent.ticket('CREATED', ticket);
+  const drafts: ChangeDraft[] = [
+    created,
+    {
+      ticketEvent: {
+        ticketId: ticket.id,
+        kind: 'MESSAGE_RECEIVED',
+        changes: [],
+        requesterMessageId: message.id,
+        assigneeId: ticketAccess.audienceOwner(ticket),
+        teamId: ticketAccess.audienceTeam(ticket),
+      },
+    },
+  ];
+  await recordEvents(ctx, em, drafts);
+  return { ticketId: ticket.id, messageId: message.id, publish: () => void publishTicket(ctx, 'CREATED', ticket, eventAudience(created)) };
+}
