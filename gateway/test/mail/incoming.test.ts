@@ -141,6 +141,44 @@ describe('mail to the help desk', () => {
     expect(page).not.toContain('HELD-SECRET');
   });
 
+  it('agents see why mail is held, its authentication and its original; they accept or discard it; another agent cannot', async () => {
+    const id = await newTicketFrom('ivy@good.test');
+    const mail = await agentReply(id, 'Anything else?');
+    const html = '<p>Forwarded <b>note</b></p><script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">x</a>';
+    const send = (text: string) =>
+      sendTo(port, { from: 'boss@good.test', subject: 'Re: about Ivy', text, html, messageId: freshId('held'), inReplyTo: mail.parsed.messageId });
+    await send('ACCEPT-ME\n\n> quoted history');
+    await send('DISCARD-ME');
+    const HELD = `query ($id: Int!) { ticket(id: $id) { timeline(filter: REPLIES) { nodes { ... on RequesterMessage {
+      id body held heldReason discardedAt subject authentication { spf dkim dmarc } original { subject text html } } } } } }`;
+    const [discardMe, acceptMe] = ok(await demo.gql(HELD, { id })).ticket.timeline.nodes as Data[];
+    expect(acceptMe).toMatchObject({ body: 'ACCEPT-ME', held: true, heldReason: 'SENDER', subject: 'Re: about Ivy', discardedAt: null });
+    expect(acceptMe.authentication).toMatchObject({ spf: 'pass', dmarc: 'pass' });
+    expect(acceptMe.original.text).toContain('> quoted history');
+    expect(acceptMe.original.html).toContain('<b>note</b>');
+    expect(acceptMe.original.html).not.toMatch(/script|onerror|javascript:/);
+    const marnie = await gw.as(1);
+    const refused = await marnie.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id } }', { id: acceptMe.id });
+    expect((refused.errors as Data[])[0].extensions.code).toBe('NOT_FOUND');
+    const stranger = await marnie.gql('query ($id: Int!) { mailOriginal(messageId: $id) { text } }', { id: acceptMe.id });
+    expect((stranger.errors as Data[])[0].extensions.code).toBe('NOT_FOUND');
+    const accepted = ok(await demo.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id held } }', { id: acceptMe.id }));
+    expect(accepted.acceptRequesterMessage).toEqual({ id: acceptMe.id, held: false });
+    const discarded = ok(await demo.gql('mutation ($id: Int!) { discardRequesterMessage(id: $id) { id held body discardedAt } }', { id: discardMe.id }));
+    expect(discarded.discardRequesterMessage).toMatchObject({ id: discardMe.id, held: true, body: '' });
+    expect(discarded.discardRequesterMessage.discardedAt).toBeTruthy();
+    const again = await demo.gql('mutation ($id: Int!) { discardRequesterMessage(id: $id) { id } }', { id: acceptMe.id });
+    expect((again.errors as Data[])[0].extensions.code).toBe('NOT_FOUND');
+    const link = /https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(mail.parsed.text ?? '')![0];
+    const page = await (await fetch(link)).text();
+    expect(page).toContain('ACCEPT-ME');
+    expect(page).not.toContain('DISCARD-ME');
+    const changes = ok(
+      await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind actor { name } } } } } }`),
+    ).ticket.timeline.nodes.map((n: Data) => n.kind);
+    expect(changes.slice(0, 2)).toEqual(['MESSAGE_DISCARDED', 'MESSAGE_ACCEPTED']);
+  });
+
   it('DMARC fail: the requester’s own address from a host its domain does not allow is held on the thread', async () => {
     const id = await newTicketFrom('carol@bank.test');
     const mail = await agentReply(id, 'Your statement is attached.');

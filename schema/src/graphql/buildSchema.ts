@@ -8,6 +8,7 @@ import { describeSchema } from './descriptions.js';
 import { WebhookResolver } from './webhooks.js';
 import { TIMELINE_RESOLVERS } from './timeline.js';
 import { ReportResolver } from './reports.js';
+import { MailedMessageResolver } from './incomingMail.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -25,7 +26,15 @@ const unusedPubSub = {
 };
 
 /** Every resolver class of the schema. */
-export const SCHEMA_RESOLVERS = [...RESOLVERS, ...MESSAGE_CENTER_RESOLVERS, ApiTokenResolver, WebhookResolver, ...TIMELINE_RESOLVERS, ReportResolver] as const;
+export const SCHEMA_RESOLVERS = [
+  ...RESOLVERS,
+  ...MESSAGE_CENTER_RESOLVERS,
+  ApiTokenResolver,
+  WebhookResolver,
+  ...TIMELINE_RESOLVERS,
+  ReportResolver,
+  MailedMessageResolver,
+] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {

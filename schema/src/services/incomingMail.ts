@@ -24,8 +24,10 @@ import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Ticke
 import { messageIdHost } from '../mail/compose.js';
 import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedText, threadRootTicket, type ParsedIncoming } from '../mail/incoming.js';
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
-import { eventAudience, recordEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
-import type { ServiceContext, ServiceDeps } from './context.js';
+import { toDate } from '../records/index.js';
+import { eventAudience, flushWithEvents, recordEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
+import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
+import type { RequesterMessageRecord } from './requesterReplies.js';
 import { checkImage, type CheckedImage } from './images.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
@@ -367,4 +369,137 @@ async function newTicket(
   ];
   await recordEvents(ctx, em, drafts);
   return { ticketId: ticket.id, messageId: message.id, publish: () => void publishTicket(ctx, 'CREATED', ticket, eventAudience(created)) };
+}
+
+/** Why a message is held, as its mail's record says. */
+export const HELD_REASONS = ['SENDER', 'DMARC', 'LOOP'] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
+
+/** What the timeline shows of a mailed message: its authentication result, why it is held, its subject. */
+export interface MailDetailsRecord {
+  auth: MailAuthResult | null;
+  heldReason: HeldReason | null;
+  subject: string;
+}
+
+/**
+ * The mail details of these requester messages (ones the caller has read under the access rule: a timeline page),
+ * in one statement. Messages from the requester page have none.
+ */
+export async function mailDetailsOf(em: Em, messageIds: readonly number[]): Promise<Map<number, MailDetailsRecord>> {
+  const found = new Map<number, MailDetailsRecord>();
+  if (!messageIds.length) return found;
+  const rows = await em
+    .getConnection()
+    .execute<{ requester_message_id: number | string; auth: string | null; reason: string | null; subject: string }[]>(
+      `select requester_message_id, auth, reason, subject from incoming_mails where requester_message_id in (${messageIds.map(() => '?').join(', ')})`,
+      [...messageIds],
+    );
+  for (const r of rows)
+    found.set(Number(r.requester_message_id), {
+      auth: r.auth ? (JSON.parse(r.auth) as MailAuthResult) : null,
+      heldReason: (HELD_REASONS as readonly string[]).includes(r.reason ?? '') ? (r.reason as HeldReason) : null,
+      subject: r.subject,
+    });
+  return found;
+}
+
+/** The full original of a mailed message: its whole text and its sanitised HTML (mail/incoming.ts). */
+export interface MailOriginalRecord {
+  subject: string;
+  fromEmail: string;
+  text: string;
+  html: string | null;
+}
+
+/** The original of one requester message of a ticket the viewer may read; NOT_FOUND otherwise (or when it has none). */
+export async function mailOriginal(ctx: ServiceContext, rawMessageId: unknown): Promise<MailOriginalRecord> {
+  requireViewer(ctx);
+  const id = parseId(rawMessageId);
+  const access = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
+  const rows = id
+    ? await ctx.em.getConnection().execute<MailOriginalRecord[]>(
+        `select i.subject, i.from_email as "fromEmail", i.text, i.html from incoming_mails i join tickets t on t.id = i.ticket_id
+            where i.requester_message_id = ? and ${access.sql}`,
+        [id, ...access.bindings],
+      )
+    : [];
+  if (!rows[0]) throw AppError.notFound('Message');
+  return rows[0];
+}
+
+/**
+ * Accepts or discards a held message of one of the viewer's tickets (the access rule's change check), with its
+ * event (MESSAGE_ACCEPTED / MESSAGE_DISCARDED) in the same transaction. Accepted, it joins the public conversation
+ * (the requester page shows it); discarded, its text, files and original are removed and it stays as a tombstone.
+ * A message that is not held is NOT_FOUND for either.
+ */
+async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: boolean): Promise<RequesterMessageRecord> {
+  requireViewer(ctx);
+  const id = parseId(rawMessageId);
+  const found = id ? await ctx.em.findOne(RequesterMessage, { id, held: true, discardedAt: null }, { fields: ['id', 'ticket'] }) : null;
+  if (!found) throw AppError.notFound('Message');
+  const ticketId = found.ticket.id;
+  await ctx.em.transactional(async (em) => {
+    const inner: ServiceContext = { ...ctx, em };
+    const ticket = await ticketAccess.findForChange(inner, ticketId);
+    const message = await em.findOneOrFail(RequesterMessage, { id: found.id, held: true, discardedAt: null });
+    if (accept) message.held = false;
+    else {
+      message.body = '';
+      message.discardedAt = new Date();
+      await em.nativeDelete(ReplyAttachment, { requesterMessage: message.id });
+      await em.nativeUpdate(IncomingMail, { requesterMessage: message.id }, { text: '', html: null, raw: Buffer.alloc(0) });
+    }
+    const event: TicketEventDraft = {
+      ticketId: ticket.id,
+      kind: accept ? 'MESSAGE_ACCEPTED' : 'MESSAGE_DISCARDED',
+      changes: [],
+      requesterMessageId: message.id,
+      assigneeId: ticketAccess.audienceOwner(ticket),
+      teamId: ticketAccess.audienceTeam(ticket),
+    };
+    await flushWithEvents(inner, () => ({ ticketEvent: event }));
+  });
+  return requesterMessageRecord(ctx, found.id);
+}
+
+export const acceptRequesterMessage = (ctx: ServiceContext, rawMessageId: unknown) => settleHeld(ctx, rawMessageId, true);
+export const discardRequesterMessage = (ctx: ServiceContext, rawMessageId: unknown) => settleHeld(ctx, rawMessageId, false);
+
+/** One requester message as the timeline shows it (its MESSAGE_RECEIVED entry), read under the access rule. */
+async function requesterMessageRecord(ctx: ServiceContext, id: number): Promise<RequesterMessageRecord> {
+  const access = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
+  const [r] = await ctx.em.getConnection().execute<
+    {
+      id: number | string;
+      ticket_id: number | string;
+      from_email: string;
+      body: string;
+      via: string;
+      held: boolean | number;
+      discarded_at: unknown;
+      seq: number | string | null;
+      at: unknown;
+    }[]
+  >(
+    `select m.id, m.ticket_id, m.from_email, m.body, m.via, m.held, m.discarded_at, e.seq, e.at
+       from requester_messages m join tickets t on t.id = m.ticket_id
+       left join ticket_events e on e.ticket_id = m.ticket_id and e.kind = 'MESSAGE_RECEIVED' and e.requester_message_id = m.id
+      where m.id = ? and ${access.sql}`,
+    [id, ...access.bindings],
+  );
+  if (!r) throw AppError.notFound('Message');
+  return {
+    entry: 'requesterMessage',
+    id: Number(r.id),
+    ticketId: Number(r.ticket_id),
+    seq: Number(r.seq ?? 0),
+    at: r.at == null ? new Date(0) : toDate(r.at),
+    fromEmail: r.from_email,
+    body: r.body,
+    via: r.via as RequesterMessageRecord['via'],
+    held: !!r.held,
+    discardedAt: r.discarded_at == null ? null : toDate(r.discarded_at),
+  };
 }
