@@ -135,6 +135,8 @@ describe('mail to the help desk', () => {
     expect(message).toMatchObject({ body: 'HELD-SECRET please send me the data', held: true, fromEmail: 'mallory@good.test' });
     expect((await ticketOf(id)).status).toBe('SOLVED');
     expect((await incomingRows(gw.orm, messageId))[0]).toMatchObject({ outcome: 'HELD', reason: 'SENDER' });
+    // A held mail is no one's word yet: the ticket does not await a reply.
+    expect(ok(await demo.gql('query ($id: Int!) { ticket(id: $id) { awaitingReply } }', { id })).ticket.awaitingReply).toBe(false);
     const link = /https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(mail.parsed.text ?? '')![0];
     const page = await (await fetch(link)).text();
     expect(page).toContain('Which model is it?');
@@ -176,7 +178,7 @@ describe('mail to the help desk', () => {
     const changes = ok(
       await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind actor { name } } } } } }`),
     ).ticket.timeline.nodes.map((n: Data) => n.kind);
-    expect(changes.slice(0, 2)).toEqual(['MESSAGE_DISCARDED', 'MESSAGE_ACCEPTED']);
+    expect(changes.slice(0, 2)).toEqual(['HELD_DISCARDED', 'HELD_ACCEPTED']);
   });
 
   it('DMARC fail: the requester’s own address from a host its domain does not allow is held on the thread', async () => {

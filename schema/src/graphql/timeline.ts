@@ -42,7 +42,7 @@ import { Ticket, User } from './types.js';
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 export const TimelineFilter = enumOf(ticketTimeline.TIMELINE_FILTERS);
-export const TicketChangeKind = enumOf(['CREATED', 'UPDATED', 'DELETED', 'NOTE_EDITED', 'NOTE_DELETED', 'MESSAGE_ACCEPTED', 'MESSAGE_DISCARDED'] as const);
+export const TicketChangeKind = enumOf(['CREATED', 'UPDATED', 'DELETED', 'NOTE_EDITED', 'NOTE_DELETED', 'HELD_ACCEPTED', 'HELD_DISCARDED'] as const);
 export const ActorKind = enumOf(ACTOR_KINDS);
 export const ChangeSource = enumOf(CHANGE_SOURCES);
 export const DeliveryState = enumOf(requesterReplies.DELIVERY_STATES);
@@ -66,8 +66,8 @@ registerEnumType(TicketChangeKind, {
     DELETED: { description: "The ticket was deleted: its record's last entry." },
     NOTE_EDITED: { description: 'A note was edited (its text before is one of its `revisions`).' },
     NOTE_DELETED: { description: 'A note was deleted; its text is gone, the note stays as a tombstone.' },
-    MESSAGE_ACCEPTED: { description: 'An agent accepted a held mail: it joined the public conversation.' },
-    MESSAGE_DISCARDED: { description: 'An agent discarded a held mail: its text and files are gone, it stays as a tombstone.' },
+    HELD_ACCEPTED: { description: 'An agent accepted a held mail: it joined the public conversation.' },
+    HELD_DISCARDED: { description: 'An agent discarded a held mail: its text and files are gone, it stays as a tombstone.' },
   },
 });
 registerEnumType(ActorKind, {

@@ -35,8 +35,8 @@ export type TicketEventKind =
   | 'REPLY_ADDED'
   | 'MESSAGE_RECEIVED'
   // An agent let a held mail join the conversation, or discarded it (issue 26).
-  | 'MESSAGE_ACCEPTED'
-  | 'MESSAGE_DISCARDED';
+  | 'HELD_ACCEPTED'
+  | 'HELD_DISCARDED';
 
 /** One field's change, in GraphQL spelling: the field's GraphQL name, values as the schema writes them. */
 export interface FieldChange {

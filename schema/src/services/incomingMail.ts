@@ -430,7 +430,7 @@ export async function mailOriginal(ctx: ServiceContext, rawMessageId: unknown): 
 
 /**
  * Accepts or discards a held message of one of the viewer's tickets (the access rule's change check), with its
- * event (MESSAGE_ACCEPTED / MESSAGE_DISCARDED) in the same transaction. Accepted, it joins the public conversation
+ * event (HELD_ACCEPTED / HELD_DISCARDED) in the same transaction. Accepted, it joins the public conversation
  * (the requester page shows it); discarded, its text, files and original are removed and it stays as a tombstone.
  * A message that is not held is NOT_FOUND for either.
  */
@@ -453,7 +453,7 @@ async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: bo
     }
     const event: TicketEventDraft = {
       ticketId: ticket.id,
-      kind: accept ? 'MESSAGE_ACCEPTED' : 'MESSAGE_DISCARDED',
+      kind: accept ? 'HELD_ACCEPTED' : 'HELD_DISCARDED',
       changes: [],
       requesterMessageId: message.id,
       assigneeId: ticketAccess.audienceOwner(ticket),

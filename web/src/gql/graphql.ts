@@ -156,9 +156,9 @@ export type TicketChangeKind =
   /** The ticket was deleted: its record's last entry. */
   | 'DELETED'
   /** An agent accepted a held mail: it joined the public conversation. */
-  | 'MESSAGE_ACCEPTED'
+  | 'HELD_ACCEPTED'
   /** An agent discarded a held mail: its text and files are gone, it stays as a tombstone. */
-  | 'MESSAGE_DISCARDED'
+  | 'HELD_DISCARDED'
   /** A note was deleted; its text is gone, the note stays as a tombstone. */
   | 'NOTE_DELETED'
   /** A note was edited (its text before is one of its `revisions`). */

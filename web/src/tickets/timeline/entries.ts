@@ -101,9 +101,9 @@ export function changeSummary(entry: Pick<ChangeValue, 'kind' | 'changes'>): str
       return 'edited a note';
     case 'NOTE_DELETED':
       return 'deleted a note';
-    case 'MESSAGE_ACCEPTED':
+    case 'HELD_ACCEPTED':
       return 'accepted a held mail';
-    case 'MESSAGE_DISCARDED':
+    case 'HELD_DISCARDED':
       return 'discarded a held mail';
     default: {
       const phrases = entry.changes.map(changePhrase);
