@@ -4,7 +4,7 @@
  * receives the mail); the test answers by SMTP with In-Reply-To to that mail, and the answer appears in the agent's
  * timeline, live. Waits are bounded by the context's timeout (and the SMTP wait by its own).
  */
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../gateway/src/testing/smtp';
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 /** Mails the help desk through the gateway's listener; resolves with the listener's answer. */
-async function mailHelpDesk(mail: nodemailer.SendMailOptions): Promise<string> {
+async function mailHelpDesk(mail: SendMailOptions): Promise<string> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: inject('mailPort'), secure: false, ignoreTLS: true });
   try {
     const info = (await transport.sendMail({ to: 'help@fulcrum.test', ...mail })) as { response: string };

@@ -100,6 +100,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       publicUrl: mailOptions.publicUrl ?? '',
       linkSecret: sessionSecret,
       defaultAgent: options.incomingMail?.defaultAgent,
+      defaultTeam: options.incomingMail?.defaultTeam,
     },
   };
   // The mail sender (docs/email.md): drains the mail outbox over SMTP; a delivery's new state goes out live.

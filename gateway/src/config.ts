@@ -52,6 +52,8 @@ export interface GatewayOptions {
     trustedRelays?: string[];
     /** FULCRUM_MAIL_DEFAULT_AGENT: the email of the agent who owns mail from new addresses. */
     defaultAgent?: string;
+    /** FULCRUM_MAIL_DEFAULT_TEAM: the team (name or id) that gets new addresses' tickets instead of an agent. */
+    defaultTeam?: string;
     /** mailauth's DNS (tests give fixed answers); default the system's with a 2 s timeout. */
     resolver?: (name: string, rrtype: string) => Promise<string[][] | string[]>;
   };
@@ -92,6 +94,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
       maxBytes: number(env.FULCRUM_MAIL_MAX_BYTES),
       trustedRelays: env.FULCRUM_SMTP_TRUSTED_RELAYS ? env.FULCRUM_SMTP_TRUSTED_RELAYS.split(',').map((a) => a.trim()) : undefined,
       defaultAgent: env.FULCRUM_MAIL_DEFAULT_AGENT || undefined,
+      defaultTeam: env.FULCRUM_MAIL_DEFAULT_TEAM || undefined,
     },
   };
 }
@@ -169,8 +172,10 @@ export function configurationProblems(options: GatewayOptions): string[] {
     problems.push(`FULCRUM_SMTP_LISTEN must be host:port, e.g. 127.0.0.1:2525, not "${incoming.listen}".`);
   if (incoming?.maxBytes !== undefined && (!Number.isInteger(incoming.maxBytes) || incoming.maxBytes < 1024))
     problems.push('FULCRUM_MAIL_MAX_BYTES must be a whole number of bytes, at least 1024 (default 26214400, 25 MB).');
-  if (incoming?.listen && !incoming.defaultAgent)
-    problems.push('FULCRUM_SMTP_LISTEN is set but FULCRUM_MAIL_DEFAULT_AGENT is not: set it to the email of the agent who owns mail from new addresses.');
+  if (incoming?.listen && !incoming.defaultAgent && !incoming.defaultTeam)
+    problems.push(
+      'FULCRUM_SMTP_LISTEN is set but neither FULCRUM_MAIL_DEFAULT_AGENT nor FULCRUM_MAIL_DEFAULT_TEAM is: set one to the agent (email) or team (name) that gets mail from new addresses.',
+    );
   for (const relay of incoming?.trustedRelays ?? [])
     if (!isIP(relay)) problems.push(`FULCRUM_SMTP_TRUSTED_RELAYS must be comma-separated IP addresses, not "${relay}".`);
   const delays = options.webhooks?.retryDelaysMs;

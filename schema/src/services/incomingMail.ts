@@ -20,12 +20,22 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from '@mikro-orm/knex';
 import type { Em } from '../database.js';
 import { AppError } from '../errors.js';
-import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Ticket, TicketImage, User } from '../entities/index.js';
+import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Team, Ticket, TicketImage, User } from '../entities/index.js';
 import { messageIdHost } from '../mail/compose.js';
 import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedText, threadRootTicket, type ParsedIncoming } from '../mail/incoming.js';
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
-import { eventAudience, flushWithEvents, recordEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
+import * as autoAssign from './autoAssign.js';
+import {
+  eventAudience,
+  flushWithEvents,
+  recordEvents,
+  ticketData,
+  webhookEvent,
+  type ChangeDraft,
+  type TicketEventDraft,
+  type WebhookEventDraft,
+} from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
 import { checkImage, type CheckedImage } from './images.js';
@@ -202,6 +212,8 @@ async function record(
     requester: { name: customerNameFor(parsed.fromName, fromEmail || 'unknown') },
   };
   let publish: (() => void) | undefined;
+  // Who is online, for a default team's auto-assignment: read before the transaction (a Redis round trip).
+  const online: ReadonlySet<number> = deps.mail?.defaultTeam ? await deps.presence.onlineUserIds() : new Set();
   const result = await ctx.em.transactional(async (em) => {
     const inner: ServiceContext = { ...ctx, em };
     const entry = em.create(IncomingMail, {
@@ -230,7 +242,7 @@ async function record(
     }
     const body = cut(clean(strippedText(parsed.text)), MAX_BODY).trim() || '(no text)';
     if (decision.outcome === 'TICKET') {
-      const made = await newTicket(inner, parsed, fromEmail, body, files, entry);
+      const made = await newTicket(inner, parsed, fromEmail, body, files, entry, online);
       publish = made.publish;
       return { outcome: decision.outcome, ticketId: made.ticketId, requesterMessageId: made.messageId } satisfies IncomingResult;
     }
@@ -298,18 +310,49 @@ function decide(
   return { outcome: 'THREAD', reason: null, ticketId: threadId };
 }
 
-/** The agent who owns mail from new addresses (FULCRUM_MAIL_DEFAULT_AGENT), or NoMailOwnerError. */
-async function defaultAgent(em: Em, deps: ServiceDeps): Promise<number> {
+/** The team that gets tickets from new addresses (FULCRUM_MAIL_DEFAULT_TEAM: its name or id), or null. */
+async function defaultTeam(em: Em, deps: ServiceDeps): Promise<number | null> {
+  const given = deps.mail?.defaultTeam?.trim();
+  if (!given) return null;
+  const [row] = await em
+    .getConnection()
+    .execute<{ id: number | string }[]>(
+      'select id from teams where name = ? or id = ? limit 1',
+      [given, parseId(given) ?? 0],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row ? Number(row.id) : null;
+}
+
+/**
+ * The agent who owns new addresses' customers: FULCRUM_MAIL_DEFAULT_AGENT, else (with a default team) the team's
+ * first member; NoMailOwnerError when there is none.
+ */
+async function defaultAgent(em: Em, deps: ServiceDeps, teamId: number | null): Promise<number> {
   const email = deps.mail?.defaultAgent?.trim().toLowerCase();
   const user = email ? await em.findOne(User, { email }, { fields: ['id'] }) : null;
-  if (!user) throw new NoMailOwnerError();
-  return user.id;
+  if (user) return user.id;
+  if (teamId !== null) {
+    const [member] = await em
+      .getConnection()
+      .execute<{ id: number | string }[]>(
+        'select user_id as id from team_members where team_id = ? order by user_id limit 1',
+        [teamId],
+        'all',
+        em.getTransactionContext(),
+      );
+    if (member) return Number(member.id);
+  }
+  throw new NoMailOwnerError();
 }
 
 /**
  * A new ticket of the sender: the customer with the sender's address (created, owned by the default agent, when
  * none exists) is its requester, its owner agent its assignee; its first entry is the mail's message (MESSAGE_RECEIVED),
- * with the mail's files but the first image, which is the ticket's image.
+ * with the mail's files but the first image, which is the ticket's image. A new address's ticket goes to the
+ * default team instead (FULCRUM_MAIL_DEFAULT_TEAM, issue 27), unassigned in it, or to the member auto-assignment
+ * chooses when the team has it on (services/autoAssign.ts: the SYSTEM's assignment event in this transaction).
  */
 async function newTicket(
   ctx: ServiceContext,
@@ -318,12 +361,14 @@ async function newTicket(
   body: string,
   files: Awaited<ReturnType<typeof keptFiles>>,
   entry: IncomingMail,
+  online: ReadonlySet<number>,
 ): Promise<{ ticketId: number; messageId: number; publish: () => void }> {
   const em = ctx.em;
   if (!fromEmail) throw new AppError('BAD_USER_INPUT', 'A mail without a sender address cannot open a ticket.');
   let customer = await em.findOne(Customer, { email: fromEmail }, { populate: ['owner'] });
+  const teamId = customer ? null : await defaultTeam(em, ctx.deps);
   if (!customer) {
-    const owner = await defaultAgent(em, ctx.deps);
+    const owner = await defaultAgent(em, ctx.deps, teamId);
     customer = em.create(Customer, {
       name: customerNameFor(parsed.fromName, fromEmail),
       email: fromEmail,
@@ -337,8 +382,8 @@ async function newTicket(
     description: ticketDescriptionFor(body === '(no text)' ? '' : body),
     type: DEFAULT_TICKET_TYPE,
     priority: DEFAULT_TICKET_PRIORITY,
-    assignee: em.getReference(User, customer.owner.id),
-    team: null,
+    assignee: teamId === null ? em.getReference(User, customer.owner.id) : null,
+    team: teamId === null ? null : em.getReference(Team, teamId),
     requester: customer,
     macro: em.getReference(Macro, 1),
     createdAt: at,
@@ -368,7 +413,14 @@ async function newTicket(
     },
   ];
   await recordEvents(ctx, em, drafts);
-  return { ticketId: ticket.id, messageId: message.id, publish: () => void publishTicket(ctx, 'CREATED', ticket, eventAudience(created)) };
+  const chosen = teamId === null ? null : await autoAssign.chooseAssignee(em, teamId, online);
+  let assigned: WebhookEventDraft | undefined;
+  if (chosen !== null) await autoAssign.recordAssignment(ctx, em, ticket, chosen, (draft) => (assigned = draft));
+  return {
+    ticketId: ticket.id,
+    messageId: message.id,
+    publish: () => void publishTicket(ctx, 'CREATED', ticket, eventAudience(assigned, eventAudience(created))),
+  };
 }
 
 /** Why a message is held, as its mail's record says. */
