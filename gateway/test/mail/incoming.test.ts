@@ -4,11 +4,14 @@
  * a held message or a recorded loop. SQLite, or PostgreSQL + Redis in the second pass.
  */
 import { connect } from 'node:net';
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
+import { figure } from '../../src/testing/measure.js';
+import { demoTicketImage } from '@fulcrum/schema';
 import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
 import { fixedResolver, freshId, incomingRows, sendTo, ticketIn } from './support.js';
 
@@ -225,6 +228,10 @@ describe('mail to the help desk', () => {
     });
     // Our own reply coming back (a forwarding loop) is ours: recorded only.
     const echoed = await sendTo(port, { from: 'dan@good.test', subject: 'Re: loop', text: 'echo', messageId: mail.parsed.messageId });
+    // Mail from our own address (FULCRUM_MAIL_FROM) opens nothing either.
+    const self = freshId('self');
+    expect(ticketIn(await sendTo(port, { from: 'Fulcrum Help <help@fulcrum.test>', subject: 'Ours', text: 'From us.', messageId: self }))).toBeNull();
+    expect((await incomingRows(gw.orm, self))[0]).toMatchObject({ outcome: 'LOOP', ticket_id: null });
     expect(outside.ok && echoed.ok).toBe(true);
     expect(ticketIn(outside)).toBeNull();
     expect((await incomingRows(gw.orm, auto))[0]).toMatchObject({ outcome: 'LOOP', reason: 'LOOP', ticket_id: id });
@@ -315,4 +322,51 @@ describe('mail to the help desk', () => {
     const after = await sendTo(port, { from: 'Hal <hal@good.test>', subject: 'Still there?', text: 'Normal mail.', messageId: freshId() });
     expect(await ticketOf(ticketIn(after)!)).toMatchObject({ title: 'Still there?', requester: { email: 'hal@good.test' } });
   }, 120_000);
+
+  it('throughput: 100 kB mails with a 50 kB image at 10 connections, each readable over GraphQL once answered 250 (figures)', async () => {
+    const image = demoTicketImage(3, 160, 120);
+    const padding = Buffer.alloc(Math.max(0, 50_000 - image.length), 0).length;
+    // A 50 kB PNG (the demo image and a private chunk of zeros: still a complete image) and ~50 kB of text.
+    const png = padding ? withPrivateChunk(image, padding) : image;
+    const text = 'The report is attached. '.repeat(2100);
+    const total = 60;
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < total) {
+          const i = next++;
+          const sent = await sendTo(port, {
+            from: `load${i}@good.test`,
+            subject: `Load ${i}`,
+            text,
+            messageId: freshId('load'),
+            attachments: [{ filename: 'chart.png', content: png }],
+          });
+          const acknowledged = performance.now();
+          const id = ticketIn(sent)!;
+          expect((await ticketOf(id)).title).toBe(`Load ${i}`);
+          latencies.push(performance.now() - acknowledged);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    figure('incoming mail: messages per second (100 kB + 50 kB image, 10 connections)', (total / seconds).toFixed(1));
+    figure('incoming mail: 250 -> readable over GraphQL, p99 ms', latencies[Math.ceil(latencies.length * 0.99) - 1].toFixed(0));
+    expect(latencies).toHaveLength(total);
+  }, 120_000);
 });
+
+/** A PNG with a private ancillary chunk of `size` zero bytes before IEND (decoders skip it; the image stays complete). */
+function withPrivateChunk(png: Buffer, size: number): Buffer {
+  const iend = png.length - 12;
+  const type = Buffer.from('prVt');
+  const data = Buffer.alloc(size);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(size);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([type, data])) >>> 0);
+  return Buffer.concat([png.subarray(0, iend), length, type, data, crc, png.subarray(iend)]);
+}

@@ -3,7 +3,7 @@
  * here once, written in one transaction with its event record (the change log) and its original:
  *
  * - LOOP: automatic mail (mail/incoming.ts: Auto-Submitted, Precedence bulk/junk/list, a mailer-daemon, a bounce,
- *   our own Message-ID as its own) is recorded and never answered: on its ticket's thread a held message that never
+ *   our own Message-ID as its own, our own From address) is recorded and never answered: on its ticket's thread a held message that never
  *   reopens the ticket; outside a thread only the record (incoming_mails).
  * - THREAD: a reply whose In-Reply-To/References name one of our Message-IDs (a reply's `<reply-...@host>`, the
  *   thread root `<ticket-<id>@host>`) or an earlier incoming mail of the ticket becomes a RequesterMessage via EMAIL
@@ -202,7 +202,12 @@ async function record(
 ): Promise<IncomingResult> {
   const host = messageIdHost(deps.mail?.publicUrl || 'http://127.0.0.1');
   const fromEmail = parsed.fromAddress ?? (mail.envelopeFrom || '').toLowerCase().slice(0, 255);
-  const automatic = parsed.automatic ?? (parsed.messageId && isOurMessageId(parsed.messageId, host) ? 'our own Message-ID' : null);
+  const ownAddress = /<([^<>\s]+@[^<>\s]+)>\s*$|^\s*([^<>\s]+@[^<>\s]+)\s*$/.exec(deps.mail?.from ?? '');
+  const ours = (ownAddress?.[1] ?? ownAddress?.[2] ?? '').toLowerCase();
+  const automatic =
+    parsed.automatic ??
+    (parsed.messageId && isOurMessageId(parsed.messageId, host) ? 'our own Message-ID' : null) ??
+    (ours && fromEmail === ours ? 'from our own address' : null);
   const ctx: ServiceContext = {
     em: deps.orm.em.fork(),
     viewerId: null,
