@@ -36,6 +36,8 @@ async function mailHelpDesk(mail: SendMailOptions): Promise<string> {
 }
 
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
+/** The agent's mail the requester answered (the first test's), for the held mail's thread. */
+let agentMail: { messageId: string; subject: string } | undefined;
 
 describe('mail to the help desk', () => {
   it('a mail becomes a ticket on the dashboard; the agent replies; the mailed answer appears in the timeline', async () => {
@@ -64,6 +66,7 @@ describe('mail to the help desk', () => {
     await shown(timeline(page).locator('.timeline-reply', { hasText: replyText }));
     const [mail] = await smtp.waitFor(1, (m) => (m.parsed.text ?? '').includes(replyText), 20_000);
     expect(mail.envelopeTo).toEqual([address]);
+    agentMail = { messageId: mail.parsed.messageId!, subject: mail.parsed.subject ?? '' };
 
     const answer = unique('That worked, thank you');
     await mailHelpDesk({
@@ -79,5 +82,19 @@ describe('mail to the help desk', () => {
     expect(await message.locator('.timeline-public-body').innerText()).toBe(answer);
     await message.getByText('Show the full original').click();
     await shown(message.locator('.timeline-original-text', { hasText: replyText }));
+  });
+
+  it('a mail on the thread from another address is held: the agent sees why, and accepts it', async () => {
+    const page = demo.page;
+    const text = unique('I am her colleague, please also tell me');
+    await mailHelpDesk({ from: 'colleague@example.test', subject: `Re: ${agentMail!.subject}`, text, inReplyTo: agentMail!.messageId });
+    const message = timeline(page).locator('.timeline-message', { hasText: text });
+    await shown(message);
+    const held = message.getByRole('group', { name: 'Held mail' });
+    await shown(held.getByText("Held: it came from an address other than the requester's."));
+    await held.getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => held.count()).toBe(0);
+    expect(await message.locator('.timeline-public-head').innerText()).not.toContain('held for review');
+    await shown(timeline(page).getByText('accepted a held mail'));
   });
 });
