@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_AUTH_LIMITS, parseAllowList, type AuthLimits } from '@fulcrum/schema';
+import { parseListen } from './mail/smtpListener.js';
 
 export interface GatewayOptions {
   port?: number;
@@ -168,8 +169,7 @@ export function configurationProblems(options: GatewayOptions): string[] {
   if (mailDelays && !mailDelays.every((d) => Number.isFinite(d) && d >= 0))
     problems.push('FULCRUM_MAIL_RETRY_DELAYS must be comma-separated milliseconds, e.g. 10000,60000.');
   const incoming = options.incomingMail;
-  if (incoming?.listen && !/^(\[[0-9a-fA-F:.]+\]|[^:[\]\s]*):\d{1,5}$/.test(incoming.listen))
-    problems.push(`FULCRUM_SMTP_LISTEN must be host:port, e.g. 127.0.0.1:2525, not "${incoming.listen}".`);
+  if (incoming?.listen && !parseListen(incoming.listen)) problems.push(`FULCRUM_SMTP_LISTEN must be host:port, e.g. 127.0.0.1:2525, not "${incoming.listen}".`);
   if (incoming?.maxBytes !== undefined && (!Number.isInteger(incoming.maxBytes) || incoming.maxBytes < 1024))
     problems.push('FULCRUM_MAIL_MAX_BYTES must be a whole number of bytes, at least 1024 (default 26214400, 25 MB).');
   if (incoming?.listen && !incoming.defaultAgent && !incoming.defaultTeam)
