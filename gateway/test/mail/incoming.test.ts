@@ -274,6 +274,10 @@ describe('mail to the help desk', () => {
     expect(ehlo).toContain(`SIZE ${MAX_BYTES}`);
     const big = await sendTo(port, { from: 'fay@good.test', subject: 'Big', text: 'x'.repeat(MAX_BYTES + 1000), messageId: freshId() });
     expect(big).toMatchObject({ ok: false, code: 552 });
+    // Just under the cap: accepted whole, its text cut to a message's 10,000 characters, the rest in the original.
+    const near = await sendTo(port, { from: 'fay@good.test', subject: 'Near the cap', text: 'y'.repeat(MAX_BYTES - 20_000), messageId: freshId() });
+    const nearId = ticketIn(near)!;
+    expect((await messagesOf(nearId))[0].body).toHaveLength(10_000);
     expect(ticketIn(await sendTo(port, { from: 'fay@good.test', subject: 'Small', text: 'Fits.', messageId: freshId() }))).toBeGreaterThan(0);
   });
 
