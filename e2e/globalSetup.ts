@@ -22,6 +22,8 @@ declare module 'vitest' {
     baseURL: string;
     /** The port the gateway mails to (SMTP_URL); requester.e2e.ts listens on it with a test SMTP server. */
     smtpPort: number;
+    /** The gateway's own SMTP listener (FULCRUM_SMTP_LISTEN, issue 26): incomingMail.e2e.ts mails the help desk there. */
+    mailPort: number;
   }
 }
 
@@ -41,6 +43,7 @@ function freePort(): Promise<number> {
 export default async function setup(project: TestProject) {
   ensureWebBuilt();
   const smtpPort = await freePort();
+  const mailPort = await freePort();
   const bundle = await ensureGatewayBundle();
   const dataDir = mkdtempSync(join(tmpdir(), 'fulcrum-e2e-'));
   const passThrough = process.env.FULCRUM_TEST_LOG === '1';
@@ -63,12 +66,16 @@ export default async function setup(project: TestProject) {
       FULCRUM_MAIL_FROM: 'Fulcrum e2e <help@fulcrum.test>',
       FULCRUM_MAIL_RETRY_DELAYS: '500,1000,2000,4000',
       FULCRUM_MAIL_POLL_MS: '500',
+      // Incoming mail (issue 26): mail to the help desk from a new address belongs to Demo.
+      FULCRUM_SMTP_LISTEN: `127.0.0.1:${mailPort}`,
+      FULCRUM_MAIL_DEFAULT_AGENT: 'demo@fulcrum.app',
     },
     timeoutMs: 60_000,
     onOutput: passThrough ? (chunk) => process.stdout.write(`[gateway] ${chunk}`) : undefined,
   });
   project.provide('baseURL', gateway.url);
   project.provide('smtpPort', smtpPort);
+  project.provide('mailPort', mailPort);
   return async () => {
     await gateway.stop();
     rmSync(dataDir, { recursive: true, force: true });

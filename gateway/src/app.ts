@@ -35,6 +35,7 @@ import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
 import { createWebAppRouter } from './http/webApp.js';
 import { createRequesterRouter } from './http/requesterPage.js';
 import { createRestRouter } from './rest/router.js';
+import { startSmtpListener } from './mail/smtpListener.js';
 import { refuseCrossSiteWrites } from './security/sameOrigin.js';
 import { logError } from './logging.js';
 import { createSessions, loadSessionSecret, type Sessions } from './session/sessions.js';
@@ -49,6 +50,8 @@ export interface Gateway {
   deps: ServiceDeps;
   /** The session middleware and its store (with the in-memory session cache). */
   sessions: Sessions;
+  /** The SMTP listener's address, when FULCRUM_SMTP_LISTEN is set (issue 26). */
+  smtp: { host: string; port: number } | null;
   /** Drains in-flight requests, closes websockets, the bus and the database. */
   close(): Promise<void>;
 }
@@ -91,7 +94,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     presence,
     webhooks,
     // publicUrl defaults to the listen address, known once listening (below).
-    mail: { configured: !!mailOptions.smtpUrl, from: mailOptions.from ?? DEFAULT_MAIL_FROM, publicUrl: mailOptions.publicUrl ?? '', linkSecret: sessionSecret },
+    mail: {
+      configured: !!mailOptions.smtpUrl,
+      from: mailOptions.from ?? DEFAULT_MAIL_FROM,
+      publicUrl: mailOptions.publicUrl ?? '',
+      linkSecret: sessionSecret,
+      defaultAgent: options.incomingMail?.defaultAgent,
+      defaultTeam: options.incomingMail?.defaultTeam,
+    },
   };
   // The mail sender (docs/email.md): drains the mail outbox over SMTP; a delivery's new state goes out live.
   const mailSender = mailOptions.smtpUrl
@@ -187,11 +197,23 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const { port, address } = httpServer.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   if (deps.mail && !deps.mail.publicUrl) deps.mail.publicUrl = `http://${host}:${port}`;
+  // Incoming mail (docs/email.md): the SMTP listener, once everything it writes through is ready.
+  const incoming = options.incomingMail;
+  const smtpListener = incoming?.listen
+    ? await startSmtpListener(deps, {
+        listen: incoming.listen,
+        maxBytes: incoming.maxBytes,
+        trustedRelays: incoming.trustedRelays,
+        resolver: incoming.resolver,
+        log,
+      })
+    : null;
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
+    smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port } : null,
     server: httpServer,
     orm,
     deps,
@@ -199,6 +221,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     close: () =>
       (closing ??= (async () => {
         clearInterval(pruneTimer);
+        await smtpListener?.close();
         await apollo.stop();
         await webhooks.stop();
         await mailSender?.stop();

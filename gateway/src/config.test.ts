@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_LIMITS } from '@fulcrum/schema';
 import { configurationProblems, optionsFromEnv } from './config.js';
+import { parseListen } from './mail/smtpListener.js';
 import { startTestGateway, type TestGateway } from './testing/harness.js';
 
 const problemsOf = (env: NodeJS.ProcessEnv) => configurationProblems(optionsFromEnv(env));
@@ -101,5 +102,47 @@ describe('mail settings (docs/email.md)', () => {
       { numRuns: 300 },
     );
     expect(configurationProblems({ mail: { smtpUrl: 'http://mail.example.com' } })[0]).toMatch(/^SMTP_URL must be/);
+  });
+});
+
+describe('incoming mail settings (docs/email.md, Incoming mail)', () => {
+  it('reads FULCRUM_SMTP_LISTEN and its companions; the listener needs an agent or a team for new addresses', () => {
+    expect(optionsFromEnv({}).incomingMail?.listen).toBeUndefined();
+    const env = {
+      FULCRUM_SMTP_LISTEN: '127.0.0.1:2525',
+      FULCRUM_MAIL_MAX_BYTES: '1048576',
+      FULCRUM_SMTP_TRUSTED_RELAYS: '127.0.0.1, ::1',
+      FULCRUM_MAIL_DEFAULT_AGENT: 'demo@fulcrum.app',
+    };
+    expect(optionsFromEnv(env).incomingMail).toMatchObject({
+      listen: '127.0.0.1:2525',
+      maxBytes: 1048576,
+      trustedRelays: ['127.0.0.1', '::1'],
+      defaultAgent: 'demo@fulcrum.app',
+    });
+    expect(problemsOf(env)).toEqual([]);
+    expect(problemsOf({ FULCRUM_SMTP_LISTEN: '127.0.0.1:2525', FULCRUM_MAIL_DEFAULT_TEAM: 'Support' })).toEqual([]);
+    expect(problemsOf({ FULCRUM_SMTP_LISTEN: '127.0.0.1:2525' })[0]).toMatch(/FULCRUM_MAIL_DEFAULT_AGENT/);
+    expect(problemsOf({ ...env, FULCRUM_SMTP_TRUSTED_RELAYS: 'mx.example.com' })[0]).toMatch(/^FULCRUM_SMTP_TRUSTED_RELAYS must be/);
+    expect(problemsOf({ ...env, FULCRUM_MAIL_MAX_BYTES: '25MB' })[0]).toMatch(/^FULCRUM_MAIL_MAX_BYTES must be/);
+  });
+
+  it('any FULCRUM_SMTP_LISTEN is either accepted or refused with a message (never a crash)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 99999 })).map(([h, p]) => `${h}:${p}`),
+        ),
+        (listen) => {
+          const problems = configurationProblems({ incomingMail: { listen: listen || undefined, defaultAgent: 'a@b.test' } });
+          expect(Array.isArray(problems)).toBe(true);
+          if (problems.length) expect(problems[0]).toMatch(/^FULCRUM_SMTP_LISTEN must be host:port/);
+          else if (listen) expect(parseListen(listen)?.port).toBeLessThanOrEqual(65535);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(configurationProblems({ incomingMail: { listen: '2525', defaultAgent: 'a@b.test' } })[0]).toMatch(/^FULCRUM_SMTP_LISTEN must be/);
   });
 });

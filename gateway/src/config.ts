@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_AUTH_LIMITS, parseAllowList, type AuthLimits } from '@fulcrum/schema';
+import { parseListen } from './mail/smtpListener.js';
 
 export interface GatewayOptions {
   port?: number;
@@ -41,6 +43,21 @@ export interface GatewayOptions {
    * FULCRUM_MAIL_RETRY_DELAYS / FULCRUM_MAIL_POLL_MS for tests.
    */
   mail?: { smtpUrl?: string; from?: string; publicUrl?: string; retryDelaysMs?: number[]; pollMs?: number };
+  /** Incoming mail (issue 26, docs/email.md): the SMTP listener, off unless `listen` is set. */
+  incomingMail?: {
+    /** FULCRUM_SMTP_LISTEN: host:port. */
+    listen?: string;
+    /** FULCRUM_MAIL_MAX_BYTES (default 25 MB). */
+    maxBytes?: number;
+    /** FULCRUM_SMTP_TRUSTED_RELAYS: comma-separated addresses of the MTAs that relay to the listener. */
+    trustedRelays?: string[];
+    /** FULCRUM_MAIL_DEFAULT_AGENT: the email of the agent who owns mail from new addresses. */
+    defaultAgent?: string;
+    /** FULCRUM_MAIL_DEFAULT_TEAM: the team (name or id) that gets new addresses' tickets instead of an agent. */
+    defaultTeam?: string;
+    /** mailauth's DNS (tests give fixed answers); default the system's with a 2 s timeout. */
+    resolver?: (name: string, rrtype: string) => Promise<string[][] | string[]>;
+  };
 }
 
 /** The From of replies when FULCRUM_MAIL_FROM is unset. */
@@ -72,6 +89,13 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
       publicUrl: env.FULCRUM_PUBLIC_URL || undefined,
       retryDelaysMs: numberList(env.FULCRUM_MAIL_RETRY_DELAYS),
       pollMs: number(env.FULCRUM_MAIL_POLL_MS),
+    },
+    incomingMail: {
+      listen: env.FULCRUM_SMTP_LISTEN || undefined,
+      maxBytes: number(env.FULCRUM_MAIL_MAX_BYTES),
+      trustedRelays: env.FULCRUM_SMTP_TRUSTED_RELAYS ? env.FULCRUM_SMTP_TRUSTED_RELAYS.split(',').map((a) => a.trim()) : undefined,
+      defaultAgent: env.FULCRUM_MAIL_DEFAULT_AGENT || undefined,
+      defaultTeam: env.FULCRUM_MAIL_DEFAULT_TEAM || undefined,
     },
   };
 }
@@ -144,6 +168,16 @@ export function configurationProblems(options: GatewayOptions): string[] {
   const mailDelays = options.mail?.retryDelaysMs;
   if (mailDelays && !mailDelays.every((d) => Number.isFinite(d) && d >= 0))
     problems.push('FULCRUM_MAIL_RETRY_DELAYS must be comma-separated milliseconds, e.g. 10000,60000.');
+  const incoming = options.incomingMail;
+  if (incoming?.listen && !parseListen(incoming.listen)) problems.push(`FULCRUM_SMTP_LISTEN must be host:port, e.g. 127.0.0.1:2525, not "${incoming.listen}".`);
+  if (incoming?.maxBytes !== undefined && (!Number.isInteger(incoming.maxBytes) || incoming.maxBytes < 1024))
+    problems.push('FULCRUM_MAIL_MAX_BYTES must be a whole number of bytes, at least 1024 (default 26214400, 25 MB).');
+  if (incoming?.listen && !incoming.defaultAgent && !incoming.defaultTeam)
+    problems.push(
+      'FULCRUM_SMTP_LISTEN is set but neither FULCRUM_MAIL_DEFAULT_AGENT nor FULCRUM_MAIL_DEFAULT_TEAM is: set one to the agent (email) or team (name) that gets mail from new addresses.',
+    );
+  for (const relay of incoming?.trustedRelays ?? [])
+    if (!isIP(relay)) problems.push(`FULCRUM_SMTP_TRUSTED_RELAYS must be comma-separated IP addresses, not "${relay}".`);
   const delays = options.webhooks?.retryDelaysMs;
   if (delays && !delays.every((d) => Number.isFinite(d) && d >= 0))
     problems.push('FULCRUM_WEBHOOK_RETRY_DELAYS must be comma-separated milliseconds, e.g. 5000,300000.');

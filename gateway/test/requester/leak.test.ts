@@ -9,11 +9,24 @@
  * with the reply's files the sender attaches (attachments.test.ts proves they arrive). Replies and the requester's
  * answers (their images, pageImages.test.ts) carry random files; the requester page's files (fetched under its
  * token) and the mails' are the twin's, byte for byte. A note has no file at all (no column can name one).
+ * Held mail (issue 26: another sender's mail on the thread, the requester's auto-reply, with files) is internal like
+ * a note: the twin never gets it, and the page (and its files) must still be the twin's, the ticket not reopened.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { demoTicketImage, forkEm, requesterLinks, requesterReplies, requesterView, ticketTimeline, tickets, type ServiceContext } from '@fulcrum/schema';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import {
+  demoTicketImage,
+  forkEm,
+  incomingMail,
+  requesterLinks,
+  requesterReplies,
+  requesterView,
+  ticketTimeline,
+  tickets,
+  type ServiceContext,
+} from '@fulcrum/schema';
 import { startTestGateway, testDatabaseMode, type TestGateway } from '../../src/testing/harness.js';
 import { PNG } from '../../src/testing/fixtures.js';
 
@@ -36,7 +49,9 @@ type Op =
   | { op: 'deleteNote' }
   | { op: 'reply'; text: string; files: string[] }
   | { op: 'answer'; text: string; files: string[] }
-  | { op: 'solve' };
+  | { op: 'solve' }
+  // Mail on the ticket's thread that is held (issue 26: another sender, or an auto-reply): internal like a note.
+  | { op: 'heldMail'; text: string; auto: boolean; files: string[] };
 
 const PUBLIC = new Set(['reply', 'answer']);
 const text = fc
@@ -57,7 +72,27 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ op: fc.constant('answer' as const), text, files: fc.array(fileName, { maxLength: 2 }) }),
   },
   { weight: 1, arbitrary: fc.constant({ op: 'solve' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('heldMail' as const), text, auto: fc.boolean(), files: fc.array(fileName, { maxLength: 2 }) }),
+  },
 );
+
+/** A mail on the ticket's thread (References its root) from another address, or an auto-reply of the requester's. */
+async function heldMail(ticketId: number, body: string, auto: boolean, files: string[]): Promise<void> {
+  const composer = new MailComposer({
+    from: auto ? 'requester@fulcrum.test' : 'stranger@elsewhere.test',
+    subject: 'Re: your ticket',
+    text: body,
+    messageId: `<held-${randomUUID()}@client.test>`,
+    references: [`<ticket-${ticketId}@127.0.0.1>`],
+    headers: auto ? { 'Auto-Submitted': 'auto-replied' } : {},
+    attachments: files.map((filename) => ({ filename, content: PNG })),
+  });
+  const raw = await new Promise<Buffer>((resolve, reject) => composer.compile().build((error, message) => (error ? reject(error) : resolve(message))));
+  const result = await incomingMail.receiveMail(gw.deps, { raw, auth: null });
+  expect(result.outcome).toMatch(/^(HELD|LOOP)$/);
+}
 
 async function newTicket(title: string): Promise<{ id: number; token: string }> {
   const ticket = await tickets.createTicket(ctx(), { title, requesterId: 1, description: 'Leak check.' }, demoTicketImage(1));
@@ -93,6 +128,11 @@ async function play(ticket: { id: number; token: string }, ops: Op[]): Promise<s
         o.files.map((filename) => ({ filename, data: PNG })),
       );
     else if (o.op === 'solve') await tickets.setTicketStatus(ctx(), ticket.id, 'SOLVED');
+    else if (o.op === 'heldMail') {
+      const held = `⟦held-${randomUUID()}⟧`;
+      secrets.push(held);
+      await heldMail(ticket.id, `${held} ${o.text}`, o.auto, o.files);
+    }
   }
   return secrets;
 }

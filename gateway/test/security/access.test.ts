@@ -15,7 +15,7 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import { buildFulcrumSchema } from '@fulcrum/schema';
+import { buildFulcrumSchema, incomingMail } from '@fulcrum/schema';
 import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
@@ -54,6 +54,8 @@ interface Owned {
   note: number;
   /** A personal view (issue 28). */
   view: number;
+  /** A held mail on the owner's ticket (issue 26). */
+  held: number;
 }
 
 /** What one agent owns: a ticket with an image, a customer, a macro, a message to a third agent, and one to the attacker. */
@@ -77,8 +79,13 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   const note = (await owner.gql('mutation($t: Int!) { addTicketNote(ticketId: $t, body: "private note") { id } }', { t: ticket })).data?.addTicketNote.id;
   // A personal view of the owner's (issue 28).
   const view = (await owner.gql('mutation { createView(input: { name: "private view", scope: ALL }) { id } }')).data?.createView.id;
-  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken, note, view]) expect(id).toBeTypeOf('number');
-  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken, note, view };
+  // A mail on the ticket's thread from another address: held for the ticket's agents (issue 26).
+  const raw = Buffer.from(
+    `From: stranger@fulcrum.test\r\nSubject: Re: yours\r\nMessage-ID: <held-${ticket}-${Date.now()}@client.test>\r\nReferences: <ticket-${ticket}@127.0.0.1>\r\n\r\nheld mail\r\n`,
+  );
+  const held = (await incomingMail.receiveMail(gw.deps, { raw, auth: null })).requesterMessageId!;
+  for (const id of [customer, macro, ticket, image, sent, received, webhook, delivery, apiToken, note, view, held]) expect(id).toBeTypeOf('number');
+  return { ticket, image, customer, macro, sent, received, ownerIndex, webhook, delivery, apiToken, note, view, held };
 }
 
 /** The owned ticket's current version, as its owner reads it. */
@@ -93,8 +100,12 @@ async function snapshot(owner: TestClient, o: Owned) {
     (await owner.get(`/api/macro/${o.macro}`)).body,
     (await owner.get('/api/messages/')).body.filter((m: { id: number }) => m.id === o.sent || m.id === o.received),
     (await owner.fetch(`/images/${o.image}`)).status,
-    (await owner.gql('query($t: Int!) { ticket(id: $t) { requesterLink timeline { totalCount nodes { ... on TicketNote { id body } } } } }', { t: o.ticket }))
-      .data,
+    (
+      await owner.gql(
+        'query($t: Int!) { ticket(id: $t) { requesterLink timeline { totalCount nodes { ... on TicketNote { id body } ... on RequesterMessage { id held body } } } } }',
+        { t: o.ticket },
+      )
+    ).data,
     (await owner.gql('{ views { id name scope shared } }')).data,
   ]);
 }
@@ -258,6 +269,21 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       name: 'reply to the requester',
       field: 'Mutation.replyToRequester',
       run: () => gqlOk('mutation($t: Int!) { replyToRequester(ticketId: $t, body: "planted") { id } }', { t: o.ticket }),
+    },
+    {
+      name: 'accept held mail',
+      field: 'Mutation.acceptRequesterMessage',
+      run: () => gqlOk('mutation($id: Int!) { acceptRequesterMessage(id: $id) { id } }', { id: o.held }),
+    },
+    {
+      name: 'discard held mail',
+      field: 'Mutation.discardRequesterMessage',
+      run: () => gqlOk('mutation($id: Int!) { discardRequesterMessage(id: $id) { id } }', { id: o.held }),
+    },
+    {
+      name: "read a mail's original",
+      field: 'Query.mailOriginal',
+      run: () => gqlOk('query($id: Int!) { mailOriginal(messageId: $id) { text } }', { id: o.held }),
     },
     {
       name: 'revoke the requester link',

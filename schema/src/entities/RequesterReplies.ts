@@ -43,7 +43,7 @@ export class TicketReply {
   createdAt: Opt<Date> = new Date();
 }
 
-/** What the requester sent: from the requester page (via REQUESTER_PAGE), by mail in a later version (EMAIL). */
+/** What the requester sent: from the requester page (via REQUESTER_PAGE) or by mail (EMAIL, services/incomingMail.ts). */
 @Entity({ tableName: 'requester_messages' })
 export class RequesterMessage {
   @PrimaryKey({ type: 'integer', autoincrement: true })
@@ -61,9 +61,13 @@ export class RequesterMessage {
   @Property({ type: 'string', length: 16 })
   via!: string;
 
-  /** Held for review (incoming mail from an unknown sender, a later version); never held from the requester page. */
+  /** Held for review (incoming mail from another sender, failing DMARC, or automatic); never from the requester page. */
   @Property({ type: 'boolean' })
   held!: boolean;
+
+  /** A held message an agent discarded (issue 26): a tombstone, its text and files removed. */
+  @Property({ type: 'Date', nullable: true })
+  discardedAt?: Date | null;
 
   @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();

@@ -41,7 +41,7 @@ export class TicketHistoryEvent {
   @Property({ type: 'string', length: 16 })
   via!: string;
 
-  /** CREATED, UPDATED, DELETED, NOTE_ADDED, NOTE_EDITED, NOTE_DELETED, REPLY_ADDED or MESSAGE_RECEIVED. */
+  /** CREATED, UPDATED, DELETED, NOTE_ADDED, NOTE_EDITED, NOTE_DELETED, REPLY_ADDED, MESSAGE_RECEIVED, HELD_ACCEPTED or HELD_DISCARDED. */
   @Property({ type: 'string', length: 16 })
   kind!: string;
 

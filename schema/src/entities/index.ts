@@ -12,6 +12,7 @@ export { Team, TeamMember } from './Team.js';
 export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 export { TicketView } from './TicketView.js';
+export { IncomingMail } from './IncomingMail.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -27,6 +28,7 @@ import { Team, TeamMember } from './Team.js';
 import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTimeline.js';
 import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 import { TicketView } from './TicketView.js';
+import { IncomingMail } from './IncomingMail.js';
 
 export const ENTITIES = [
   User,
@@ -53,4 +55,5 @@ export const ENTITIES = [
   TeamMember,
   ReplyAttachment,
   TicketView,
+  IncomingMail,
 ];

@@ -9,6 +9,7 @@ import { WebhookResolver } from './webhooks.js';
 import { TIMELINE_RESOLVERS } from './timeline.js';
 import { ReportResolver } from './reports.js';
 import { ViewResolver } from './views.js';
+import { MailedMessageResolver } from './incomingMail.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -34,6 +35,7 @@ export const SCHEMA_RESOLVERS = [
   ...TIMELINE_RESOLVERS,
   ReportResolver,
   ViewResolver,
+  MailedMessageResolver,
 ] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../services/context.js';
-import { customers, macros, replyAttachments, requesterReplies, teams, ticketTimeline, users } from '../services/index.js';
+import { customers, incomingMail, macros, replyAttachments, requesterReplies, teams, ticketTimeline, users } from '../services/index.js';
 import type { CustomerRecord, MacroRecord, TeamRecord, UserRecord } from '../records/index.js';
 
 /** Per-request batch loaders: a page of 50 tickets loads its requesters in one statement, not 50. */
@@ -55,6 +55,11 @@ export function createLoaders(service: ServiceContext) {
     messageAttachments: new DataLoader<number, replyAttachments.AttachmentRecord[]>(async (ids) => {
       const { messages } = await replyAttachments.attachmentsOf(service.em, { replyIds: [], messageIds: ids });
       return ids.map((id) => messages.get(id) ?? []);
+    }),
+    /** The mail details (authentication, held reason, subject) of a page's mailed messages, in one statement. */
+    mailDetails: new DataLoader<number, incomingMail.MailDetailsRecord | null>(async (ids) => {
+      const found = await incomingMail.mailDetailsOf(service.em, ids);
+      return ids.map((id) => found.get(id) ?? null);
     }),
     noteRevisions: new DataLoader<number, ticketTimeline.NoteRevisionRecord[]>(async (ids) => {
       const found = await ticketTimeline.noteRevisions(service, ids);

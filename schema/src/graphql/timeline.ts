@@ -42,7 +42,7 @@ import { Ticket, User } from './types.js';
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 export const TimelineFilter = enumOf(ticketTimeline.TIMELINE_FILTERS);
-export const TicketChangeKind = enumOf(['CREATED', 'UPDATED', 'DELETED', 'NOTE_EDITED', 'NOTE_DELETED'] as const);
+export const TicketChangeKind = enumOf(['CREATED', 'UPDATED', 'DELETED', 'NOTE_EDITED', 'NOTE_DELETED', 'HELD_ACCEPTED', 'HELD_DISCARDED'] as const);
 export const ActorKind = enumOf(ACTOR_KINDS);
 export const ChangeSource = enumOf(CHANGE_SOURCES);
 export const DeliveryState = enumOf(requesterReplies.DELIVERY_STATES);
@@ -66,6 +66,8 @@ registerEnumType(TicketChangeKind, {
     DELETED: { description: "The ticket was deleted: its record's last entry." },
     NOTE_EDITED: { description: 'A note was edited (its text before is one of its `revisions`).' },
     NOTE_DELETED: { description: 'A note was deleted; its text is gone, the note stays as a tombstone.' },
+    HELD_ACCEPTED: { description: 'An agent accepted a held mail: it joined the public conversation.' },
+    HELD_DISCARDED: { description: 'An agent discarded a held mail: its text and files are gone, it stays as a tombstone.' },
   },
 });
 registerEnumType(ActorKind, {
@@ -214,7 +216,10 @@ export class TicketReply {
   authorId!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'What the requester sent: from the requester page (or by mail, a later version).' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'What the requester sent: from the requester page, or by mail (issue 26: then with its authentication and original).',
+})
 export class RequesterMessage {
   @Field(() => Int, { description: 'The message id.' })
   id!: number;
@@ -226,9 +231,11 @@ export class RequesterMessage {
   fromEmail!: string;
   @Field(() => String, { description: 'The text, exactly as sent (plain text).' })
   body!: string;
-  @Field(() => ChangeSource, { description: 'How it came: REQUESTER_PAGE (or EMAIL, a later version).' })
+  @Field(() => ChangeSource, { description: 'How it came: REQUESTER_PAGE or EMAIL.' })
   via!: string;
-  @Field(() => Boolean, { description: 'Held for review (mail from an unknown sender, a later version); never for the requester page.' })
+  @Field(() => Boolean, {
+    description: 'Held for an agent (mail from another sender, failing DMARC, or automatic: `heldReason`); never on the requester page until accepted.',
+  })
   held!: boolean;
 }
 

@@ -20,6 +20,7 @@ const TABLES = [
   'api_tokens',
   'conversations',
   'customers',
+  'incoming_mails',
   'macros',
   'mail_outbox',
   'messages',

@@ -33,7 +33,10 @@ export type TicketEventKind =
   | 'NOTE_DELETED'
   // A public reply (its TicketReply entry) and a requester's message (its RequesterMessage entry), issue 25.
   | 'REPLY_ADDED'
-  | 'MESSAGE_RECEIVED';
+  | 'MESSAGE_RECEIVED'
+  // An agent let a held mail join the conversation, or discarded it (issue 26).
+  | 'HELD_ACCEPTED'
+  | 'HELD_DISCARDED';
 
 /** One field's change, in GraphQL spelling: the field's GraphQL name, values as the schema writes them. */
 export interface FieldChange {

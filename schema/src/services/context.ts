@@ -49,6 +49,10 @@ export interface MailSettings {
   publicUrl: string;
   /** The server's secret the requester links' tokens are derived from (never sent, never stored beside them). */
   linkSecret: string;
+  /** FULCRUM_MAIL_DEFAULT_AGENT: the email of the agent who owns mail from new addresses (issue 26). */
+  defaultAgent?: string;
+  /** FULCRUM_MAIL_DEFAULT_TEAM: the team (name or id) that gets tickets from new addresses instead (issue 27). */
+  defaultTeam?: string;
   /** Wakes this process's mail sender once a transaction that queued mail has committed. */
   wake?: () => void;
 }

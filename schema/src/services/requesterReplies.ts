@@ -41,6 +41,8 @@ export interface RequesterMessageRecord {
   body: string;
   via: 'EMAIL' | 'REQUESTER_PAGE';
   held: boolean;
+  /** A held message an agent discarded (its text is gone). */
+  discardedAt: Date | null;
 }
 
 /**
@@ -222,7 +224,7 @@ export async function replyRecord(ctx: ServiceContext, rawReplyId: unknown): Pro
 
 /**
  * Of these tickets (ones the caller has read), which have an unanswered requester message: their last public entry
- * is the requester's. One statement for a page of tickets (the dashboard's `Ticket.awaitingReply`).
+ * is the requester's (a held message, issue 26, is no one's word yet). One statement for a page of tickets (the dashboard's `Ticket.awaitingReply`).
  */
 export async function awaitingReply(ctx: ServiceContext, ticketIds: readonly number[]): Promise<Map<number, boolean>> {
   const result = new Map<number, boolean>(ticketIds.map((id) => [id, false]));
@@ -231,7 +233,8 @@ export async function awaitingReply(ctx: ServiceContext, ticketIds: readonly num
   const rows = await ctx.em.getConnection().execute<{ ticket_id: number | string; kind: string }[]>(
     `select e.ticket_id, e.kind from ticket_events e
       where e.ticket_id in (${marks}) and e.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED')
-        and e.seq = (select max(f.seq) from ticket_events f where f.ticket_id = e.ticket_id and f.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED'))`,
+        and e.seq = (select max(f.seq) from ticket_events f where f.ticket_id = e.ticket_id and f.kind in ('REPLY_ADDED', 'MESSAGE_RECEIVED')
+          and not exists (select 1 from requester_messages h where h.id = f.requester_message_id and h.held))`,
     [...ticketIds],
   );
   for (const r of rows) result.set(Number(r.ticket_id), r.kind === 'MESSAGE_RECEIVED');

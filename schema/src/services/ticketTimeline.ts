@@ -60,7 +60,7 @@ export interface NoteRevisionRecord {
 const EVENT_COLUMNS =
   'e.ticket_id, e.seq, e.at, e.actor_kind, e.actor_id, e.actor_name, e.via, e.kind, e.changes, e.note_id, n.author_id as n_author_id, n.body as n_body, n.edited_at as n_edited_at, n.deleted_at as n_deleted_at' +
   ', e.reply_id, r.author_id as r_author_id, r.body as r_body, r.delivery_state as r_state, r.delivery_attempts as r_attempts, r.delivery_last_response as r_response' +
-  ', e.requester_message_id, m.from_email as m_from, m.body as m_body, m.via as m_via, m.held as m_held';
+  ', e.requester_message_id, m.from_email as m_from, m.body as m_body, m.via as m_via, m.held as m_held, m.discarded_at as m_discarded_at';
 
 /** The event record with each entry's note, reply or requester message (each joined only for its own kind). */
 const EVENT_FROM = `ticket_events e
@@ -94,6 +94,7 @@ interface EventRow {
   m_body: string | null;
   m_via: string | null;
   m_held: boolean | number | null;
+  m_discarded_at: unknown;
 }
 
 const optionalDate = (value: unknown) => (value === null || value === undefined ? null : toDate(value));
@@ -136,6 +137,7 @@ function toEntry(r: EventRow): TimelineEntryRecord {
       body: r.m_body ?? '',
       via: (r.m_via ?? r.via) as RequesterMessageRecord['via'],
       held: !!r.m_held,
+      discardedAt: optionalDate(r.m_discarded_at),
     };
   return {
     entry: 'change',

@@ -3,6 +3,7 @@ import { loadProblem, problemText } from '../../apollo/errors';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { actorName, changeWords, FILTERS, timelineRows, viaWords, type ActorValue, type ChangeValue, type TimelineFilterValue } from './entries';
 import { Composer, type ComposerProps } from './Composer';
+import { MailFacts } from './HeldMail';
 import { TimelineNote, type NoteMode, type NoteView } from './TimelineNote';
 import './timeline.css';
 
@@ -37,6 +38,10 @@ export interface RequesterMessageEntry {
   text: string;
   via: string;
   held: boolean;
+  heldReason?: string | null;
+  discardedAt?: string | null;
+  subject?: string | null;
+  authentication?: { spf: string; dkim: string; dmarc: string } | null;
   attachments: AttachmentView[];
 }
 export type TimelineEntryView = NoteEntry | ChangeValue | ReplyEntry | RequesterMessageEntry;
@@ -213,10 +218,18 @@ const MessageRow = memo(function MessageRow({ message }: { message: RequesterMes
       <article className="timeline-message" aria-label={`Message from ${message.fromEmail}`}>
         <p className="timeline-public-head">
           <strong>{message.fromEmail}</strong> wrote{door && ` ${door}`} · <RelativeTime value={message.at} />
-          {message.held && ' · held for review'}
+          {message.held && !message.discardedAt && ' · held for review'}
         </p>
-        <p className="timeline-public-body">{message.text}</p>
-        <Attachments files={message.attachments} />
+        {message.discardedAt ? (
+          <p className="muted">Discarded.</p>
+        ) : (
+          <>
+            {message.subject && <p className="timeline-mail-subject">{message.subject}</p>}
+            <p className="timeline-public-body">{message.text}</p>
+            <Attachments files={message.attachments} />
+          </>
+        )}
+        {message.via === 'EMAIL' && <MailFacts message={message} />}
       </article>
     </li>
   );

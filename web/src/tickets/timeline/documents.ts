@@ -77,7 +77,7 @@ export const TimelineEntry_reply = graphql(`
   }
 `);
 
-/** What the requester sent (from their page, or by mail later). */
+/** What the requester sent (from their page, or by mail: then with its authentication, and held for an agent when in doubt). */
 export const TimelineEntry_requesterMessage = graphql(`
   fragment TimelineEntry_requesterMessage on RequesterMessage {
     id
@@ -87,6 +87,14 @@ export const TimelineEntry_requesterMessage = graphql(`
     text: body
     via
     held
+    heldReason
+    discardedAt
+    subject
+    authentication {
+      spf
+      dkim
+      dmarc
+    }
     attachments {
       id
       filename

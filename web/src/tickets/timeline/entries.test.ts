@@ -49,6 +49,8 @@ describe('change lines', () => {
     expect(changeLine(DEMO, [created])).toBe('Demo created the ticket');
     expect(changeLine(DEMO, [{ kind: 'NOTE_EDITED', changes: [] }])).toBe('Demo edited a note');
     expect(changeLine(DEMO, [{ kind: 'NOTE_DELETED', changes: [] }])).toBe('Demo deleted a note');
+    expect(changeLine(DEMO, [{ kind: 'HELD_ACCEPTED', changes: [] }])).toBe('Demo accepted a held mail');
+    expect(changeLine(DEMO, [{ kind: 'HELD_DISCARDED', changes: [] }])).toBe('Demo discarded a held mail');
     expect(changeLine(DEMO, [{ kind: 'DELETED', changes: [] }])).toBe('Demo deleted the ticket');
     expect(changeLine({ kind: 'SYSTEM', name: '' }, [{ kind: 'UPDATED', changes: [{ field: 'macroId', from: '4', to: '1' }] }])).toBe(
       'Fulcrum changed the macro',

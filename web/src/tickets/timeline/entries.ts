@@ -101,6 +101,10 @@ export function changeSummary(entry: Pick<ChangeValue, 'kind' | 'changes'>): str
       return 'edited a note';
     case 'NOTE_DELETED':
       return 'deleted a note';
+    case 'HELD_ACCEPTED':
+      return 'accepted a held mail';
+    case 'HELD_DISCARDED':
+      return 'discarded a held mail';
     default: {
       const phrases = entry.changes.map(changePhrase);
       return phrases.length ? phrases.join(', ') : 'updated the ticket';

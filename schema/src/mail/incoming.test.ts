@@ -1,0 +1,70 @@
+/**
+ * The mail reading helpers (issue 26): whatever a hostile mail carries, what is stored is one line where it must be,
+ * has no NUL and no lone surrogate, and the names and titles fit the spec's lengths.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../validation/rules.js';
+import { customerNameFor, ticketDescriptionFor, ticketTitleFor } from '../services/incomingMail.js';
+import { clean, cut, isOurMessageId, oneLine, parseIncoming, threadRootTicket } from './incoming.js';
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }));
+
+describe('mail text helpers', () => {
+  it('clean, oneLine and cut never leave a NUL, a lone surrogate or (oneLine) a line break; cut never grows', () => {
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 1, max: 400 }), (text, max) => {
+        for (const out of [clean(text), oneLine(text), cut(clean(text), max)]) {
+          expect(out).not.toContain('\u0000');
+          expect(loneSurrogate.test(out)).toBe(false);
+        }
+        expect(oneLine(text)).not.toMatch(/[\r\n]/);
+        expect(cut(clean(text), max).length).toBeLessThanOrEqual(max);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('customer names are 2 to 50 characters, titles 1 to 40, descriptions 3 to 2,000, whatever the mail says', () => {
+    fc.assert(
+      fc.property(anyText, fc.emailAddress(), anyText, (display, address, text) => {
+        const name = customerNameFor(oneLine(display), address);
+        expect(name.length).toBeGreaterThanOrEqual(LIMITS.customerName.min);
+        expect(name.length).toBeLessThanOrEqual(LIMITS.customerName.max);
+        const title = ticketTitleFor(oneLine(text));
+        expect(title.trim().length).toBeGreaterThanOrEqual(1);
+        expect(title.length).toBeLessThanOrEqual(LIMITS.ticketTitle.max);
+        const description = ticketDescriptionFor(clean(text));
+        expect(description.trim().length).toBeGreaterThanOrEqual(LIMITS.ticketDescription.min);
+        expect(description.length).toBeLessThanOrEqual(LIMITS.ticketDescription.max);
+      }),
+      { numRuns: 500 },
+    );
+    expect(ticketTitleFor('')).toBe('(no subject)');
+    expect(ticketDescriptionFor(' a ')).toBe('(no text)');
+    expect(customerNameFor('', 'x@y.test')).toBe('x@y.test');
+    expect(customerNameFor(' "Ann" ', 'ann@y.test')).toBe('Ann');
+  });
+
+  it('our Message-IDs are recognised under our host only', () => {
+    expect(threadRootTicket('<ticket-12@help.example.com>', 'help.example.com')).toBe(12);
+    expect(threadRootTicket('<ticket-12@evil.test>', 'help.example.com')).toBeNull();
+    expect(isOurMessageId(`<reply-${'a'.repeat(24)}@help.example.com>`, 'help.example.com')).toBe(true);
+    expect(isOurMessageId('<reply-abc@help.example.com>', 'help.example.com')).toBe(false);
+  });
+
+  it('any bytes parse to a record (never a throw): a subject on one line, no NUL', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), anyText, async (bytes, subject) => {
+        const raw = Buffer.concat([Buffer.from(`Subject: ${subject}\r\nFrom: ${subject}\r\n`), Buffer.from(bytes)]);
+        const parsed = await parseIncoming(raw);
+        expect(parsed.subject).not.toMatch(/[\r\n]/);
+        expect(parsed.subject).not.toContain('\u0000');
+        expect(parsed.text).not.toContain('\u0000');
+        expect(parsed.fromAddress === null || /^[^\s@]+@[^\s@]+$/.test(parsed.fromAddress)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * Reading one incoming mail (issue 26, docs/email.md "Incoming mail"): mailparser for the MIME, email-reply-parser
+ * for the quoted history and signatures, sanitize-html for the HTML anyone will see. Nothing here writes; the
+ * decisions (new ticket, thread, held, loop) are services/incomingMail.ts's. Every string leaving here is safe to
+ * store on both databases: no NUL, no lone surrogate.
+ */
+import { createHash } from 'node:crypto';
+import { simpleParser, type AddressObject, type HeaderValue } from 'mailparser';
+import EmailReplyParser from 'email-reply-parser';
+import sanitizeHtml from 'sanitize-html';
+
+export interface IncomingAttachment {
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface ParsedIncoming {
+  /** Its Message-ID with angle brackets, or null. */
+  messageId: string | null;
+  /** In-Reply-To first, then References newest first: the ids it answers, each with angle brackets. */
+  answers: string[];
+  fromAddress: string | null;
+  fromName: string;
+  /** The subject on one line. */
+  subject: string;
+  /** The whole text (from the HTML when there is no text part). */
+  text: string;
+  /** The HTML part, sanitised, or null. */
+  html: string | null;
+  attachments: IncomingAttachment[];
+  /** Why this is automatic mail (RFC 3834 Auto-Submitted, Precedence, a mailer-daemon...), or null for a person's. */
+  automatic: string | null;
+}
+
+/** Text fit for a database column: no NUL (PostgreSQL refuses it) and no lone surrogate half. */
+export function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u0000/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/** One line: control characters (CR, LF, tab, NUL...) become spaces, runs of blanks one. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const controls = /[\u0000-\u001f\u007f]+/g;
+  return clean(text).replace(controls, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The first `max` UTF-16 units of a text, not cutting a character in two. */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** A key for a mail without a Message-ID: its bytes' hash, so the same mail delivered twice is still one entry. */
+export function derivedMessageId(raw: Buffer): string {
+  return `<sha256-${createHash('sha256').update(raw).digest('hex')}@fulcrum.invalid>`;
+}
+
+/** The Message-IDs in a header value (`<a@b> <c@d>`), in order; at most `max`, each at most 255 characters. */
+function ids(value: unknown, max = 50): string[] {
+  const text = Array.isArray(value) ? value.join(' ') : typeof value === 'string' ? value : '';
+  return [...text.matchAll(/<[^<>\s]{1,253}>/g)].slice(0, max).map((m) => m[0]);
+}
+
+function headerText(value: HeaderValue | undefined): string {
+  if (value == null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : '')).join(' ');
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object' && 'value' in value && typeof value.value === 'string') return value.value;
+  return '';
+}
+
+const MAILER_DAEMON = /^(mailer-daemon|postmaster|mail-daemon|mailerdaemon|noreply-dmarc-support|bounces?)([+@-]|$)/i;
+
+/**
+ * Why a mail is automatic (never answered, never reopening a ticket), or null. RFC 3834 `Auto-Submitted` other than
+ * `no`; `Precedence: bulk/junk/list`; a bounce (a mailer-daemon or postmaster sender, an empty envelope sender, a
+ * delivery report); `X-Autoreply`/`X-Autorespond`; mail carrying one of our own Message-IDs as its own (`ours`).
+ */
+function automaticReason(headers: Map<string, HeaderValue>, fromAddress: string | null, envelopeFrom: string | null | undefined): string | null {
+  const autoSubmitted = headerText(headers.get('auto-submitted')).trim().toLowerCase();
+  if (autoSubmitted && !autoSubmitted.startsWith('no')) return `Auto-Submitted: ${autoSubmitted}`;
+  const precedence = headerText(headers.get('precedence')).trim().toLowerCase();
+  if (/^(bulk|junk|list|auto_reply)\b/.test(precedence)) return `Precedence: ${precedence}`;
+  if (headers.has('x-autoreply') || headers.has('x-autorespond') || headers.has('x-auto-response-suppress')) return 'auto-reply header';
+  if (fromAddress && MAILER_DAEMON.test(fromAddress)) return 'mailer-daemon';
+  if (envelopeFrom === '') return 'empty envelope sender (a bounce)';
+  const contentType = headerText(headers.get('content-type')).toLowerCase();
+  if (contentType.includes('multipart/report')) return 'delivery report';
+  return null;
+}
+
+/** Whether a Message-ID is one of ours (a reply's or a thread root's, mail/compose.ts) under `host`. */
+export function isOurMessageId(id: string, host: string): boolean {
+  const m = /^<(reply-[0-9a-f]{24}|ticket-\d{1,15})@([^>]+)>$/.exec(id);
+  return !!m && m[2].toLowerCase() === host.toLowerCase();
+}
+
+/** The ticket id of our thread root (`<ticket-<id>@host>`), or null. */
+export function threadRootTicket(id: string, host: string): number | null {
+  const m = /^<ticket-(\d{1,15})@([^>]+)>$/.exec(id);
+  return m && m[2].toLowerCase() === host.toLowerCase() ? Number(m[1]) : null;
+}
+
+const HTML_RULES: sanitizeHtml.IOptions = {
+  // The default allow-list (text formatting, lists, tables, links) and images by https only; no script, style,
+  // form, frame or event handler survives, and links open nothing of ours.
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
+  allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, img: ['src', 'alt', 'width', 'height'], '*': ['title'] },
+  allowedSchemes: ['https', 'mailto'],
+  allowedSchemesByTag: { img: ['https'] },
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }) },
+};
+
+/** An HTML part made safe to show (sanitize-html with the allow-list above). */
+export function sanitizeMailHtml(html: string): string {
+  return clean(sanitizeHtml(html, HTML_RULES));
+}
+
+/** The new text of a reply: quoted history and signatures removed (email-reply-parser), trimmed. */
+export function strippedText(text: string): string {
+  try {
+    return clean(new EmailReplyParser().read(text).getVisibleText()).trim();
+  } catch {
+    return clean(text).trim();
+  }
+}
+
+function firstAddress(from: AddressObject | AddressObject[] | undefined): { address: string | null; name: string } {
+  const list = Array.isArray(from) ? from : from ? [from] : [];
+  for (const group of list)
+    for (const entry of group.value ?? []) {
+      const address = (entry.address ?? '').trim().toLowerCase();
+      if (/^[^\s@<>",;:]{1,64}@[^\s@<>",;:]{1,190}$/.test(address)) return { address, name: oneLine(entry.name ?? '') };
+    }
+  return { address: null, name: '' };
+}
+
+/** Longest text kept of a mail (its parts beyond are in the original). */
+const MAX_TEXT = 1_000_000;
+
+const PARSER_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: MAX_TEXT } as const;
+
+/** The header block of a mail parsed alone (its first blank line ends it), or null. */
+async function headersOnly(raw: Buffer): Promise<Awaited<ReturnType<typeof simpleParser>> | null> {
+  const crlf = raw.indexOf('\r\n\r\n');
+  const lf = raw.indexOf('\n\n');
+  const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf;
+  const head = raw.subarray(0, end >= 0 ? end : Math.min(raw.length, 64 * 1024));
+  try {
+    return await simpleParser(Buffer.concat([head, Buffer.from('\r\n\r\n')]), PARSER_OPTIONS);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parses one raw mail. Malformed MIME, broken encodings and odd headers give what mailparser can read; a mail it
+ * cannot read at all gives an empty one (still recorded by the caller, with its original).
+ */
+export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): Promise<ParsedIncoming> {
+  let parsed: Awaited<ReturnType<typeof simpleParser>> | null = null;
+  let unreadable: string | null = null;
+  try {
+    parsed = await simpleParser(raw, PARSER_OPTIONS);
+  } catch (error) {
+    // Beyond mailparser's limits (more than 1,000 MIME parts, a header block over its cap) or not MIME at all: the
+    // headers alone still say who wrote and what it answers; the body stays in the original.
+    unreadable = oneLine(String((error as Error)?.message ?? error)).slice(0, 200);
+    parsed = await headersOnly(raw);
+  }
+  const headers = parsed?.headers ?? new Map<string, HeaderValue>();
+  const from = firstAddress(parsed?.from);
+  const messageId = ids(parsed?.messageId, 1)[0] ?? null;
+  const answers = [...ids(parsed?.inReplyTo, 5), ...ids(parsed?.references).reverse()];
+  const html = typeof parsed?.html === 'string' ? sanitizeMailHtml(cut(parsed.html, MAX_TEXT)) : null;
+  const attachments: IncomingAttachment[] = (parsed?.attachments ?? [])
+    .filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0)
+    .map((a) => ({ filename: oneLine(a.filename ?? ''), contentType: oneLine(a.contentType ?? ''), data: a.content }));
+  return {
+    messageId: messageId ? clean(messageId) : null,
+    answers: [...new Set(answers.map(clean))],
+    fromAddress: from.address,
+    fromName: from.name,
+    subject: oneLine(parsed?.subject ?? ''),
+    text: unreadable ? `(This mail could not be read in full: ${unreadable}. Its original is kept.)` : cut(clean(parsed?.text ?? ''), MAX_TEXT),
+    html,
+    attachments,
+    automatic: automaticReason(headers, from.address, envelopeFrom),
+  };
+}

@@ -1,0 +1,562 @@
+/**
+ * Incoming mail (issue 26, docs/email.md "Incoming mail"): what one mail the SMTP listener accepted becomes, decided
+ * here once, written in one transaction with its event record (the change log) and its original:
+ *
+ * - LOOP: automatic mail (mail/incoming.ts: Auto-Submitted, Precedence bulk/junk/list, a mailer-daemon, a bounce,
+ *   our own Message-ID as its own, our own From address) is recorded and never answered: on its ticket's thread a held message that never
+ *   reopens the ticket; outside a thread only the record (incoming_mails).
+ * - THREAD: a reply whose In-Reply-To/References name one of our Message-IDs (a reply's `<reply-...@host>`, the
+ *   thread root `<ticket-<id>@host>`) or an earlier incoming mail of the ticket becomes a RequesterMessage via EMAIL
+ *   (quoted history and signature stripped); to a SOLVED ticket it reopens it (an UPDATED event).
+ * - HELD: on a thread, mail from an address other than the ticket's requester's, or failing DMARC, is a held
+ *   RequesterMessage: the ticket's agents see it and accept or discard it; the requester side never does.
+ * - TICKET: anything else makes a new ticket of the sender (a customer created when their address is new).
+ *
+ * Each mail is one entry once, on any number of gateways: `incoming_mails.message_id` is unique, inserted first in
+ * the transaction, so a second delivery of the same mail (another gateway, a retrying MTA) is a DUPLICATE.
+ */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { fileTypeFromBuffer } from 'file-type';
+import type { Knex } from '@mikro-orm/knex';
+import type { Em } from '../database.js';
+import { AppError } from '../errors.js';
+import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Team, Ticket, TicketImage, User } from '../entities/index.js';
+import { messageIdHost } from '../mail/compose.js';
+import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedText, threadRootTicket, type ParsedIncoming } from '../mail/incoming.js';
+import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
+import { toDate } from '../records/index.js';
+import * as autoAssign from './autoAssign.js';
+import {
+  eventAudience,
+  flushWithEvents,
+  recordEvents,
+  ticketData,
+  webhookEvent,
+  type ChangeDraft,
+  type TicketEventDraft,
+  type WebhookEventDraft,
+} from './changeLog.js';
+import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
+import type { RequesterMessageRecord } from './requesterReplies.js';
+import { checkImage, type CheckedImage } from './images.js';
+import * as ticketAccess from './ticketAccess.js';
+import { facetsOf, publishTicket } from './tickets.js';
+
+/** What mailauth judged of a mail (each: pass, fail, none, neutral, softfail, temperror, permerror, policy). */
+export interface MailAuthResult {
+  spf: string;
+  dkim: string;
+  dmarc: string;
+}
+
+/** One mail as the listener accepted it. */
+export interface AcceptedMail {
+  raw: Buffer;
+  /** The envelope sender (MAIL FROM; '' for a bounce's `<>`). */
+  envelopeFrom?: string | null;
+  /** null: not checked. */
+  auth: MailAuthResult | null;
+}
+
+export type IncomingOutcome = 'TICKET' | 'THREAD' | 'HELD' | 'LOOP' | 'DUPLICATE';
+
+export interface IncomingResult {
+  outcome: IncomingOutcome;
+  ticketId: number | null;
+  requesterMessageId: number | null;
+}
+
+/** The first entry's files and a reply's: how many are kept of one mail (the rest stay in the original). */
+export const MAX_MAIL_ATTACHMENTS = 20;
+/** A RequesterMessage's body, at most (the rest of a long mail is in the original). */
+const MAX_BODY = LIMITS.ticketNote.max;
+
+/** Raised when a mail from a new address has no agent to own it (FULCRUM_MAIL_DEFAULT_AGENT unset or unknown). */
+export class NoMailOwnerError extends Error {
+  constructor() {
+    super('No agent to own mail from a new address: set FULCRUM_MAIL_DEFAULT_AGENT to an agent’s email.');
+  }
+}
+
+/** A display name fitted to the customer name's 2 to 50 characters, else a name from the address. */
+export function customerNameFor(displayName: string, address: string): string {
+  const { min, max } = LIMITS.customerName;
+  const name = cut(displayName.replace(/["\\]/g, '').trim(), max).trim();
+  if (name.length >= min) return name;
+  const local = cut(address.split('@')[0] ?? '', max);
+  if (local.length >= min) return local;
+  return cut(address, max).padEnd(min, '_');
+}
+
+/** The ticket title of a subject: cut to the spec's 40 characters; "(no subject)" when empty. */
+export function ticketTitleFor(subject: string): string {
+  const title = cut(subject.trim(), LIMITS.ticketTitle.max).trim();
+  return title || '(no subject)';
+}
+
+/** The ticket description: the first 2,000 characters of the stripped text; "(no text)" when shorter than 3. */
+export function ticketDescriptionFor(text: string): string {
+  const description = cut(text, LIMITS.ticketDescription.max);
+  return description.trim().length >= LIMITS.ticketDescription.min ? description : '(no text)';
+}
+
+/** A file name that passes the attachment name rule (validation/rules.ts), or a made-up one. */
+function fileNameFor(name: string, n: number): string {
+  const plain = cut(name.replace(/[/\\]/g, '_').trim(), LIMITS.attachmentName.max);
+  return validAttachmentName(plain) ? plain : `attachment-${n}`;
+}
+
+/** The tickets a mail answers, by our Message-IDs and earlier incoming mail, most recent reference first. */
+async function threadTicket(em: Em, parsed: ParsedIncoming, host: string): Promise<number | null> {
+  if (!parsed.answers.length) return null;
+  const marks = parsed.answers.map(() => '?').join(', ');
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  const replies = await em.getConnection().execute<{ mid: string; ticket_id: number | string }[]>(
+    `select mail_message_id as mid, ticket_id from ticket_replies where mail_message_id in (${marks})
+       union all select message_id as mid, ticket_id from incoming_mails where message_id in (${marks}) and ticket_id is not null`,
+    [...parsed.answers, ...parsed.answers],
+    'all',
+    trx,
+  );
+  const found = new Map(replies.map((r) => [r.mid, Number(r.ticket_id)]));
+  for (const id of parsed.answers) {
+    const ticketId = found.get(id) ?? threadRootTicket(id, host);
+    if (ticketId && (await em.count(Ticket, { id: ticketId }))) return ticketId;
+  }
+  return null;
+}
+
+interface KeptFile {
+  filename: string;
+  mimeType: string;
+  byteSize: number;
+  data: Buffer;
+}
+
+/**
+ * The attachments worth keeping: at most MAX_MAIL_ATTACHMENTS, each within the attachment size, typed by their
+ * bytes; the first that passes the ticket image check is `image` (a new ticket's image). The rest stay in the original.
+ */
+async function keptFiles(parsed: ParsedIncoming): Promise<{ image: (CheckedImage & { filename: string }) | null; files: KeptFile[] }> {
+  let image: (CheckedImage & { filename: string }) | null = null;
+  const files: KeptFile[] = [];
+  for (const [i, a] of parsed.attachments.entries()) {
+    if (files.length >= MAX_MAIL_ATTACHMENTS) break;
+    if (a.data.length > LIMITS.imageBytes) continue;
+    const filename = fileNameFor(a.filename, i + 1);
+    if (!image) {
+      try {
+        image = { ...(await checkImage(a.data)), filename };
+        continue;
+      } catch {
+        // Not an image fit for a ticket: an attachment like any other.
+      }
+    }
+    const detected = await fileTypeFromBuffer(a.data).catch(() => undefined);
+    files.push({ filename, mimeType: detected?.mime ?? 'application/octet-stream', byteSize: a.data.length, data: a.data });
+  }
+  return { image, files };
+}
+
+interface Decision {
+  outcome: Exclude<IncomingOutcome, 'DUPLICATE'>;
+  reason: 'SENDER' | 'DMARC' | 'LOOP' | null;
+  ticketId: number | null;
+}
+
+/** Whether this Message-ID was accepted before (a cheap look before the work; the unique key decides). */
+async function seen(em: Em, messageId: string): Promise<boolean> {
+  const rows = await em.getConnection().execute<{ id: number }[]>('select id from incoming_mails where message_id = ? limit 1', [messageId]);
+  return rows.length > 0;
+}
+
+/**
+ * Records one accepted mail: resolves once it is committed (the listener answers 250 only then). DUPLICATE when the
+ * same Message-ID was accepted before (by this gateway or another). Throws NoMailOwnerError when a new address has
+ * no agent to own its ticket; anything else thrown means nothing was written (the listener answers 451).
+ */
+export async function receiveMail(deps: ServiceDeps, mail: AcceptedMail): Promise<IncomingResult> {
+  const parsed = await parseIncoming(mail.raw, mail.envelopeFrom);
+  const messageId = parsed.messageId && parsed.messageId.length <= 255 ? parsed.messageId : derivedMessageId(mail.raw);
+  const duplicate: IncomingResult = { outcome: 'DUPLICATE', ticketId: null, requesterMessageId: null };
+  if (await seen(deps.orm.em.fork(), messageId)) return duplicate;
+  const files = await keptFiles(parsed);
+  // A new address's customer may be created by two mails at once (two gateways): the loser tries once more.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await record(deps, mail, parsed, messageId, files);
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      if (await seen(deps.orm.em.fork(), messageId)) return duplicate;
+      if (attempt >= 1) throw error;
+    }
+  }
+}
+
+async function record(
+  deps: ServiceDeps,
+  mail: AcceptedMail,
+  parsed: ParsedIncoming,
+  messageId: string,
+  files: Awaited<ReturnType<typeof keptFiles>>,
+): Promise<IncomingResult> {
+  const host = messageIdHost(deps.mail?.publicUrl || 'http://127.0.0.1');
+  const fromEmail = parsed.fromAddress ?? (mail.envelopeFrom || '').toLowerCase().slice(0, 255);
+  const ownAddress = /<([^<>\s]+@[^<>\s]+)>\s*$|^\s*([^<>\s]+@[^<>\s]+)\s*$/.exec(deps.mail?.from ?? '');
+  const ours = (ownAddress?.[1] ?? ownAddress?.[2] ?? '').toLowerCase();
+  const automatic =
+    parsed.automatic ??
+    (parsed.messageId && isOurMessageId(parsed.messageId, host) ? 'our own Message-ID' : null) ??
+    (ours && fromEmail === ours ? 'from our own address' : null);
+  const ctx: ServiceContext = {
+    em: deps.orm.em.fork(),
+    viewerId: null,
+    deps,
+    clientIp: 'smtp',
+    via: 'EMAIL',
+    requester: { name: customerNameFor(parsed.fromName, fromEmail || 'unknown') },
+  };
+  let publish: (() => void) | undefined;
+  // Who is online, for a default team's auto-assignment: read before the transaction (a Redis round trip).
+  const online: ReadonlySet<number> = deps.mail?.defaultTeam ? await deps.presence.onlineUserIds() : new Set();
+  const result = await ctx.em.transactional(async (em) => {
+    const inner: ServiceContext = { ...ctx, em };
+    const entry = em.create(IncomingMail, {
+      messageId,
+      ticket: null,
+      requesterMessage: null,
+      outcome: 'LOOP',
+      reason: null,
+      fromEmail: cut(fromEmail, 255),
+      subject: parsed.subject,
+      auth: mail.auth ? JSON.stringify(mail.auth) : null,
+      text: parsed.text,
+      html: parsed.html,
+      raw: mail.raw,
+      createdAt: new Date(),
+    });
+    // First: the unique key decides at once whether another gateway has this mail (it waits for that commit).
+    await em.flush();
+    const threadId = await threadTicket(em, parsed, host);
+    const decision = decide(threadId, automatic, mail.auth, parsed, fromEmail, threadId ? await requesterEmail(em, threadId) : null);
+    entry.outcome = decision.outcome;
+    entry.reason = decision.reason;
+    if (decision.outcome === 'LOOP' && decision.ticketId === null) {
+      await em.flush();
+      return { outcome: decision.outcome, ticketId: null, requesterMessageId: null } satisfies IncomingResult;
+    }
+    const body = cut(clean(strippedText(parsed.text)), MAX_BODY).trim() || '(no text)';
+    if (decision.outcome === 'TICKET') {
+      const made = await newTicket(inner, parsed, fromEmail, body, files, entry, online);
+      publish = made.publish;
+      return { outcome: decision.outcome, ticketId: made.ticketId, requesterMessageId: made.messageId } satisfies IncomingResult;
+    }
+    const ticket = await em.findOneOrFail(Ticket, decision.ticketId!, { populate: ['requester'] });
+    const held = decision.outcome !== 'THREAD';
+    const message = em.create(RequesterMessage, { ticket, fromEmail: cut(fromEmail, 255), body, via: 'EMAIL', held, createdAt: new Date() });
+    entry.ticket = ticket;
+    entry.requesterMessage = message;
+    const allFiles = files.image
+      ? [{ filename: files.image.filename, mimeType: files.image.mimeType, byteSize: files.image.byteSize, data: files.image.data }, ...files.files]
+      : files.files;
+    for (const file of allFiles.slice(0, MAX_MAIL_ATTACHMENTS))
+      em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: message.createdAt });
+    // Only a real reply from the requester reopens a solved ticket: never a held one, never a loop.
+    const reopen = !held && ticket.status === 'SOLVED';
+    const before = ticketData(ticket);
+    const previous = facetsOf(ticket);
+    if (reopen) {
+      ticket.status = 'OPEN';
+      ticket.updatedAt = new Date();
+    }
+    await em.flush();
+    const event: TicketEventDraft = {
+      ticketId: ticket.id,
+      kind: 'MESSAGE_RECEIVED',
+      changes: [],
+      requesterMessageId: message.id,
+      assigneeId: ticketAccess.audienceOwner(ticket),
+      teamId: ticketAccess.audienceTeam(ticket),
+    };
+    const drafts: ChangeDraft[] = [{ ticketEvent: event }, ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : [])];
+    await recordEvents(inner, em, drafts);
+    publish = () => publishTicket(ctx, 'UPDATED', ticket, event.audience ?? [], previous);
+    return { outcome: decision.outcome, ticketId: ticket.id, requesterMessageId: message.id } satisfies IncomingResult;
+  });
+  publish?.();
+  return result;
+}
+
+async function requesterEmail(em: Em, ticketId: number): Promise<string | null> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ email: string }[]>(
+      'select c.email from tickets t join customers c on c.id = t.requester_id where t.id = ?',
+      [ticketId],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row ? row.email.toLowerCase() : null;
+}
+
+/** THE rule of what a mail becomes (the module's comment). */
+function decide(
+  threadId: number | null,
+  automatic: string | null,
+  auth: MailAuthResult | null,
+  parsed: ParsedIncoming,
+  fromEmail: string,
+  requester: string | null,
+): Decision {
+  if (threadId === null) return automatic ? { outcome: 'LOOP', reason: 'LOOP', ticketId: null } : { outcome: 'TICKET', reason: null, ticketId: null };
+  if (automatic) return { outcome: 'LOOP', reason: 'LOOP', ticketId: threadId };
+  if (auth?.dmarc === 'fail') return { outcome: 'HELD', reason: 'DMARC', ticketId: threadId };
+  if (!parsed.fromAddress || fromEmail !== requester) return { outcome: 'HELD', reason: 'SENDER', ticketId: threadId };
+  return { outcome: 'THREAD', reason: null, ticketId: threadId };
+}
+
+/** The team that gets tickets from new addresses (FULCRUM_MAIL_DEFAULT_TEAM: its name or id), or null. */
+async function defaultTeam(em: Em, deps: ServiceDeps): Promise<number | null> {
+  const given = deps.mail?.defaultTeam?.trim();
+  if (!given) return null;
+  const [row] = await em
+    .getConnection()
+    .execute<{ id: number | string }[]>(
+      'select id from teams where name = ? or id = ? limit 1',
+      [given, parseId(given) ?? 0],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row ? Number(row.id) : null;
+}
+
+/**
+ * The agent who owns new addresses' customers: FULCRUM_MAIL_DEFAULT_AGENT, else (with a default team) the team's
+ * first member; NoMailOwnerError when there is none.
+ */
+async function defaultAgent(em: Em, deps: ServiceDeps, teamId: number | null): Promise<number> {
+  const email = deps.mail?.defaultAgent?.trim().toLowerCase();
+  const user = email ? await em.findOne(User, { email }, { fields: ['id'] }) : null;
+  if (user) return user.id;
+  if (teamId !== null) {
+    const [member] = await em
+      .getConnection()
+      .execute<{ id: number | string }[]>(
+        'select user_id as id from team_members where team_id = ? order by user_id limit 1',
+        [teamId],
+        'all',
+        em.getTransactionContext(),
+      );
+    if (member) return Number(member.id);
+  }
+  throw new NoMailOwnerError();
+}
+
+/**
+ * A new ticket of the sender: the customer with the sender's address (created, owned by the default agent, when
+ * none exists) is its requester, its owner agent its assignee; its first entry is the mail's message (MESSAGE_RECEIVED),
+ * with the mail's files but the first image, which is the ticket's image. A new address's ticket goes to the
+ * default team instead (FULCRUM_MAIL_DEFAULT_TEAM, issue 27), unassigned in it, or to the member auto-assignment
+ * chooses when the team has it on (services/autoAssign.ts: the SYSTEM's assignment event in this transaction).
+ */
+async function newTicket(
+  ctx: ServiceContext,
+  parsed: ParsedIncoming,
+  fromEmail: string,
+  body: string,
+  files: Awaited<ReturnType<typeof keptFiles>>,
+  entry: IncomingMail,
+  online: ReadonlySet<number>,
+): Promise<{ ticketId: number; messageId: number; publish: () => void }> {
+  const em = ctx.em;
+  if (!fromEmail) throw new AppError('BAD_USER_INPUT', 'A mail without a sender address cannot open a ticket.');
+  let customer = await em.findOne(Customer, { email: fromEmail }, { populate: ['owner'] });
+  const teamId = customer ? null : await defaultTeam(em, ctx.deps);
+  if (!customer) {
+    const owner = await defaultAgent(em, ctx.deps, teamId);
+    customer = em.create(Customer, {
+      name: customerNameFor(parsed.fromName, fromEmail),
+      email: fromEmail,
+      owner: em.getReference(User, owner),
+      createdAt: new Date(),
+    });
+  }
+  const at = new Date();
+  const ticket = em.create(Ticket, {
+    title: ticketTitleFor(parsed.subject),
+    description: ticketDescriptionFor(body === '(no text)' ? '' : body),
+    type: DEFAULT_TICKET_TYPE,
+    priority: DEFAULT_TICKET_PRIORITY,
+    assignee: teamId === null ? em.getReference(User, customer.owner.id) : null,
+    team: teamId === null ? null : em.getReference(Team, teamId),
+    requester: customer,
+    macro: em.getReference(Macro, 1),
+    createdAt: at,
+    updatedAt: at,
+  });
+  if (files.image) {
+    const { filename: _name, ...image } = files.image;
+    ticket.image = em.create(TicketImage, { ticket, ...image, createdAt: at });
+  }
+  const message = em.create(RequesterMessage, { ticket, fromEmail, body, via: 'EMAIL', held: false, createdAt: at });
+  for (const file of files.files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: at });
+  entry.ticket = ticket;
+  entry.requesterMessage = message;
+  await em.flush();
+  const created = webhookEvent.ticket('CREATED', ticket);
+  const drafts: ChangeDraft[] = [
+    created,
+    {
+      ticketEvent: {
+        ticketId: ticket.id,
+        kind: 'MESSAGE_RECEIVED',
+        changes: [],
+        requesterMessageId: message.id,
+        assigneeId: ticketAccess.audienceOwner(ticket),
+        teamId: ticketAccess.audienceTeam(ticket),
+      },
+    },
+  ];
+  await recordEvents(ctx, em, drafts);
+  const chosen = teamId === null ? null : await autoAssign.chooseAssignee(em, teamId, online);
+  let assigned: WebhookEventDraft | undefined;
+  if (chosen !== null) await autoAssign.recordAssignment(ctx, em, ticket, chosen, (draft) => (assigned = draft));
+  return {
+    ticketId: ticket.id,
+    messageId: message.id,
+    publish: () => void publishTicket(ctx, 'CREATED', ticket, eventAudience(assigned, eventAudience(created))),
+  };
+}
+
+/** Why a message is held, as its mail's record says. */
+export const HELD_REASONS = ['SENDER', 'DMARC', 'LOOP'] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
+
+/** What the timeline shows of a mailed message: its authentication result, why it is held, its subject. */
+export interface MailDetailsRecord {
+  auth: MailAuthResult | null;
+  heldReason: HeldReason | null;
+  subject: string;
+}
+
+/**
+ * The mail details of these requester messages (ones the caller has read under the access rule: a timeline page),
+ * in one statement. Messages from the requester page have none.
+ */
+export async function mailDetailsOf(em: Em, messageIds: readonly number[]): Promise<Map<number, MailDetailsRecord>> {
+  const found = new Map<number, MailDetailsRecord>();
+  if (!messageIds.length) return found;
+  const rows = await em
+    .getConnection()
+    .execute<{ requester_message_id: number | string; auth: string | null; reason: string | null; subject: string }[]>(
+      `select requester_message_id, auth, reason, subject from incoming_mails where requester_message_id in (${messageIds.map(() => '?').join(', ')})`,
+      [...messageIds],
+    );
+  for (const r of rows)
+    found.set(Number(r.requester_message_id), {
+      auth: r.auth ? (JSON.parse(r.auth) as MailAuthResult) : null,
+      heldReason: (HELD_REASONS as readonly string[]).includes(r.reason ?? '') ? (r.reason as HeldReason) : null,
+      subject: r.subject,
+    });
+  return found;
+}
+
+/** The full original of a mailed message: its whole text and its sanitised HTML (mail/incoming.ts). */
+export interface MailOriginalRecord {
+  subject: string;
+  fromEmail: string;
+  text: string;
+  html: string | null;
+}
+
+/** The original of one requester message of a ticket the viewer may read; NOT_FOUND otherwise (or when it has none). */
+export async function mailOriginal(ctx: ServiceContext, rawMessageId: unknown): Promise<MailOriginalRecord> {
+  requireViewer(ctx);
+  const id = parseId(rawMessageId);
+  const access = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
+  const rows = id
+    ? await ctx.em.getConnection().execute<MailOriginalRecord[]>(
+        `select i.subject, i.from_email as "fromEmail", i.text, i.html from incoming_mails i join tickets t on t.id = i.ticket_id
+            where i.requester_message_id = ? and ${access.sql}`,
+        [id, ...access.bindings],
+      )
+    : [];
+  if (!rows[0]) throw AppError.notFound('Message');
+  return rows[0];
+}
+
+/**
+ * Accepts or discards a held message of one of the viewer's tickets (the access rule's change check), with its
+ * event (HELD_ACCEPTED / HELD_DISCARDED) in the same transaction. Accepted, it joins the public conversation
+ * (the requester page shows it); discarded, its text, files and original are removed and it stays as a tombstone.
+ * A message that is not held is NOT_FOUND for either.
+ */
+async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: boolean): Promise<RequesterMessageRecord> {
+  requireViewer(ctx);
+  const id = parseId(rawMessageId);
+  const found = id ? await ctx.em.findOne(RequesterMessage, { id, held: true, discardedAt: null }, { fields: ['id', 'ticket'] }) : null;
+  if (!found) throw AppError.notFound('Message');
+  const ticketId = found.ticket.id;
+  await ctx.em.transactional(async (em) => {
+    const inner: ServiceContext = { ...ctx, em };
+    const ticket = await ticketAccess.findForChange(inner, ticketId);
+    const message = await em.findOneOrFail(RequesterMessage, { id: found.id, held: true, discardedAt: null });
+    if (accept) message.held = false;
+    else {
+      message.body = '';
+      message.discardedAt = new Date();
+      await em.nativeDelete(ReplyAttachment, { requesterMessage: message.id });
+      await em.nativeUpdate(IncomingMail, { requesterMessage: message.id }, { text: '', html: null, raw: Buffer.alloc(0) });
+    }
+    const event: TicketEventDraft = {
+      ticketId: ticket.id,
+      kind: accept ? 'HELD_ACCEPTED' : 'HELD_DISCARDED',
+      changes: [],
+      requesterMessageId: message.id,
+      assigneeId: ticketAccess.audienceOwner(ticket),
+      teamId: ticketAccess.audienceTeam(ticket),
+    };
+    await flushWithEvents(inner, () => ({ ticketEvent: event }));
+  });
+  return requesterMessageRecord(ctx, found.id);
+}
+
+export const acceptRequesterMessage = (ctx: ServiceContext, rawMessageId: unknown) => settleHeld(ctx, rawMessageId, true);
+export const discardRequesterMessage = (ctx: ServiceContext, rawMessageId: unknown) => settleHeld(ctx, rawMessageId, false);
+
+/** One requester message as the timeline shows it (its MESSAGE_RECEIVED entry), read under the access rule. */
+async function requesterMessageRecord(ctx: ServiceContext, id: number): Promise<RequesterMessageRecord> {
+  const access = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
+  const [r] = await ctx.em.getConnection().execute<
+    {
+      id: number | string;
+      ticket_id: number | string;
+      from_email: string;
+      body: string;
+      via: string;
+      held: boolean | number;
+      discarded_at: unknown;
+      seq: number | string | null;
+      at: unknown;
+    }[]
+  >(
+    `select m.id, m.ticket_id, m.from_email, m.body, m.via, m.held, m.discarded_at, e.seq, e.at
+       from requester_messages m join tickets t on t.id = m.ticket_id
+       left join ticket_events e on e.ticket_id = m.ticket_id and e.kind = 'MESSAGE_RECEIVED' and e.requester_message_id = m.id
+      where m.id = ? and ${access.sql}`,
+    [id, ...access.bindings],
+  );
+  if (!r) throw AppError.notFound('Message');
+  return {
+    entry: 'requesterMessage',
+    id: Number(r.id),
+    ticketId: Number(r.ticket_id),
+    seq: Number(r.seq ?? 0),
+    at: r.at == null ? new Date(0) : toDate(r.at),
+    fromEmail: r.from_email,
+    body: r.body,
+    via: r.via as RequesterMessageRecord['via'],
+    held: !!r.held,
+    discardedAt: r.discarded_at == null ? null : toDate(r.discarded_at),
+  };
+}
