@@ -25,6 +25,18 @@ const gateway = await startGateway({
   webhooks: { allowHosts: process.env.FULCRUM_WEBHOOK_ALLOW_HOSTS || undefined },
   // Mail to requesters (scenario 11: bench/scenarios/replies.ts points SMTP_URL at its SMTP server on 127.0.0.1).
   mail: { smtpUrl: process.env.SMTP_URL || undefined, from: process.env.FULCRUM_MAIL_FROM || undefined },
+  // Incoming mail (scenario 14: bench/scenarios/incomingMail.ts), as `npm start` reads it; BENCH_FIXED_DNS answers
+  // every DNS look-up "not found" at once (this machine has no DNS: the system resolver would wait its 2 s each).
+  incomingMail: {
+    listen: process.env.FULCRUM_SMTP_LISTEN || undefined,
+    defaultAgent: process.env.FULCRUM_MAIL_DEFAULT_AGENT || undefined,
+    resolver:
+      process.env.BENCH_FIXED_DNS === '1'
+        ? async () => {
+            throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+          }
+        : undefined,
+  },
 });
 
 let statements: string[] = [];
