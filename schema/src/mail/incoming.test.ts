@@ -6,12 +6,26 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../validation/rules.js';
 import { customerNameFor, ticketDescriptionFor, ticketTitleFor } from '../services/incomingMail.js';
-import { clean, cut, isOurMessageId, oneLine, parseIncoming, threadRootTicket } from './incoming.js';
+import { clean, cut, isOurMessageId, oneLine, parseIncoming, STRIP_WINDOW, strippedText, threadRootTicket } from './incoming.js';
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }));
 
 describe('mail text helpers', () => {
+  it('strips quoted history and reads only the head of a long text: what is kept of any mail is its first 10,000 characters', () => {
+    const answer = 'It also jams on page two.';
+    expect(strippedText(`${answer}\n\nOn Monday, Walk wrote:\n> The printer jams.\n> Every page.\n`)).toBe(answer);
+    // A reply longer than the window: its head is kept whole, up to the window, at a line break; nothing of the
+    // quoted history beyond it is read or shown.
+    const line = 'The queue keeps every job and the printer shows the same error again.';
+    const long = Array.from({ length: 2000 }, (_, i) => `${i} ${line}`).join('\n');
+    const stripped = strippedText(`${long}\n\nOn Monday, Walk wrote:\n> secret quoted history\n`);
+    expect(stripped.length).toBeGreaterThan(LIMITS.ticketNote.max);
+    expect(stripped.length).toBeLessThanOrEqual(STRIP_WINDOW);
+    expect(long.startsWith(stripped)).toBe(true);
+    expect(stripped).not.toContain('secret quoted history');
+  });
+
   it('clean, oneLine and cut never leave a NUL, a lone surrogate or (oneLine) a line break; cut never grows', () => {
     fc.assert(
       fc.property(anyText, fc.integer({ min: 1, max: 400 }), (text, max) => {
