@@ -10,7 +10,7 @@ import { startTestGateway, type TestGateway } from '../../src/testing/harness.js
 import type { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { openLive, type Live } from '../../src/testing/wsClient.js';
-import { sleep } from '../../src/testing/measure.js';
+import { figure, sleep } from '../../src/testing/measure.js';
 
 const VIEW_COUNTS = 'subscription { viewCountEvents { viewId count } }';
 const redis = process.env.FULCRUM_TEST_REDIS === '1';
@@ -139,7 +139,7 @@ describe(`live view counts (${redis ? 'two gateways, Redis' : 'one gateway'})`, 
     const small = await costOfOneWrite(few);
     const more = await Promise.all(Array.from({ length: 6 }, (_, i) => member(two, 10 + i).then((m) => watch(two, m.client))));
     const large = await costOfOneWrite([...few, ...more]);
-    console.log(`[views] statements read on the sockets' gateway for one write: ${small} with 2 sockets, ${large} with 8`);
+    figure("view counts, statements read on the sockets' gateway for one write", `${small} with 2 sockets, ${large} with 8`);
     expect(small).toBeGreaterThan(0);
     // Eight sockets cost what two did, give or take the statements of the write's own request (one gateway).
     expect(large).toBeLessThanOrEqual(small + 2);
