@@ -1,7 +1,7 @@
 /**
  * Scenario 5 (scenarios/live.ts), the load side (its own process, on the load core): N graphql-ws subscribers,
  * each signed in as its own agent and subscribed to its own message topic (and presence; BENCH_LIVE_STREAMS=web: the web
- * app's seven subscriptions); then one agent sends M messages to
+ * app's eight subscriptions); then one agent sends M messages to
  * another over GraphQL, one at a time, and the latency from the start of each send to its receipt on the
  * receiver's socket is recorded. Prints one JSON line. Input: a JSON file given as argv[2].
  */
@@ -46,7 +46,7 @@ interface Stream {
   operationName?: string;
 }
 /**
- * BENCH_LIVE_STREAMS=web: every socket opens the seven subscriptions the web app opens (web/src/live/LiveUpdates.tsx),
+ * BENCH_LIVE_STREAMS=web: every socket opens the eight subscriptions the web app opens (web/src/live/LiveUpdates.tsx),
  * with the text Apollo Client sends (its documents with `__typename` added); id 1 is the message stream, id 2 presence.
  * Otherwise the message stream and presence only, in their shortest form.
  */
@@ -60,6 +60,7 @@ const STREAMS: Stream[] =
         web.LiveMacroEventsDocument,
         web.LiveUnreadCountEventsDocument,
         web.LiveTypingEventsDocument,
+        web.LiveViewCountEventsDocument,
       ].map((document, i) => {
         const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
         return { id: String(i + 1), query: print(withTypenames(document)), operationName: operation?.name?.value };

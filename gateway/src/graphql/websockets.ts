@@ -43,7 +43,7 @@ export const WS_MAX_PAYLOAD = 64 * 1024;
 export const WS_INIT_TIMEOUT_MS = 5_000;
 
 /**
- * What one caller may hold open (docs/security.md, "Websockets"). The web app opens one socket per tab with seven
+ * What one caller may hold open (docs/security.md, "Websockets"). The web app opens one socket per tab with eight
  * subscriptions; 100 leaves room for the streams to come and for integrations, while 20,000 on one socket took a
  * gateway from 342 MB to 1.36 GB. 20 sockets: a session is one browser, and 20 tabs of one browser at once is
  * more than anyone works with; a token is one integration, which needs one socket (a few during a deploy).
