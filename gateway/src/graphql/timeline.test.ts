@@ -192,7 +192,14 @@ function mutationCalls(door: 'WEB' | 'API_TOKEN'): Record<string, (ctx: { ticket
     removeTeamMember: () => gql('mutation { removeTeamMember(teamId: 1, userId: 2) { id } }'),
     setUserRole: () => gql('mutation { setUserRole(userId: 2, role: ADMIN) { id } }'),
     setTeamAutoAssign: () => gql('mutation { setTeamAutoAssign(teamId: 1, enabled: true) { id } }'),
+    // Held mail (issue 26): accepting or discarding one is a ticket write of its own (gateway/test/mail/incoming.test.ts
+    // proves its HELD_ACCEPTED / HELD_DISCARDED events); a message that is not there changes nothing.
+    acceptRequesterMessage: () => gql('mutation { acceptRequesterMessage(id: 999999) { id } }'),
+    discardRequesterMessage: () => gql('mutation { discardRequesterMessage(id: 999999) { id } }'),
     // Not ticket writes: run to prove they leave tickets (and the record) alone.
+    createView: () => gql('mutation { createView(input: { name: "Walk view ' + door + '", scope: ALL }) { id } }'),
+    updateView: () => gql('mutation { updateView(id: 999999, input: { name: "Walk view", scope: ALL }) { id } }'),
+    deleteView: () => gql('mutation { deleteView(id: 999999) }'),
     createMacro: () => gql('mutation { createMacro(input: { name: "Walker", description: "x" }) { id } }'),
     revokeRequesterLink: ({ ticketId }) => gql('mutation ($id: Int!) { revokeRequesterLink(ticketId: $id) }', { id: ticketId }),
     updateMacro: ({ macroId }) => gql('mutation ($id: Int!) { updateMacro(id: $id, input: { name: "Walker 2", description: "y" }) { id } }', { id: macroId }),
