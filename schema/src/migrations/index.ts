@@ -13,6 +13,7 @@ import { Migration20261126150000RequesterReplies } from './Migration202611261500
 import { Migration20261126160000ReplyAttachments } from './Migration20261126160000ReplyAttachments.js';
 import { Migration20261126170000TeamAutoAssign } from './Migration20261126170000TeamAutoAssign.js';
 import { Migration20261126180000ReportFacts } from './Migration20261126180000ReportFacts.js';
+import { Migration20261126210000ReportRollups } from './Migration20261126210000ReportRollups.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126160000ReplyAttachments', class: Migration20261126160000ReplyAttachments },
   { name: 'Migration20261126170000TeamAutoAssign', class: Migration20261126170000TeamAutoAssign },
   { name: 'Migration20261126180000ReportFacts', class: Migration20261126180000ReportFacts },
+  { name: 'Migration20261126210000ReportRollups', class: Migration20261126210000ReportRollups },
 ];

@@ -23,8 +23,9 @@
  */
 import { createHash } from 'node:crypto';
 import { TZDate } from '@date-fns/tz';
-import { hotReadArrays } from '../../database.js';
+import { emKind, hotReadArrays } from '../../database.js';
 import { AppError } from '../../errors.js';
+import { binValue, GRAINS, type Dim, type Grain } from '../../migrations/reportRollups.js';
 import {
   REPORT_MESSAGES,
   TICKET_PRIORITIES,
@@ -273,6 +274,12 @@ class Series {
     }
   }
 
+  hasAny(): boolean {
+    return (
+      this.baseline !== 0 || this.points.some((p) => p.created || p.solved || p.reopened || p.firstResponse.length) || this.backlogDelta.some((d) => d !== 0)
+    );
+  }
+
   result(starts: readonly string[]): { totals: ReportTotals; series: ReportPoint[] } {
     let backlog = this.baseline;
     const series = this.points.map((p, i) => {
@@ -290,6 +297,16 @@ export async function report(ctx: ServiceContext, input: ReportInput): Promise<R
   requireViewer(ctx); // signed out is UNAUTHENTICATED whatever the input
   const { fromDays, toDays } = checkInput(input);
   const { starts, bounds, end } = bucketsOf(fromDays, toDays, input.bucket, input.timeZone);
+  // The rollups answer unless the filter asks about what tickets are now beyond the access keys (status, priority,
+  // type, requester), or a bound is not on a quarter hour (local mean time before a zone's standard offsets).
+  const f = input.filter;
+  const byKeysOnly = !f?.status?.length && !f?.priority?.length && !f?.type?.length && f?.requesterId == null;
+  if (byKeysOnly && [...bounds, end].every((b) => b % GRAINS.Q === 0)) return rollupReport(ctx, input, starts, bounds, end);
+  return exactReport(ctx, input, starts, bounds, end);
+}
+
+/** The report from the facts themselves (exact figures): for filters the rollups are not keyed by. */
+async function exactReport(ctx: ServiceContext, input: ReportInput, starts: string[], bounds: number[], end: number): Promise<ReportResult> {
   const where = await ticketConditions(ctx, input.filter);
   const breakdown = input.breakdown ?? null;
   const group = breakdown ? BREAKDOWN_COLUMNS[breakdown] : 'null';
@@ -324,16 +341,29 @@ export async function report(ctx: ServiceContext, input: ReportInput): Promise<R
     all.add(...args);
     if (breakdown) seriesOf(g).add(...args);
   }
+  return finish(ctx, breakdown, all, groups, starts);
+}
+
+/** What a report's whole and its groups give: their numbers, and whether a group has anything to show. */
+interface SeriesResult {
+  result(starts: readonly string[]): { totals: ReportTotals; series: ReportPoint[] };
+  hasAny(): boolean;
+}
+
+async function finish(
+  ctx: ServiceContext,
+  breakdown: ReportBreakdown | null,
+  all: SeriesResult,
+  groups: Map<string, SeriesResult>,
+  starts: string[],
+): Promise<ReportResult> {
   const overall = all.result(starts);
   if (!breakdown) return { ...overall, groups: [] };
 
   const labels = await groupLabels(ctx, breakdown, [...groups.keys()]);
   const order = ENUM_ORDER[breakdown];
   const keys = [...groups.keys()]
-    .filter((key) => {
-      const s = groups.get(key)!;
-      return s.baseline !== 0 || s.points.some((p) => p.created || p.solved || p.reopened || p.firstResponse.length) || s.backlogDelta.some((d) => d !== 0);
-    })
+    .filter((key) => groups.get(key)!.hasAny())
     .sort((a, b) => {
       if (a === NONE_KEY || b === NONE_KEY) return a === b ? 0 : a === NONE_KEY ? 1 : -1;
       if (order) return order.indexOf(a) - order.indexOf(b);
@@ -356,4 +386,213 @@ async function groupLabels(ctx: ServiceContext, breakdown: ReportBreakdown, keys
     for (const id of ids) if (labels.get(String(id)) === String(id)) labels.set(String(id), breakdown === 'TEAM' ? `Team #${id}` : `Agent #${id}`);
   }
   return labels;
+}
+
+// ---- The report from the rollups (migrations/reportRollups.ts): rows per cell, not per ticket ----
+
+const HOUR = GRAINS.H;
+const QUARTER = GRAINS.Q;
+
+/**
+ * The signed cells whose sum is [the UTC day of b, b): the hours and quarters from the day's start when b is in its
+ * first 12 hours, otherwise the day minus the quarters and hours from b to its end (so at most 12 hours and 3
+ * quarters). `b` is on a quarter hour.
+ */
+export function headCells(b: number): [Grain, number, 1 | -1][] {
+  const day = Math.floor(b / DAY_MS) * DAY_MS;
+  const cells: [Grain, number, 1 | -1][] = [];
+  let t = day;
+  if (b - day <= 12 * HOUR) {
+    for (; t + HOUR <= b; t += HOUR) cells.push(['H', t, 1]);
+    for (; t + QUARTER <= b; t += QUARTER) cells.push(['Q', t, 1]);
+    return cells;
+  }
+  cells.push(['D', day, 1]);
+  for (t = b; t % HOUR !== 0; t += QUARTER) cells.push(['Q', t, -1]);
+  for (; t < day + DAY_MS; t += HOUR) cells.push(['H', t, -1]);
+  return cells;
+}
+
+/**
+ * Which cells a report reads and where each counts: for every cell, the buckets it adds to or takes from (-1: the
+ * backlog before the range). Bucket i = [B_i, B_i+1) = the UTC days from B_i's to B_i+1's + head(B_i+1) − head(B_i).
+ */
+export function cellPlan(bounds: readonly number[], end: number) {
+  const edges = [...bounds, end];
+  const targets = new Map<string, [number, number][]>();
+  const put = (grain: Grain, cell: number, bucket: number, sign: number) => {
+    const id = `${grain}${cell}`;
+    const list = targets.get(id);
+    if (list) list.push([bucket, sign]);
+    else targets.set(id, [[bucket, sign]]);
+  };
+  const dayOf = (b: number) => Math.floor(b / DAY_MS) * DAY_MS;
+  const hours = new Set<number>();
+  const quarters = new Set<number>();
+  edges.forEach((b, i) => {
+    for (const [grain, cell, sign] of headCells(b)) {
+      if (grain === 'H') hours.add(cell);
+      if (grain === 'Q') quarters.add(cell);
+      if (i > 0) put(grain, cell, i - 1, sign);
+      if (i < edges.length - 1) put(grain, cell, i === 0 ? -1 : i, i === 0 ? sign : -sign);
+      if (i === 0) put(grain, cell, 0, -sign);
+    }
+    if (i < edges.length - 1) for (let d = dayOf(b); d < dayOf(edges[i + 1]); d += DAY_MS) put('D', d, i, 1);
+  });
+  return { targets, hours: [...hours], quarters: [...quarters], firstDay: dayOf(edges[0]), lastDay: dayOf(end) };
+}
+
+/** A duration's histogram while a report adds up its cells. */
+class Histogram {
+  n = 0;
+  sum = 0;
+  readonly bins = new Map<number, number>();
+
+  add(n: number, sum: number, bins: Record<string, number>, sign: number): void {
+    this.n += sign * n;
+    this.sum += sign * sum;
+    for (const k in bins) {
+      const c = bins[k];
+      if (c) this.bins.set(Number(k), (this.bins.get(Number(k)) ?? 0) + sign * c);
+    }
+  }
+
+  /** count and mean exact; median and p90 by nearest rank over the bins' exact counts, read as the bin's value. */
+  figure(): ReportFigure {
+    const n = this.n;
+    if (n <= 0) return { count: 0, median: null, p90: null, mean: null };
+    const bins = [...this.bins].filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
+    const rank = (p: number) => {
+      const r = Math.max(1, Math.ceil(p * n));
+      let seen = 0;
+      for (const [k, c] of bins) if ((seen += c) >= r) return binValue(k) / 1000;
+      return binValue(bins[bins.length - 1][0]) / 1000;
+    };
+    return { count: n, median: rank(0.5), p90: rank(0.9), mean: this.sum / n / 1000 };
+  }
+}
+
+class RollupPoint {
+  created = 0;
+  solved = 0;
+  reopened = 0;
+  backlog = 0;
+  readonly fr = new Histogram();
+  readonly fs = new Histogram();
+  readonly rs = new Histogram();
+
+  totals(backlog: number): ReportTotals {
+    return {
+      created: this.created,
+      solved: this.solved,
+      reopened: this.reopened,
+      backlog,
+      firstResponse: this.fr.figure(),
+      firstResolution: this.fs.figure(),
+      resolution: this.rs.figure(),
+    };
+  }
+}
+
+type Bins = Record<string, number>;
+/** One rollup row as read: [grain, cell, value, created, solved, reopened, backlog, then n, sum, bins for fr, fs, rs]. */
+type RollupRow = [string, unknown, string, ...unknown[]];
+const binsOf = (v: unknown): Bins => (typeof v === 'string' ? (JSON.parse(v) as Bins) : ((v ?? {}) as Bins));
+
+class RollupSeries implements SeriesResult {
+  readonly points: RollupPoint[];
+  readonly total = new RollupPoint();
+  baseline = 0;
+  constructor(size: number) {
+    this.points = Array.from({ length: size }, () => new RollupPoint());
+  }
+
+  add(bucket: number, sign: number, r: readonly unknown[], bins: [Bins, Bins, Bins]): void {
+    if (bucket < 0) {
+      this.baseline += sign * Number(r[6]);
+      return;
+    }
+    for (const p of [this.points[bucket], this.total]) {
+      p.created += sign * Number(r[3]);
+      p.solved += sign * Number(r[4]);
+      p.reopened += sign * Number(r[5]);
+      p.backlog += sign * Number(r[6]);
+      p.fr.add(Number(r[7]), Number(r[8]), bins[0], sign);
+      p.fs.add(Number(r[10]), Number(r[11]), bins[1], sign);
+      p.rs.add(Number(r[13]), Number(r[14]), bins[2], sign);
+    }
+  }
+
+  hasAny(): boolean {
+    return this.baseline !== 0 || this.points.some((p) => p.created || p.solved || p.reopened || p.fr.n || p.backlog);
+  }
+
+  result(starts: readonly string[]): { totals: ReportTotals; series: ReportPoint[] } {
+    let backlog = this.baseline;
+    const series = this.points.map((p, i) => {
+      backlog += p.backlog;
+      return { bucketStart: starts[i], ...p.totals(backlog) };
+    });
+    return { totals: this.total.totals(backlog), series };
+  }
+}
+
+const DIM_OF: Record<ReportBreakdown, Dim> = { TEAM: 'W', ASSIGNEE: 'W', PRIORITY: 'P', TYPE: 'Y', STATUS: 'S' };
+const ROLLUP_READ =
+  'r.grain, r.cell, r.value, r.created, r.solved, r.reopened, r.backlog, r.fr_n, r.fr_sum, r.fr_bins, r.fs_n, r.fs_sum, r.fs_bins, r.rs_n, r.rs_sum, r.rs_bins';
+
+/** The group a rollup row's value falls in for a breakdown. */
+function groupKey(breakdown: ReportBreakdown, value: string): string {
+  if (breakdown !== 'TEAM' && breakdown !== 'ASSIGNEE') return value;
+  const [team, assignee] = value.split(':');
+  const id = breakdown === 'TEAM' ? team : assignee;
+  return id === '0' ? NONE_KEY : id;
+}
+
+/**
+ * The report from the rollups: the cells of the range (UTC days, and the hours and quarters at each bucket's ends)
+ * of the tickets the viewer may read now (the access rule as a WHERE on the rows' team and assignee), added into
+ * buckets by cellPlan. Counts and means are exact; medians and p90s are within FIGURE_ERROR (reportRollups.ts).
+ */
+async function rollupReport(ctx: ServiceContext, input: ReportInput, starts: string[], bounds: number[], end: number): Promise<ReportResult> {
+  const scope = await ticketAccess.scopeOf(ctx);
+  const access = ticketAccess.countsSql(input.filter?.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope, 'r');
+  const breakdown = input.breakdown ?? null;
+  const dim = breakdown ? DIM_OF[breakdown] : 'W';
+  const plan = cellPlan(bounds, end);
+  const cellList = emKind(ctx.em) === 'postgresql' ? 'select (jsonb_array_elements_text(?::jsonb))::bigint' : 'select value from json_each(?)';
+  const days = `select ${ROLLUP_READ} from report_rollups r where r.grain = 'D' and r.dim = ? and r.cell >= ? and r.cell <= ? and ${access.sql}`;
+  const listed = `select ${ROLLUP_READ} from report_rollups r where r.grain = ? and r.dim = ? and r.cell in (${cellList}) and ${access.sql}`;
+  const before = `select r.value, sum(r.backlog) from report_rollups r where r.grain = 'D' and r.dim = ? and r.cell < ? and ${access.sql} group by r.value`;
+  const [dayRows, hourRows, quarterRows, baselines] = await Promise.all([
+    hotReadArrays(ctx.em, statementName(days), days, [dim, plan.firstDay, plan.lastDay, ...access.bindings]),
+    plan.hours.length ? hotReadArrays(ctx.em, statementName(listed), listed, ['H', dim, JSON.stringify(plan.hours), ...access.bindings]) : [],
+    plan.quarters.length ? hotReadArrays(ctx.em, statementName(listed), listed, ['Q', dim, JSON.stringify(plan.quarters), ...access.bindings]) : [],
+    hotReadArrays(ctx.em, statementName(before), before, [dim, plan.firstDay, ...access.bindings]),
+  ]);
+
+  const all = new RollupSeries(starts.length);
+  const groups = new Map<string, RollupSeries>();
+  const seriesOf = (value: string): RollupSeries => {
+    const key = groupKey(breakdown!, value);
+    let s = groups.get(key);
+    if (!s) groups.set(key, (s = new RollupSeries(starts.length)));
+    return s;
+  };
+  for (const [value, n] of baselines as [string, unknown][]) {
+    all.baseline += Number(n ?? 0);
+    if (breakdown) seriesOf(value).baseline += Number(n ?? 0);
+  }
+  for (const rows of [dayRows, hourRows, quarterRows])
+    for (const r of rows as RollupRow[]) {
+      const targets = plan.targets.get(`${r[0]}${Number(r[1])}`);
+      if (!targets) continue;
+      const bins: [Bins, Bins, Bins] = [binsOf(r[9]), binsOf(r[12]), binsOf(r[15])];
+      const group = breakdown ? seriesOf(r[2]) : null;
+      for (const [bucket, sign] of targets) {
+        all.add(bucket, sign, r, bins);
+        group?.add(bucket, sign, r, bins);
+      }
+    }
+  return finish(ctx, breakdown, all, groups, starts);
 }
