@@ -137,7 +137,7 @@ async function main() {
   if (runs(3)) await guard('3', () => writes(ws));
   // The same rows on PostgreSQL + Redis, while the baseline still runs (their ratios pair with it like the SQLite rows').
   const onPostgres = [runs(1) && restList, runs(2) && dashboard, runs(3) && writes].filter((s) => s !== false);
-  const postgres = (onPostgres.length > 0 || runs(10) || runs(11)) && (await postgresPassWanted());
+  const postgres = (onPostgres.length > 0 || runs(10) || runs(11) || runs(12)) && (await postgresPassWanted());
   if (onPostgres.length && postgres) await guard('PostgreSQL + Redis', () => postgresRows(ws, onPostgres));
   await stop(baselineChild);
   if (runs(5)) await guard('5', () => live(ws));
@@ -158,7 +158,7 @@ async function main() {
   // Issue 25: replies to the requester by mail (a real SMTP server on 127.0.0.1), on SQLite then PostgreSQL + Redis.
   if (runs(11)) await guard('11', () => replies(postgres));
   // Issue 29: reports over the report facts (SQLite): latency at scale, write → visible, the write path paired.
-  if (runs(12)) await guard('12', reports);
+  if (runs(12)) await guard('12', () => reports(postgres));
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

@@ -18,9 +18,9 @@
  *   duration in it. Histograms add and subtract exactly, so the median and p90 of any set of cells are found in the
  *   right bin (nearest rank over exact counts) and are within FIGURE_ERROR of the exact figure.
  *
- * Hand-written rather than a sketch library: the bins must be updated inside SQL (json_set / jsonb ||) by the write
- * transaction's single upsert per row, with fixed bins the read can add and subtract; sketch libraries (DDSketch's
- * JS port) keep their state in process memory.
+ * Hand-written rather than a sketch library: the bins must be merged inside SQL (a sum per bin over two JSON objects)
+ * by the write transaction's upsert, with fixed bins the read can add and subtract; sketch libraries (DDSketch's JS
+ * port) keep their state in process memory.
  */
 import type { ReportFact } from './reportFold.js';
 
@@ -151,46 +151,58 @@ const METRICS = ['fr', 'fs', 'rs'] as const;
 const binsJson = (entries: Iterable<[number, number]>) => JSON.stringify(Object.fromEntries([...entries].filter(([, n]) => n !== 0)));
 
 /**
- * The one upsert of the write path: adds a row's counts and at most one bin per duration (bin null: none) to the
- * row, creating it if needed. Fixed text, so each connection prepares it once.
+ * The write path's upsert of `rows` rows at once: adds each row's counts, and merges its histogram into the stored one
+ * bin by bin (a sum per bin over both JSON objects, in SQL), creating rows as needed. One statement per write (per
+ * 1,000 rows), prepared once per connection and row count.
  */
-function upsertSql(postgres: boolean): string {
+function upsertSql(postgres: boolean, rows: number): string {
   const add = COUNTS.map((c) => `${c} = report_rollups.${c} + excluded.${c}`).join(', ');
-  const bins = METRICS.map((m) =>
-    postgres
-      ? `${m}_bins = case when ?::text is null then report_rollups.${m}_bins else report_rollups.${m}_bins || jsonb_build_object(?::text, coalesce((report_rollups.${m}_bins ->> ?::text)::bigint, 0) + ?::bigint) end`
-      : `${m}_bins = case when ? is null then report_rollups.${m}_bins else json_set(report_rollups.${m}_bins, '$."' || ? || '"', coalesce(json_extract(report_rollups.${m}_bins, '$."' || ? || '"'), 0) + ?) end`,
-  ).join(', ');
-  const marks = ROLLUP_COLUMNS.split(', ')
+  const bins = METRICS.map((m) => {
+    const mine = `report_rollups.${m}_bins`;
+    const theirs = `excluded.${m}_bins`;
+    const merged = postgres
+      ? `(select coalesce(jsonb_object_agg(key, n), '{}'::jsonb) from (select key, sum(value::bigint) as n from (select * from jsonb_each_text(${mine}) union all select * from jsonb_each_text(${theirs})) u group by key having sum(value::bigint) <> 0) s)`
+      : `(select coalesce(json_group_object(key, n), '{}') from (select key, sum(value) as n from (select key, value from json_each(${mine}) union all select key, value from json_each(${theirs})) group by key having sum(value) <> 0))`;
+    // One bin (a write's usual case): set that key; more: the merge (a reassignment, a reopen's take-back with a solve).
+    const one = postgres
+      ? `(select ${mine} || jsonb_build_object(e.key, coalesce((${mine} ->> e.key)::bigint, 0) + e.value::bigint) from jsonb_each_text(${theirs}) e)`
+      : `(select json_set(${mine}, '$."' || e.key || '"', coalesce(json_extract(${mine}, '$."' || e.key || '"'), 0) + e.value) from json_each(${theirs}) e)`;
+    const count = postgres ? `(select count(*) from jsonb_each_text(${theirs}))` : `(select count(*) from json_each(${theirs}))`;
+    return `${m}_bins = case when ${theirs} = '{}' then ${mine} when ${count} = 1 then ${one} else ${merged} end`;
+  }).join(', ');
+  const row = `(${ROLLUP_COLUMNS.split(', ')
     .map((c) => (postgres && c.endsWith('_bins') ? '?::jsonb' : '?'))
-    .join(', ');
-  return `insert into report_rollups (${ROLLUP_COLUMNS}) values (${marks})
+    .join(', ')})`;
+  return `insert into report_rollups (${ROLLUP_COLUMNS}) values ${Array.from({ length: rows }, () => row).join(', ')}
     on conflict (grain, dim, cell, team_id, assignee_id, value) do update set ${add}, ${bins}`;
 }
 
 /** Runs one named statement in the write's transaction (services/reports/facts.ts passes TransactionStatements.all). */
 export type RunStatement = (name: string, sql: string, params: readonly unknown[]) => Promise<unknown>;
 
-/** Writes gathered deltas with the upsert: one statement per row, one more for each further bin of a duration. */
+const rowParams = ({ key, delta: d }: { key: RollupKey; delta: RollupDelta }): unknown[] => [
+  key.grain,
+  key.cell,
+  key.teamId,
+  key.assigneeId,
+  key.dim,
+  key.value,
+  d.created,
+  d.solved,
+  d.reopened,
+  d.backlog,
+  ...METRICS.flatMap((m) => [d[m].n, d[m].sum, binsJson(d[m].bins)]),
+];
+
+const isEmpty = (d: RollupDelta) =>
+  !d.created && !d.solved && !d.reopened && !d.backlog && METRICS.every((m) => !d[m].n && !d[m].sum && [...d[m].bins.values()].every((n) => !n));
+
+/** Writes gathered deltas with the upsert: one statement for up to 1,000 rows. */
 export async function writeRollups(run: RunStatement, deltas: RollupDeltas, postgres: boolean): Promise<void> {
-  const sql = upsertSql(postgres);
-  const name = postgres ? 'report_rollups_upsert_pg' : 'report_rollups_upsert';
-  for (const { key, delta } of deltas.rows.values()) {
-    const bins = METRICS.map((m) => [...delta[m].bins].filter(([, n]) => n !== 0));
-    const rounds = Math.max(1, ...bins.map((b) => b.length));
-    const counts = [delta.created, delta.solved, delta.reopened, delta.backlog, delta.fr.n, delta.fr.sum, delta.fs.n, delta.fs.sum, delta.rs.n, delta.rs.sum];
-    if (rounds === 1 && counts.every((c) => c === 0) && bins.every((b) => !b.length)) continue;
-    for (let r = 0; r < rounds; r++) {
-      const c = r === 0 ? counts : counts.map(() => 0);
-      const one = bins.map((b) => b[r] ?? null);
-      const params: unknown[] = [key.grain, key.cell, key.teamId, key.assigneeId, key.dim, key.value, c[0], c[1], c[2], c[3]];
-      METRICS.forEach((_, i) => params.push(c[4 + 2 * i], c[5 + 2 * i], binsJson(one[i] ? [one[i]] : [])));
-      for (const b of one) {
-        const k = b ? String(b[0]) : null;
-        params.push(k, k, k, b ? b[1] : 0);
-      }
-      await run(name, sql, params);
-    }
+  const list = [...deltas.rows.values()].filter((r) => !isEmpty(r.delta));
+  for (let i = 0; i < list.length; i += 1000) {
+    const part = list.slice(i, i + 1000);
+    await run(`report_rollups_upsert_${postgres ? 'pg' : 'sqlite'}_${part.length}`, upsertSql(postgres, part.length), part.flatMap(rowParams));
   }
 }
 
@@ -200,23 +212,11 @@ export async function insertRollups(execute: (sql: string, params: unknown[]) =>
   const mark = `(${ROLLUP_COLUMNS.split(', ')
     .map((c) => (postgres && c.endsWith('_bins') ? '?::jsonb' : '?'))
     .join(', ')})`;
-  const chunk = Math.floor(900 / width);
+  const chunk = Math.floor((postgres ? 60_000 : 30_000) / width); // under each driver's bound-parameter limit
   const list = [...deltas.rows.values()];
   for (let i = 0; i < list.length; i += chunk) {
     const part = list.slice(i, i + chunk);
-    const params = part.flatMap(({ key, delta: d }) => [
-      key.grain,
-      key.cell,
-      key.teamId,
-      key.assigneeId,
-      key.dim,
-      key.value,
-      d.created,
-      d.solved,
-      d.reopened,
-      d.backlog,
-      ...METRICS.flatMap((m) => [d[m].n, d[m].sum, binsJson(d[m].bins)]),
-    ]);
+    const params = part.flatMap(rowParams);
     await execute(`insert into report_rollups (${ROLLUP_COLUMNS}) values ${part.map(() => mark).join(', ')}`, params);
   }
   return list.length;
@@ -263,13 +263,13 @@ export const FACT_READ_COLUMNS =
 
 /**
  * Rebuilds the rollups from the report facts of the tickets that exist (the migration's fold of the data already
- * there, the bench's bulk seed), 30 UTC days at a time so the gathered rows stay small. Returns the rows written.
+ * there, the bench's bulk seed), 7 UTC days at a time so the gathered rows stay small. Returns the rows written.
  */
 export async function rebuildReportRollups(execute: (sql: string, params: unknown[]) => Promise<unknown[]>, postgres: boolean): Promise<number> {
   await execute('delete from report_rollups', []);
   const [span] = (await execute('select min(at) as lo, max(at) as hi from report_facts', [])) as { lo: unknown; hi: unknown }[];
   if (span?.lo == null) return 0;
-  const window = 30 * GRAINS.D;
+  const window = 7 * GRAINS.D;
   let written = 0;
   for (let from = Math.floor(Number(span.lo) / GRAINS.D) * GRAINS.D; from <= Number(span.hi); from += window) {
     const rows = (await execute(

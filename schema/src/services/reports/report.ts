@@ -442,19 +442,33 @@ export function cellPlan(bounds: readonly number[], end: number) {
   return { targets, hours: [...hours], quarters: [...quarters], firstDay: dayOf(edges[0]), lastDay: dayOf(end) };
 }
 
+/** A histogram as read: bins and counts, flat ([bin, count, bin, count, ...]). */
+type Bins = number[];
+const NO_BINS: Bins = [];
+function binsOf(v: unknown): Bins {
+  const object = (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, number> | null;
+  if (!object) return NO_BINS;
+  const flat: number[] = [];
+  for (const k in object) if (object[k]) flat.push(Number(k), Number(object[k]));
+  return flat;
+}
+
 /** A duration's histogram while a report adds up its cells. */
 class Histogram {
   n = 0;
   sum = 0;
   readonly bins = new Map<number, number>();
 
-  add(n: number, sum: number, bins: Record<string, number>, sign: number): void {
+  add(n: number, sum: number, bins: Bins, sign: number): void {
     this.n += sign * n;
     this.sum += sign * sum;
-    for (const k in bins) {
-      const c = bins[k];
-      if (c) this.bins.set(Number(k), (this.bins.get(Number(k)) ?? 0) + sign * c);
-    }
+    for (let i = 0; i < bins.length; i += 2) this.bins.set(bins[i], (this.bins.get(bins[i]) ?? 0) + sign * bins[i + 1]);
+  }
+
+  merge(other: Histogram): void {
+    this.n += other.n;
+    this.sum += other.sum;
+    for (const [k, c] of other.bins) if (c) this.bins.set(k, (this.bins.get(k) ?? 0) + c);
   }
 
   /** count and mean exact; median and p90 by nearest rank over the bins' exact counts, read as the bin's value. */
@@ -481,6 +495,16 @@ class RollupPoint {
   readonly fs = new Histogram();
   readonly rs = new Histogram();
 
+  merge(p: RollupPoint): void {
+    this.created += p.created;
+    this.solved += p.solved;
+    this.reopened += p.reopened;
+    this.backlog += p.backlog;
+    this.fr.merge(p.fr);
+    this.fs.merge(p.fs);
+    this.rs.merge(p.rs);
+  }
+
   totals(backlog: number): ReportTotals {
     return {
       created: this.created,
@@ -494,14 +518,12 @@ class RollupPoint {
   }
 }
 
-type Bins = Record<string, number>;
 /** One rollup row as read: [grain, cell, value, created, solved, reopened, backlog, then n, sum, bins for fr, fs, rs]. */
 type RollupRow = [string, unknown, string, ...unknown[]];
-const binsOf = (v: unknown): Bins => (typeof v === 'string' ? (JSON.parse(v) as Bins) : ((v ?? {}) as Bins));
 
+/** A series added up from cells: rows go to its points; the totals are its points' sum (their bins are exact counts). */
 class RollupSeries implements SeriesResult {
   readonly points: RollupPoint[];
-  readonly total = new RollupPoint();
   baseline = 0;
   constructor(size: number) {
     this.points = Array.from({ length: size }, () => new RollupPoint());
@@ -512,15 +534,20 @@ class RollupSeries implements SeriesResult {
       this.baseline += sign * Number(r[6]);
       return;
     }
-    for (const p of [this.points[bucket], this.total]) {
-      p.created += sign * Number(r[3]);
-      p.solved += sign * Number(r[4]);
-      p.reopened += sign * Number(r[5]);
-      p.backlog += sign * Number(r[6]);
-      p.fr.add(Number(r[7]), Number(r[8]), bins[0], sign);
-      p.fs.add(Number(r[10]), Number(r[11]), bins[1], sign);
-      p.rs.add(Number(r[13]), Number(r[14]), bins[2], sign);
-    }
+    const p = this.points[bucket];
+    p.created += sign * Number(r[3]);
+    p.solved += sign * Number(r[4]);
+    p.reopened += sign * Number(r[5]);
+    p.backlog += sign * Number(r[6]);
+    p.fr.add(Number(r[7]), Number(r[8]), bins[0], sign);
+    p.fs.add(Number(r[10]), Number(r[11]), bins[1], sign);
+    p.rs.add(Number(r[13]), Number(r[14]), bins[2], sign);
+  }
+
+  /** Adds another series (the whole report is the sum of its groups). */
+  merge(other: RollupSeries): void {
+    this.baseline += other.baseline;
+    other.points.forEach((p, i) => this.points[i].merge(p));
   }
 
   hasAny(): boolean {
@@ -529,11 +556,13 @@ class RollupSeries implements SeriesResult {
 
   result(starts: readonly string[]): { totals: ReportTotals; series: ReportPoint[] } {
     let backlog = this.baseline;
+    const total = new RollupPoint();
     const series = this.points.map((p, i) => {
       backlog += p.backlog;
+      total.merge(p);
       return { bucketStart: starts[i], ...p.totals(backlog) };
     });
-    return { totals: this.total.totals(backlog), series };
+    return { totals: total.totals(backlog), series };
   }
 }
 
@@ -579,20 +608,16 @@ async function rollupReport(ctx: ServiceContext, input: ReportInput, starts: str
     if (!s) groups.set(key, (s = new RollupSeries(starts.length)));
     return s;
   };
-  for (const [value, n] of baselines as [string, unknown][]) {
-    all.baseline += Number(n ?? 0);
-    if (breakdown) seriesOf(value).baseline += Number(n ?? 0);
-  }
+  // With a breakdown every row belongs to one group, and the whole is the sum of the groups.
+  for (const [value, n] of baselines as [string, unknown][]) (breakdown ? seriesOf(value) : all).baseline += Number(n ?? 0);
   for (const rows of [dayRows, hourRows, quarterRows])
     for (const r of rows as RollupRow[]) {
       const targets = plan.targets.get(`${r[0]}${Number(r[1])}`);
       if (!targets) continue;
       const bins: [Bins, Bins, Bins] = [binsOf(r[9]), binsOf(r[12]), binsOf(r[15])];
-      const group = breakdown ? seriesOf(r[2]) : null;
-      for (const [bucket, sign] of targets) {
-        all.add(bucket, sign, r, bins);
-        group?.add(bucket, sign, r, bins);
-      }
+      const series = breakdown ? seriesOf(r[2]) : all;
+      for (const [bucket, sign] of targets) series.add(bucket, sign, r, bins);
     }
+  for (const group of groups.values()) all.merge(group);
   return finish(ctx, breakdown, all, groups, starts);
 }
