@@ -5,12 +5,12 @@
  *   sequential requests for BENCH_SECONDS; the row gives p50 and p99 (the goal is p95 ≤ 200 ms; p99 is the stricter
  *   figure the harness reports). The workspace holds BENCH_REPORT_TICKETS tickets (default 100,000; the issue's
  *   figure is 1,000,000) spread over the last 12 months in 5 teams, each with its events in the record (created;
- *   70 % a reply by an agent; 60 % solved, a tenth of those reopened and solved again), seeded in bulk straight
- *   into SQLite, and their facts written by the same fold the migration and the write path use
- *   (migrations/reportFold.ts rebuildReportFacts), so the facts are exactly what the writes would have kept.
+ *   70 % a reply by an agent; 60 % solved, a tenth of those reopened and solved again), seeded in bulk (tickets,
+ *   events, and their facts by the same fold the write path uses), then the rollups by the migration's rebuild
+ *   (migrations/reportRollups.ts rebuildReportRollups), so every row is what the writes would have kept.
  * - 12b: write → visible: a status change through GraphQL, then the report asked until the solve counts; the time
  *   from the write's acknowledgement to the first report that shows it (20 samples; p50 and max). Goal ≤ 5 s.
- * - 12c: the write path with the facts against without (FULCRUM_REPORT_FACTS=off, the one switch of
+ * - 12c: the write path with the facts and rollups against without (FULCRUM_REPORT_FACTS=off, the one switch of
  *   services/reports/facts.ts): GraphQL `setTicketStatus` on 100 of Marnie's tickets, each request solving or
  *   reopening one (every write makes facts: a solve, a reopen, backlog moves), two gateways on fresh workspaces,
  *   runs alternating without, with, ... (BENCH_WRITE_PAIRS pairs). Goal: with ≥ 0.9× without.
