@@ -24,7 +24,7 @@
  */
 import type { ReportFact } from './reportFold.js';
 
-export const GAMMA = 1.05;
+const GAMMA = 1.05;
 /** The largest relative error of a median or p90 read from the rollups. */
 export const FIGURE_ERROR = (GAMMA - 1) / (GAMMA + 1);
 const LOG_GAMMA = Math.log(GAMMA);
@@ -32,11 +32,11 @@ const LOG_GAMMA = Math.log(GAMMA);
 export const GRAINS = { Q: 900_000, H: 3_600_000, D: 86_400_000 } as const;
 export type Grain = keyof typeof GRAINS;
 const GRAIN_LIST = Object.keys(GRAINS) as Grain[];
-export const DIMS = ['W', 'P', 'Y', 'S'] as const;
+const DIMS = ['W', 'P', 'Y', 'S'] as const;
 export type Dim = (typeof DIMS)[number];
 
 /** The bin of a duration in milliseconds. */
-export function binOf(ms: number): number {
+function binOf(ms: number): number {
   return ms <= 0 ? -1 : Math.max(0, Math.ceil(Math.log(ms) / LOG_GAMMA));
 }
 
@@ -46,13 +46,13 @@ export function binValue(bin: number): number {
 }
 
 /** A duration's rollup: how many, their exact sum (ms), and the histogram (bin → count). */
-export interface MetricDelta {
+interface MetricDelta {
   n: number;
   sum: number;
   bins: Map<number, number>;
 }
 
-export interface RollupDelta {
+interface RollupDelta {
   created: number;
   solved: number;
   reopened: number;
@@ -62,7 +62,7 @@ export interface RollupDelta {
   rs: MetricDelta;
 }
 
-export interface RollupKey {
+interface RollupKey {
   grain: Grain;
   cell: number;
   teamId: number;
@@ -72,7 +72,7 @@ export interface RollupKey {
 }
 
 const metric = (): MetricDelta => ({ n: 0, sum: 0, bins: new Map() });
-export const emptyDelta = (): RollupDelta => ({ created: 0, solved: 0, reopened: 0, backlog: 0, fr: metric(), fs: metric(), rs: metric() });
+const emptyDelta = (): RollupDelta => ({ created: 0, solved: 0, reopened: 0, backlog: 0, fr: metric(), fs: metric(), rs: metric() });
 
 function addMetric(m: MetricDelta, ms: number, sign: number): void {
   m.n += sign;
@@ -82,7 +82,7 @@ function addMetric(m: MetricDelta, ms: number, sign: number): void {
 }
 
 /** The W dimension's value: the attributed team and assignee, 0 for none. */
-export const whoValue = (teamId: number | null, assigneeId: number | null) => `${teamId ?? 0}:${assigneeId ?? 0}`;
+const whoValue = (teamId: number | null, assigneeId: number | null) => `${teamId ?? 0}:${assigneeId ?? 0}`;
 
 function dimValue(f: ReportFact, dim: Dim): string {
   if (dim === 'W') return whoValue(f.teamId, f.assigneeId);
@@ -90,7 +90,7 @@ function dimValue(f: ReportFact, dim: Dim): string {
 }
 
 /** The ticket's key now: its team and assignee (null for none). */
-export interface CurrentKey {
+interface CurrentKey {
   teamId: number | null;
   assigneeId: number | null;
 }
@@ -178,7 +178,7 @@ function upsertSql(postgres: boolean, rows: number): string {
 }
 
 /** Runs one named statement in the write's transaction (services/reports/facts.ts passes TransactionStatements.all). */
-export type RunStatement = (name: string, sql: string, params: readonly unknown[]) => Promise<unknown>;
+type RunStatement = (name: string, sql: string, params: readonly unknown[]) => Promise<unknown>;
 
 const rowParams = ({ key, delta: d }: { key: RollupKey; delta: RollupDelta }): unknown[] => [
   key.grain,
@@ -207,7 +207,7 @@ export async function writeRollups(run: RunStatement, deltas: RollupDeltas, post
 }
 
 /** Inserts gathered deltas as new rows (the rebuild: the tables are empty for these cells). */
-export async function insertRollups(execute: (sql: string, params: unknown[]) => Promise<unknown>, deltas: RollupDeltas, postgres: boolean): Promise<number> {
+async function insertRollups(execute: (sql: string, params: unknown[]) => Promise<unknown>, deltas: RollupDeltas, postgres: boolean): Promise<number> {
   const width = ROLLUP_COLUMNS.split(', ').length;
   const mark = `(${ROLLUP_COLUMNS.split(', ')
     .map((c) => (postgres && c.endsWith('_bins') ? '?::jsonb' : '?'))

@@ -401,7 +401,7 @@ const QUARTER = GRAINS.Q;
  * first 12 hours, otherwise the day minus the quarters and hours from b to its end (so at most 12 hours and 3
  * quarters). `b` is on a quarter hour.
  */
-export function headCells(b: number): [Grain, number, 1 | -1][] {
+function headCells(b: number): [Grain, number, 1 | -1][] {
   const day = Math.floor(b / DAY_MS) * DAY_MS;
   const cells: [Grain, number, 1 | -1][] = [];
   let t = day;
@@ -420,7 +420,7 @@ export function headCells(b: number): [Grain, number, 1 | -1][] {
  * Which cells a report reads and where each counts: for every cell, the buckets it adds to or takes from (-1: the
  * backlog before the range). Bucket i = [B_i, B_i+1) = the UTC days from B_i's to B_i+1's + head(B_i+1) − head(B_i).
  */
-export function cellPlan(bounds: readonly number[], end: number) {
+function cellPlan(bounds: readonly number[], end: number) {
   const edges = [...bounds, end];
   const targets = new Map<string, [number, number][]>();
   const put = (grain: Grain, cell: number, bucket: number, sign: number) => {
