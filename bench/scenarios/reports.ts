@@ -2,8 +2,7 @@
  * Scenario 12 (issue 29, "Current and fast"): reports over the report facts (schema/src/services/reports/).
  *
  * - 12a: a 12-month daily report with a team breakdown (GraphQL `report`, Demo: an admin, so every ticket counts),
- *   sequential requests for BENCH_SECONDS; the row gives p50 and p99 (the goal is p95 ≤ 200 ms; p99 is the stricter
- *   figure the harness reports). The workspace holds BENCH_REPORT_TICKETS tickets (default 100,000; the issue's
+ *   sequential requests for BENCH_SECONDS; the row gives p50 and p99, and p95 (the goal: p95 ≤ 200 ms) in its note. The workspace holds BENCH_REPORT_TICKETS tickets (default 100,000; the issue's
  *   figure is 1,000,000) spread over the last 12 months in 5 teams, each with its events in the record (created;
  *   70 % a reply by an agent; 60 % solved, a tenth of those reopened and solved again), seeded in bulk (tickets,
  *   events, and their facts by the same fold the write path uses), then the rollups by the migration's rebuild
@@ -274,8 +273,10 @@ async function measureReports(dir: string, on: string, options: Parameters<typeo
       p50: r.p50,
       p99: r.p99,
       budget: 'p95 ≤ 200 ms',
-      met: r.p99 <= 200 ? true : r.p50 > 200 ? false : null,
-      note: [failures(r), `${created.toLocaleString('en-US')} creations counted`].filter(Boolean).join('; '),
+      met: r.p95 !== undefined ? r.p95 <= 200 : r.p99 <= 200 ? true : r.p50 > 200 ? false : null,
+      note: [failures(r), r.p95 !== undefined && `p95 ${r.p95.toFixed(1)} ms`, `${created.toLocaleString('en-US')} creations counted`]
+        .filter(Boolean)
+        .join('; '),
     });
 
     // 12b: write → visible.
