@@ -55,6 +55,7 @@ console.log(
   JSON.stringify({
     rps: samples.length / elapsed,
     p50: median(samples),
+    p95: percentile(samples, 95),
     p99: percentile(samples, 99),
     requests: samples.length,
     non2xx: 0,

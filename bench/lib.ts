@@ -103,6 +103,8 @@ export interface LoadResult {
   /** Median of the per-second request counts. */
   rps: number;
   p50: number;
+  /** Sequential runs (bench/latency.ts) only. */
+  p95?: number;
   p99: number;
   requests: number;
   non2xx: number;

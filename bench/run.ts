@@ -9,11 +9,12 @@
  *   BENCH_ONLY=1,2,4     run only these scenarios (the table then says which were skipped)
  *   BENCH_MESSAGES=1000000            scenario 8's messages (the message center at scale)
  *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
- *   BENCH_PG=1 / 0       rows 1, 2, 3, 10, 11, 13 and 14 again on PostgreSQL + Redis (default: when 127.0.0.1:5432 and 6379 answer)
+ *   BENCH_PG=1 / 0       rows 1, 2, 3, 10, 11, 12, 13 and 14 again on PostgreSQL + Redis (default: when 127.0.0.1:5432 and 6379 answer)
  *   BENCH_TIMELINE_EVENTS=1000000     scenario 10's events in the table (the timeline at scale)
  *   BENCH_WRITE_PAIRS=3  scenario 10's alternated without/with pairs of write runs (and 11's note/reply pairs)
  *   BENCH_REPLY_RATE=100 scenario 11's open-loop replies per second
  *   BENCH_REPORT_TICKETS=100000 scenario 12's tickets (reports at scale)
+ *   BENCH_REPORT_DB=sqlite|postgres  scenario 12 on that database only (default: SQLite, then PostgreSQL + Redis with the PostgreSQL pass)
  *   BENCH_VIEW_TICKETS=1000000  scenario 13's tickets (views at scale); BENCH_VIEW_WRITES=60 its takes
  *   BENCH_MAIL_MESSAGES=300     scenario 14's mails through the SMTP listener
  *   BENCH_PROFILE=0      skip the CPU profile of the dashboard load (=rest: profile the REST list's load instead)
@@ -141,7 +142,7 @@ async function main() {
   if (runs(3)) await guard('3', () => writes(ws));
   // The same rows on PostgreSQL + Redis, while the baseline still runs (their ratios pair with it like the SQLite rows').
   const onPostgres = [runs(1) && restList, runs(2) && dashboard, runs(3) && writes].filter((s) => s !== false);
-  const postgres = (onPostgres.length > 0 || runs(10) || runs(11) || runs(13) || runs(14)) && (await postgresPassWanted());
+  const postgres = (onPostgres.length > 0 || runs(10) || runs(11) || runs(12) || runs(13) || runs(14)) && (await postgresPassWanted());
   if (onPostgres.length && postgres) await guard('PostgreSQL + Redis', () => postgresRows(ws, onPostgres));
   await stop(baselineChild);
   if (runs(5)) await guard('5', () => live(ws));
@@ -161,8 +162,8 @@ async function main() {
   if (runs(10)) await guard('10e', timelineInBrowser);
   // Issue 25: replies to the requester by mail (a real SMTP server on 127.0.0.1), on SQLite then PostgreSQL + Redis.
   if (runs(11)) await guard('11', () => replies(postgres));
-  // Issue 29: reports over the report facts (SQLite): latency at scale, write → visible, the write path paired.
-  if (runs(12)) await guard('12', reports);
+  // Issue 29: reports over the report rollups: latency at scale, write → visible, the write path paired; SQLite then PostgreSQL + Redis.
+  if (runs(12)) await guard('12', () => reports(postgres));
   // Issue 28: views at scale (1,000,000 tickets, 20 teams, 200 agents) and their live counts, SQLite then PostgreSQL + Redis.
   if (runs(13)) await guard('13', () => views(postgres));
   // Issue 26: mail through the SMTP listener to tickets, SQLite then PostgreSQL + Redis.

@@ -60,8 +60,13 @@ export class ReportInput {
 @ObjectType({ description: 'A duration metric over the events in a bucket or range: count, median, 90th percentile and mean, in seconds.' })
 export class ReportFigure {
   @Field(() => Int, { description: 'How many durations were measured.' }) count!: number;
-  @Field(() => Float, { nullable: true, description: 'The median (nearest rank) in seconds; null when `count` is 0.' }) median!: number | null;
-  @Field(() => Float, { nullable: true, description: 'The 90th percentile (nearest rank) in seconds; null when `count` is 0.' }) p90!: number | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'The median (nearest rank) in seconds, within 2.44 % of the exact value when read from the rollups (docs/reports.md); null when `count` is 0.',
+  })
+  median!: number | null;
+  @Field(() => Float, { nullable: true, description: 'The 90th percentile (nearest rank) in seconds, within 2.44 % like the median; null when `count` is 0.' })
+  p90!: number | null;
   @Field(() => Float, { nullable: true, description: 'The mean in seconds; null when `count` is 0.' }) mean!: number | null;
 }
 

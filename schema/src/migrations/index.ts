@@ -15,6 +15,7 @@ import { Migration20261126170000TeamAutoAssign } from './Migration20261126170000
 import { Migration20261126180000ReportFacts } from './Migration20261126180000ReportFacts.js';
 import { Migration20261126190000IncomingMail } from './Migration20261126190000IncomingMail.js';
 import { Migration20261126200000TicketViews } from './Migration20261126200000TicketViews.js';
+import { Migration20261126210000ReportRollups } from './Migration20261126210000ReportRollups.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126180000ReportFacts', class: Migration20261126180000ReportFacts },
   { name: 'Migration20261126190000IncomingMail', class: Migration20261126190000IncomingMail },
   { name: 'Migration20261126200000TicketViews', class: Migration20261126200000TicketViews },
+  { name: 'Migration20261126210000ReportRollups', class: Migration20261126210000ReportRollups },
 ];

@@ -25,8 +25,8 @@
  * report then reads only the facts in its range (an index range scan on `at`) and a write is in every report the
  * moment it commits (no lag, no job). Only the events that change what a report sees cost anything (a creation,
  * a status/priority/type/team/assignee change, an agent's reply): notes, edits of text and requester messages add
- * no statement. Durations are kept exactly (one row per measurement), so the median and p90 are exact, not
- * histogram estimates. Measured in bench/scenarios/reports.ts; see docs/reports.md for the figures and the limits.
+ * no statement. Durations are kept exactly (one row per measurement); the rollups (./reportRollups.ts) sum the
+ * facts per time cell for reports at scale. Measured in bench/scenarios/reports.ts; see docs/reports.md.
  */
 /** One field's change as the event record stores it (services/changeLog.ts FieldChange). */
 export interface FieldChange {

@@ -19,6 +19,7 @@ import {
   type StateRow,
   type TicketRow,
 } from '../../migrations/reportFold.js';
+import { FACT_READ_COLUMNS, RollupDeltas, factOfRow, writeRollups } from '../../migrations/reportRollups.js';
 
 /**
  * Whether the write path keeps the facts: always, except in the bench's paired "without" run
@@ -31,14 +32,24 @@ export function reportFactsOn(): boolean {
 /**
  * Keeps the facts of one ticket's new entries in the write's transaction (changeLog.appendTicketEvents): reads the
  * ticket's state (one statement by primary key; for a ticket older than the record, its row), folds the entries,
- * clears earlier solves' `final` on a reopen, writes the facts and the state. Nothing at all for entries that
- * cannot change a report (notes, text edits, requester messages, deletion).
+ * clears earlier solves' `final` on a reopen, writes the facts and the state, and adds the facts to the rollups
+ * (migrations/reportRollups.ts) under the ticket's team and assignee now: a reassignment moves the ticket's earlier
+ * contributions, a reopen takes back the final solve's resolution time, a deletion takes back all. Nothing at all
+ * for entries that cannot change a report (notes, text edits, requester messages).
  */
 export async function applyReportFacts(statements: TransactionStatements, ticketId: number, events: readonly ReportEvent[]): Promise<void> {
+  const deletion = events.some((e) => e.kind === 'DELETED');
   const relevant = events.filter((e) => mattersToReports(e.kind, e.actorKind, e.changes));
-  if (!relevant.length) return;
+  if (!relevant.length && !deletion) return;
   const [row] = await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]);
   let state: ReportState | null = row ? stateOf(row) : null;
+  const deltas = new RollupDeltas();
+  const write = () => writeRollups((name, sql, params) => statements.all(name, sql, params), deltas, statements.postgres);
+  if (deletion) {
+    // A deleted ticket leaves every report: its contributions leave the rollups (its facts stay, joined out).
+    if (state) for (const f of await factsOf(statements, ticketId)) deltas.add(f, state, -1);
+    return write();
+  }
   if (!state && relevant[0].kind !== 'CREATED') {
     const [ticket] = await statements.all<TicketRow>(
       'report_ticket_row',
@@ -48,7 +59,25 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
     if (!ticket) return;
     state = stateBefore(ticket, relevant);
   }
+  const before = state;
   const folded = foldAll(state, relevant);
+  const now = folded.state ?? before;
+  if (before && now && (before.teamId !== now.teamId || before.assigneeId !== now.assigneeId)) {
+    // Reports count a ticket under its team and assignee now: a reassignment moves all its contributions.
+    for (const f of await factsOf(statements, ticketId)) {
+      deltas.add(f, before, -1);
+      deltas.add(folded.reopened && f.kind === 'SOLVED' ? { ...f, final: false } : f, now, 1);
+    }
+  } else if (before && folded.reopened) {
+    // A reopen takes back the resolution time of the solve that was final.
+    const finals = await statements.all<Parameters<typeof factOfRow>[0]>(
+      'report_facts_finals',
+      `select ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id = ? and f.kind = 'SOLVED' and f.final = ?`,
+      [ticketId, 1],
+    );
+    for (const r of finals) deltas.add(factOfRow(r), before, -1, true);
+  }
+  if (now) for (const f of folded.facts) deltas.add(f, now, 1);
   if (folded.reopened)
     await statements.all('report_facts_unfinal', `update report_facts set final = ? where ticket_id = ? and kind = 'SOLVED' and final = ?`, [0, ticketId, 1]);
   for (const f of folded.facts)
@@ -66,4 +95,15 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
          solved_once = excluded.solved_once`,
       [ticketId, ...stateParams(folded.state)],
     );
+  await write();
+}
+
+/** Every fact of a ticket, as kept. */
+async function factsOf(statements: TransactionStatements, ticketId: number) {
+  const rows = await statements.all<Parameters<typeof factOfRow>[0]>(
+    'report_facts_of_ticket',
+    `select ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id = ?`,
+    [ticketId],
+  );
+  return rows.map(factOfRow);
 }
