@@ -315,7 +315,7 @@ function decide(
   return { outcome: 'THREAD', reason: null, ticketId: threadId };
 }
 
-/** The team that gets tickets from new addresses (FULCRUM_MAIL_DEFAULT_TEAM: its name or id), or null. */
+/** The team that gets every new ticket from mail (FULCRUM_MAIL_DEFAULT_TEAM: its name or id), or null. */
 async function defaultTeam(em: Em, deps: ServiceDeps): Promise<number | null> {
   const given = deps.mail?.defaultTeam?.trim();
   if (!given) return null;
@@ -355,8 +355,8 @@ async function defaultAgent(em: Em, deps: ServiceDeps, teamId: number | null): P
 /**
  * A new ticket of the sender: the customer with the sender's address (created, owned by the default agent, when
  * none exists) is its requester, its owner agent its assignee; its first entry is the mail's message (MESSAGE_RECEIVED),
- * with the mail's files but the first image, which is the ticket's image. A new address's ticket goes to the
- * default team instead (FULCRUM_MAIL_DEFAULT_TEAM, issue 27), unassigned in it, or to the member auto-assignment
+ * with the mail's files but the first image, which is the ticket's image. With a default team set
+ * (FULCRUM_MAIL_DEFAULT_TEAM, issue 27) every new ticket goes to that team instead, unassigned in it, or to the member auto-assignment
  * chooses when the team has it on (services/autoAssign.ts: the SYSTEM's assignment event in this transaction).
  */
 async function newTicket(
@@ -371,7 +371,8 @@ async function newTicket(
   const em = ctx.em;
   if (!fromEmail) throw new AppError('BAD_USER_INPUT', 'A mail without a sender address cannot open a ticket.');
   let customer = await em.findOne(Customer, { email: fromEmail }, { populate: ['owner'] });
-  const teamId = customer ? null : await defaultTeam(em, ctx.deps);
+  // Issue 27: every ticket that arrives by mail lands in the default team when one is set, a known customer's too.
+  const teamId = await defaultTeam(em, ctx.deps);
   if (!customer) {
     const owner = await defaultAgent(em, ctx.deps, teamId);
     customer = em.create(Customer, {
