@@ -77,7 +77,8 @@ const LOAD_OLDER_MARGIN = '600px';
  * first: notes as cards, changes as compact lines (one line for consecutive changes by one actor within a
  * minute). Older entries load as the end of the list scrolls into view (a "Load older entries" button does the
  * same from the keyboard); entries arriving on top leave the reader where they were (the browser's scroll
- * anchoring), and rows off screen are not laid out (content-visibility), so 5,000 entries stay smooth.
+ * anchoring). Every row is laid out: with `content-visibility: auto` the rows a jump passed over (a Tab to the
+ * button at the end) took their real height only after it and pushed the focused button off screen (timeline.css).
  */
 export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOlder, actions, loading, composer }: TimelineViewProps) {
   const [editing, setEditing] = useState<number | null>(null);
