@@ -77,3 +77,16 @@ describe('the timeline', () => {
     ).toBe(100 * (1 + 10 + 2));
   });
 });
+
+describe("a requester's messages", () => {
+  it("price their files at 20 (a mailed message keeps up to 20), a reply's at 5", async () => {
+    const query = `query ($id: Int!) { ticket(id: $id) { timeline(first: 10) { nodes {
+      ... on RequesterMessage { id attachments { id } }
+      ... on TicketReply { id attachments { id } }
+    } } } }`;
+    const result = await demo.gql(query, { id: 1 });
+    expect(result.errors).toBeUndefined();
+    // The ticket 1; per entry the costlier member: a message 1 + 20 files = 21 (a reply: 1 + 5 = 6).
+    expect(requested(result)).toBe(1 + 10 * 21);
+  });
+});

@@ -5,7 +5,8 @@
  * - a field with `first` (a connection) costs `first` times one item's cost; an omitted `first` counts at its
  *   default (50). The frame of a list (…Connection, …Edge, PageInfo) costs nothing itself;
  * - a list without `first` counts as 100 items (the largest page), unless the schema bounds it (the field's
- *   `maxItems` extension: `TicketChange.changes` holds at most one change per tracked field, 9);
+ *   `maxItems` extension: `TicketChange.changes` holds at most one change per tracked field, 10;
+ *   `RequesterMessage.attachments` at most 20, a mailed message's files);
  * - a field with a `flatCost` extension costs that, whatever it selects (`report`: one statement pair over the
  *   report facts whatever its buckets and groups, 100 points);
  * - each mutation field adds 10 points;

@@ -28,6 +28,7 @@ import { TRACKED_FIELDS } from '../services/changeLog.js';
 import { pageSize } from '../services/connection.js';
 import { requesterLinks, requesterReplies, ticketAccess, ticketTimeline } from '../services/index.js';
 import type { RequesterMessageRecord } from '../services/requesterReplies.js';
+import { MAX_MAIL_ATTACHMENTS } from '../services/incomingMail.js';
 import { LIMITS } from '../validation/rules.js';
 import { readUploadFiles } from './upload.js';
 import type { TicketReplyRecord } from '../services/requesterReplies.js';
@@ -459,9 +460,10 @@ export class TicketReplyResolver {
 
 @Resolver(() => RequesterMessage)
 export class RequesterMessageResolver {
-  @Extensions({ maxItems: LIMITS.replyAttachments.max })
+  // The cost model prices the list at its bound: a mailed message keeps more files than the requester page takes.
+  @Extensions({ maxItems: Math.max(LIMITS.replyAttachments.max, MAX_MAIL_ATTACHMENTS) })
   @FieldResolver(() => [ReplyAttachment], {
-    description: `The images the requester sent with the message, in upload order (at most ${LIMITS.replyAttachments.max}).`,
+    description: `The files the requester sent with the message, in upload order: at most ${LIMITS.replyAttachments.max} images from the requester page, ${MAX_MAIL_ATTACHMENTS} files by mail.`,
   })
   attachments(@Root() message: RequesterMessageRecord, @Ctx() { loaders }: GraphQLContext) {
     return loaders.messageAttachments.load(message.id);
