@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { VIEW_MESSAGES, VIEW_SCOPES, TICKET_STATUSES, type TicketStatus } from '../validation/rules.js';
+import { VIEW_LIMITS, VIEW_MESSAGES, VIEW_SCOPES, TICKET_STATUSES, type TicketStatus } from '../validation/rules.js';
 import { openServiceKit, refused, uniqueWord, type ServiceKit } from '../testing/services.js';
 import { createTicket, setTicketStatus } from './tickets.js';
 import { takeTicket } from './assignment.js';
@@ -239,6 +239,24 @@ describe('views', () => {
     );
     // Valid inputs were among them (the property is not only about refusals).
     expect(saved).toBeGreaterThan(0);
+  });
+});
+
+describe('the views an agent may keep', () => {
+  it(`${VIEW_LIMITS.viewsPerAgent} per agent, also when the last ones are created at once; deleting one makes room`, async () => {
+    const agent = await kit.newAgent();
+    const make = (n: number) => createView(kit.as(agent), { name: `Kept ${n}`, scope: 'MINE' });
+    for (let n = 1; n <= VIEW_LIMITS.viewsPerAgent - 2; n++) await make(n);
+    // Five creates at once with room for two: two are saved, three refused with the limit's message.
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map((n) => make(100 + n)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected'))
+      expect(r.reason).toMatchObject({ code: 'BAD_USER_INPUT', fields: { name: [VIEW_MESSAGES.limit] } });
+    const mine = () => listViews(kit.as(agent)).then((views) => views.filter((v) => v.ownerId === agent));
+    expect(await mine()).toHaveLength(VIEW_LIMITS.viewsPerAgent);
+    expect((await refused(make(200))).fields).toEqual({ name: [VIEW_MESSAGES.limit] });
+    await deleteView(kit.as(agent), (await mine())[0].id);
+    expect((await make(201)).name).toBe('Kept 201');
   });
 });
 

@@ -9,9 +9,10 @@
  * Who sees which view: its owner; a shared team view every member of the team; a shared ALL view (admins only
  * share those) everyone. Its owner changes or deletes it; an admin may change or delete any shared view.
  */
+import { LockMode } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Team, TicketView, User } from '../entities/index.js';
-import type { Em } from '../database.js';
+import { emKind, type Em } from '../database.js';
 import {
   TICKET_PRIORITIES,
   TICKET_STATUSES,
@@ -262,19 +263,25 @@ export async function createView(ctx: ServiceContext, input: ViewInputFields): P
   const viewerId = requireViewer(ctx);
   const scope = await ticketAccess.scopeOf(ctx);
   const fields = await checkInput(ctx, scope, input);
-  if ((await ctx.em.count(TicketView, { owner: viewerId })) >= VIEW_LIMITS.viewsPerAgent) throw AppError.validation({ name: [VIEW_MESSAGES.limit] });
-  const now = new Date();
-  const row = ctx.em.create(TicketView, {
-    name: fields.name,
-    owner: ctx.em.getReference(User, viewerId),
-    scope: fields.scope,
-    team: fields.teamId == null ? null : ctx.em.getReference(Team, fields.teamId),
-    shared: fields.shared,
-    filter: JSON.stringify(fields.filter),
-    createdAt: now,
-    updatedAt: now,
+  const row = await ctx.em.transactional(async (em) => {
+    // Counted inside the transaction that inserts, so two creates at 49 views make one 50th: PostgreSQL locks the
+    // owner's row (the other create waits, then counts 50); SQLite's writer lock serialises it.
+    if (emKind(em) === 'postgresql') await em.findOne(User, viewerId, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE });
+    if ((await em.count(TicketView, { owner: viewerId })) >= VIEW_LIMITS.viewsPerAgent) throw AppError.validation({ name: [VIEW_MESSAGES.limit] });
+    const now = new Date();
+    const created = em.create(TicketView, {
+      name: fields.name,
+      owner: em.getReference(User, viewerId),
+      scope: fields.scope,
+      team: fields.teamId == null ? null : em.getReference(Team, fields.teamId),
+      shared: fields.shared,
+      filter: JSON.stringify(fields.filter),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.flush();
+    return created;
   });
-  await ctx.em.flush();
   return recordOf(ctx, scope, row);
 }
 

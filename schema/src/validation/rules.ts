@@ -504,7 +504,7 @@ export const VIEW_SCOPES = ['MINE', 'TEAM_UNASSIGNED', 'TEAM', 'ALL'] as const;
 export type ViewScopeName = (typeof VIEW_SCOPES)[number];
 export const VIEW_LIMITS = { name: { min: 1, max: 50 }, viewsPerAgent: 50 } as const;
 export const VIEW_MESSAGES = {
-  name: 'View name must be 1 to 50 characters.',
+  name: `View name must be ${VIEW_LIMITS.name.min} to ${VIEW_LIMITS.name.max} characters.`,
   scope: 'Scope must be one of MINE, TEAM_UNASSIGNED, TEAM, ALL.',
   teamRequired: 'Pick a team for a team view.',
   teamNotAllowed: 'Only TEAM and TEAM_UNASSIGNED views have a team.',
@@ -515,7 +515,7 @@ export const VIEW_MESSAGES = {
   assignedToMe: 'A view filters by scope: use the MINE scope instead of assignedToMe.',
   builtIn: 'Default views cannot be changed or deleted: save a view of your own instead.',
   owner: 'Only its owner or an admin may change or delete a shared view.',
-  limit: 'You have 50 views, the most one agent may keep: delete one first.',
+  limit: `You have ${VIEW_LIMITS.viewsPerAgent} views, the most one agent may keep: delete one first.`,
 } as const;
 
 export interface ViewFields {
