@@ -13,12 +13,12 @@
  * over the whole run. A sample of the tickets is read back: title from the subject, the image kept.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { PNG } from 'pngjs';
 import { createPostgresDatabase } from '@fulcrum/schema/testing';
 import { percentile, sleep } from '../../gateway/src/testing/measure.js';
+import { freePort } from '../../gateway/src/testing/processes.js';
 import { gateway, gql, login, rows, stop, tmp } from '../context.js';
 import { log, progress } from '../lib.js';
 import { fmt, fmtInt } from '../report.js';
@@ -29,17 +29,6 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SUFFIX = ' (PostgreSQL + Redis)';
 
 /** A free TCP port on 127.0.0.1 (asked of the system, then released for the gateway). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** A PNG of noise of about 50 kB (noise does not compress). */
 function noisePng(): Buffer {
   const png = new PNG({ width: 122, height: 122 });
