@@ -26,21 +26,13 @@ import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedTe
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
 import * as autoAssign from './autoAssign.js';
-import {
-  eventAudience,
-  flushWithEvents,
-  recordEvents,
-  ticketData,
-  webhookEvent,
-  type ChangeDraft,
-  type TicketEventDraft,
-  type WebhookEventDraft,
-} from './changeLog.js';
+import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type ChangeDraft, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
 import { checkImage, type CheckedImage } from './images.js';
 import * as ticketAccess from './ticketAccess.js';
-import { facetsOf, publishTicket } from './tickets.js';
+import { publishTicket } from './tickets.js';
+import { recordRequesterMessage } from './requesterMessage.js';
 
 /** What mailauth judged of a mail (each: pass, fail, none, neutral, softfail, temperror, permerror, policy). */
 export interface MailAuthResult {
@@ -253,34 +245,17 @@ async function record(
     }
     const ticket = await em.findOneOrFail(Ticket, decision.ticketId!, { populate: ['requester'] });
     const held = decision.outcome !== 'THREAD';
-    const message = em.create(RequesterMessage, { ticket, fromEmail: cut(fromEmail, 255), body, via: 'EMAIL', held, createdAt: new Date() });
-    entry.ticket = ticket;
-    entry.requesterMessage = message;
     const allFiles = files.image
       ? [{ filename: files.image.filename, mimeType: files.image.mimeType, byteSize: files.image.byteSize, data: files.image.data }, ...files.files]
       : files.files;
-    for (const file of allFiles.slice(0, MAX_MAIL_ATTACHMENTS))
-      em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: message.createdAt });
     // Only a real reply from the requester reopens a solved ticket: never a held one, never a loop.
-    const reopen = !held && ticket.status === 'SOLVED';
-    const before = ticketData(ticket);
-    const previous = facetsOf(ticket);
-    if (reopen) {
-      ticket.status = 'OPEN';
-      ticket.updatedAt = new Date();
-    }
+    const write = recordRequesterMessage(em, ticket, { fromEmail: cut(fromEmail, 255), body, via: 'EMAIL', held }, allFiles.slice(0, MAX_MAIL_ATTACHMENTS));
+    const message = write.message;
+    entry.ticket = ticket;
+    entry.requesterMessage = message;
     await em.flush();
-    const event: TicketEventDraft = {
-      ticketId: ticket.id,
-      kind: 'MESSAGE_RECEIVED',
-      changes: [],
-      requesterMessageId: message.id,
-      assigneeId: ticketAccess.audienceOwner(ticket),
-      teamId: ticketAccess.audienceTeam(ticket),
-    };
-    const drafts: ChangeDraft[] = [{ ticketEvent: event }, ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : [])];
-    await recordEvents(inner, em, drafts);
-    publish = () => publishTicket(ctx, 'UPDATED', ticket, event.audience ?? [], previous);
+    await recordEvents(inner, em, write.drafts());
+    publish = () => publishTicket(ctx, 'UPDATED', ticket, write.event()?.audience ?? [], write.previous);
     return { outcome: decision.outcome, ticketId: ticket.id, requesterMessageId: message.id } satisfies IncomingResult;
   });
   publish?.();

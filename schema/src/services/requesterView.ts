@@ -15,15 +15,15 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Em } from '../database.js';
 import { AppError } from '../errors.js';
-import { ReplyAttachment, RequesterMessage, Ticket } from '../entities/index.js';
+import { Ticket } from '../entities/index.js';
 import { toDate } from '../records/index.js';
 import { hasErrors, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
-import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
+import { flushWithEvents } from './changeLog.js';
 import { parseId, type ServiceContext } from './context.js';
 import { ticketOfToken } from './requesterLinks.js';
 import { checkAttachments, type AttachmentRow, type CheckedAttachment, type IncomingFile } from './replyAttachments.js';
-import * as ticketAccess from './ticketAccess.js';
-import { facetsOf, publishTicket } from './tickets.js';
+import { publishTicket } from './tickets.js';
+import { recordRequesterMessage } from './requesterMessage.js';
 
 /** The event kinds a requester sees: the public ones. Every other kind (notes, changes) is internal. */
 export const PUBLIC_EVENT_KINDS = ['REPLY_ADDED', 'MESSAGE_RECEIVED'] as const;
@@ -182,41 +182,12 @@ export async function postRequesterMessage(ctx: ServiceContext, token: unknown, 
   }
   if (hasErrors(fields)) throw AppError.validation(fields);
   const asRequester: ServiceContext = { ...ctx, viewerId: null, token: undefined, via: 'REQUESTER_PAGE', requester: { name: ticket.requester.name } };
-  const message = ctx.em.create(RequesterMessage, {
-    ticket,
-    fromEmail: ticket.requester.email,
-    body: body as string,
-    via: 'REQUESTER_PAGE',
-    held: false,
-    createdAt: new Date(),
-  });
-  for (const file of files) ctx.em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: message.createdAt });
-  const reopen = ticket.status === 'SOLVED';
-  const before = ticketData(ticket);
-  const previous = facetsOf(ticket);
-  if (reopen) {
-    ticket.status = 'OPEN';
-    ticket.updatedAt = new Date();
-  }
-  // Drafted after the flush (the message has its id); the change log sets its audience in the transaction.
-  let event: TicketEventDraft | undefined;
+  const write = recordRequesterMessage(ctx.em, ticket, { fromEmail: ticket.requester.email, body: body as string, via: 'REQUESTER_PAGE', held: false }, files);
   await flushWithEvents(
     asRequester,
-    (): ChangeDraft[] => [
-      {
-        ticketEvent: (event = {
-          ticketId: ticket.id,
-          kind: 'MESSAGE_RECEIVED',
-          changes: [],
-          requesterMessageId: message.id,
-          assigneeId: ticketAccess.audienceOwner(ticket),
-          teamId: ticketAccess.audienceTeam(ticket),
-        }),
-      },
-      ...(reopen ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
-    ],
+    write.drafts,
     // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): awaiting a
     // reply now; reopened, when it was solved.
-    () => publishTicket(asRequester, 'UPDATED', ticket, event?.audience ?? [], previous),
+    () => publishTicket(asRequester, 'UPDATED', ticket, write.event()?.audience ?? [], write.previous),
   );
 }

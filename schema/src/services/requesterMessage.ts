@@ -1,0 +1,63 @@
+/**
+ * A requester's message on a ticket, whichever door it came through (the requester page, or mail through the SMTP
+ * listener): the one place that writes the message with its files and decides the reopen. A message that is not
+ * held, on a SOLVED ticket, reopens it (status OPEN, an UPDATED webhook event of its own); a held one never does.
+ * The caller flushes and hands `drafts()` to the change log in its transaction, then publishes with `previous`.
+ */
+import type { Em } from '../database.js';
+import { ReplyAttachment, RequesterMessage, type Ticket } from '../entities/index.js';
+import { ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
+import type { CheckedAttachment } from './replyAttachments.js';
+import * as ticketAccess from './ticketAccess.js';
+import { facetsOf } from './tickets.js';
+
+export interface RequesterMessageInput {
+  fromEmail: string;
+  body: string;
+  via: 'EMAIL' | 'REQUESTER_PAGE';
+  held: boolean;
+}
+
+export interface RequesterMessageWrite {
+  message: RequesterMessage;
+  reopened: boolean;
+  /** The ticket's facets before the message, for the live ticket event. */
+  previous: ReturnType<typeof facetsOf>;
+  /** The MESSAGE_RECEIVED event (once `drafts()` made it: the change log sets its audience in the transaction). */
+  event: () => TicketEventDraft | undefined;
+  /** The change log's drafts, made after the flush (the message has its id). */
+  drafts: () => ChangeDraft[];
+}
+
+export function recordRequesterMessage(em: Em, ticket: Ticket, input: RequesterMessageInput, files: readonly CheckedAttachment[]): RequesterMessageWrite {
+  const createdAt = new Date();
+  const message = em.create(RequesterMessage, { ticket, ...input, createdAt });
+  for (const file of files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt });
+  const reopened = !input.held && ticket.status === 'SOLVED';
+  const before = ticketData(ticket);
+  const previous = facetsOf(ticket);
+  if (reopened) {
+    ticket.status = 'OPEN';
+    ticket.updatedAt = new Date();
+  }
+  let event: TicketEventDraft | undefined;
+  return {
+    message,
+    reopened,
+    previous,
+    event: () => event,
+    drafts: () => [
+      {
+        ticketEvent: (event = {
+          ticketId: ticket.id,
+          kind: 'MESSAGE_RECEIVED',
+          changes: [],
+          requesterMessageId: message.id,
+          assigneeId: ticketAccess.audienceOwner(ticket),
+          teamId: ticketAccess.audienceTeam(ticket),
+        }),
+      },
+      ...(reopened ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
+    ],
+  };
+}
