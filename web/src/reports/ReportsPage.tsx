@@ -143,7 +143,10 @@ function downloadCsv(table: ReportTable, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** A chart and its data table side by side, with the table's CSV a button away. */
+/** Beyond this many columns a table is too wide to sit beside its chart: it goes under it, the page's width. */
+const SIDE_BY_SIDE_COLUMNS = 5;
+
+/** A chart and its data table side by side (a wide table under it), with the table's CSV a button away. */
 function ChartWithTable({ id, title, table, file, children }: { id: string; title: string; table: ReportTable; file: string; children: ReactNode }) {
   return (
     <section className="card report-panel" aria-labelledby={`${id}-title`}>
@@ -153,13 +156,13 @@ function ChartWithTable({ id, title, table, file, children }: { id: string; titl
           Download CSV<span className="visually-hidden"> of {table.caption.toLowerCase()}</span>
         </button>
       </div>
-      <div className="report-panel-body">
+      <div className={`report-panel-body${table.columns.length > SIDE_BY_SIDE_COLUMNS ? ' report-panel-body-stacked' : ''}`}>
         <figure className="report-chart" aria-label={`${title} chart; the same numbers are in the table beside it`}>
           {children}
         </figure>
         {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling table must be reachable by keyboard (axe: scrollable-region-focusable) */}
         <div className="report-table-wrap" tabIndex={0} role="region" aria-label={`${table.caption} table`}>
-          <table className="data-table report-table">
+          <table className="report-table">
             <caption className="visually-hidden">{table.caption}</caption>
             <thead>
               <tr>

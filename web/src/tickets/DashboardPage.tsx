@@ -268,7 +268,7 @@ export default function DashboardPage() {
             )}
           </div>
         ) : (
-          <div className="card table-card" aria-busy={loading || undefined}>
+          <div className="card table-card ticket-table-card" aria-busy={loading || undefined}>
             <table className="data-table ticket-table">
               <thead>
                 <tr>

@@ -70,12 +70,14 @@ export function MailFacts({ message }: { message: RequesterMessageEntry }) {
       {message.held && !message.discardedAt && (
         <div className="timeline-held" role="group" aria-label="Held mail">
           <p>{HELD_WORDS[message.heldReason ?? 'SENDER']}</p>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={settle(accept)}>
-            Accept
-          </button>{' '}
-          <button type="button" className="btn" disabled={busy} onClick={settle(discard)}>
-            Discard
-          </button>
+          <div className="timeline-held-actions">
+            <button type="button" className="button button-primary button-small" disabled={busy} onClick={settle(accept)}>
+              Accept
+            </button>
+            <button type="button" className="button button-danger-ghost button-small" disabled={busy} onClick={settle(discard)}>
+              Discard
+            </button>
+          </div>
           {problem && <p role="alert">{problem}</p>}
         </div>
       )}
