@@ -26,7 +26,7 @@ import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedTe
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
 import * as autoAssign from './autoAssign.js';
-import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type ChangeDraft, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
+import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
 import { checkImage, type CheckedImage } from './images.js';
@@ -374,26 +374,13 @@ async function newTicket(
     const { filename: _name, ...image } = files.image;
     ticket.image = em.create(TicketImage, { ticket, ...image, createdAt: at });
   }
-  const message = em.create(RequesterMessage, { ticket, fromEmail, body, via: 'EMAIL', held: false, createdAt: at });
-  for (const file of files.files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt: at });
+  const write = recordRequesterMessage(em, ticket, { fromEmail, body, via: 'EMAIL', held: false }, files.files);
+  const message = write.message;
   entry.ticket = ticket;
   entry.requesterMessage = message;
   await em.flush();
   const created = webhookEvent.ticket('CREATED', ticket);
-  const drafts: ChangeDraft[] = [
-    created,
-    {
-      ticketEvent: {
-        ticketId: ticket.id,
-        kind: 'MESSAGE_RECEIVED',
-        changes: [],
-        requesterMessageId: message.id,
-        assigneeId: ticketAccess.audienceOwner(ticket),
-        teamId: ticketAccess.audienceTeam(ticket),
-      },
-    },
-  ];
-  await recordEvents(ctx, em, drafts);
+  await recordEvents(ctx, em, [created, ...write.drafts()]);
   const chosen = teamId === null ? null : await autoAssign.chooseAssignee(em, teamId, online);
   let assigned: WebhookEventDraft | undefined;
   if (chosen !== null) await autoAssign.recordAssignment(ctx, em, ticket, chosen, (draft) => (assigned = draft));

@@ -1,6 +1,7 @@
 /**
  * A requester's message on a ticket, whichever door it came through (the requester page, or mail through the SMTP
- * listener): the one place that writes the message with its files and decides the reopen. A message that is not
+ * listener, on a thread or as a new ticket's first entry): the one place that writes the message with its files and
+ * decides the reopen. A message that is not
  * held, on a SOLVED ticket, reopens it (status OPEN, an UPDATED webhook event of its own); a held one never does.
  * The caller flushes and hands `drafts()` to the change log in its transaction, then publishes with `previous`.
  */
@@ -34,7 +35,7 @@ export function recordRequesterMessage(em: Em, ticket: Ticket, input: RequesterM
   const message = em.create(RequesterMessage, { ticket, ...input, createdAt });
   for (const file of files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt });
   const reopened = !input.held && ticket.status === 'SOLVED';
-  const before = ticketData(ticket);
+  const before = reopened ? ticketData(ticket) : null;
   const previous = facetsOf(ticket);
   if (reopened) {
     ticket.status = 'OPEN';
@@ -57,7 +58,7 @@ export function recordRequesterMessage(em: Em, ticket: Ticket, input: RequesterM
           teamId: ticketAccess.audienceTeam(ticket),
         }),
       },
-      ...(reopened ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
+      ...(before ? [webhookEvent.ticket('UPDATED', ticket, before)] : []),
     ],
   };
 }
