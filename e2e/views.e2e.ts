@@ -121,4 +121,28 @@ describe('views', () => {
     const violations = blocking(await axeViolations(page));
     expect(violations.map((v) => `${v.id}: ${v.help}\n  ${v.nodes.join('\n  ')}`)).toEqual([]);
   });
+
+  it("an open sidebar follows the agent's set of views: a team joined and a colleague's shared view arrive, and leave, without a reload", async () => {
+    const page = ben.page;
+    await page.goto('/view/tickets/all');
+    await liveConnected(page);
+    const otherTeam = unique('Joined');
+    const otherId = (await gql<{ createTeam: { id: number } }>(admin.page, 'mutation($n: String!) { createTeam(name: $n) { id } }', { n: otherTeam }))
+      .createTeam.id;
+    const membership = (verb: 'addTeamMember' | 'removeTeamMember') =>
+      gql(admin.page, `mutation($t: Int!, $u: Int!) { ${verb}(teamId: $t, userId: $u) { id } }`, { t: otherId, u: ben.id });
+    await membership('addTeamMember');
+    await shown(viewLink(page, `Unassigned in ${otherTeam}`));
+    const name = unique('Shared').replace(/\W/g, '').slice(0, 40);
+    const { createView } = await gql<{ createView: { id: number } }>(ann.page, 'mutation($i: ViewInput!) { createView(input: $i) { id } }', {
+      i: { name, scope: 'TEAM', teamId, shared: true },
+    });
+    await shown(viewLink(page, `${name} \\(shared\\)`));
+    await gql(ann.page, 'mutation($id: Int!) { deleteView(id: $id) }', { id: createView.id });
+    await gone(viewLink(page, `${name} \\(shared\\)`));
+    await membership('removeTeamMember');
+    await gone(viewLink(page, `Unassigned in ${otherTeam}`));
+    // Nothing was reloaded: the same document all along.
+    expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
+  });
 });

@@ -52,7 +52,12 @@ export class TicketView {
 @ObjectType({ simpleResolvers: true, description: "A view's new count." })
 export class ViewCount {
   @Field(() => Int, { description: 'The view.' }) viewId!: number;
-  @Field(() => Int, { description: 'Its count now.' }) count!: number;
+  @Field(() => Int, { description: 'Its count now (0 when removed).' }) count!: number;
+  @Field(() => Boolean, {
+    description:
+      'True when the view left your views (deleted, unshared, or its team left): drop it. A view id you do not know is a view you gained (made in another tab, shared with you, a team joined): read `views` again.',
+  })
+  removed!: boolean;
 }
 
 @InputType({ description: `A view to save. At most ${VIEW_LIMITS.viewsPerAgent} views per agent.` })
@@ -100,10 +105,10 @@ export class ViewResolver {
 
   @Subscription(() => [ViewCount], {
     description:
-      'The counts of your views that changed, after any ticket change you may see (on any server), at most four times a second. The first event carries every count.',
+      'The counts of your views that changed, after any ticket change you may see (on any server), at most about four times a second. The first event carries every count. When your set of views changes (a view made, shared, unshared or deleted, a team joined or left) the views gained come with their counts and the views lost with `removed: true`.',
     subscribe: ({ context }) => viewCounts.watchViewCounts((context as GraphQLContext).service),
   })
   viewCountEvents(@Root() counts: ViewCountRecord[]): ViewCount[] {
-    return counts;
+    return counts.map((c) => ({ viewId: c.viewId, count: c.count, removed: c.removed === true }));
   }
 }

@@ -68,6 +68,11 @@ export type EventTopics = {
   replyDelivery: [userId: number, payload: { ticketId: number; replyId: number }];
   macro: [userId: number, payload: Change<MacroRecord>];
   customer: [payload: Change<CustomerRecord>];
+  /**
+   * The agent's set of views may have changed (a view made, shared, unshared or deleted; a team joined or left; a
+   * role changed): their view counts are read again (services/viewCounts.ts), which adds and removes views.
+   */
+  viewList: [userId: number, payload: { at: number }];
   /** Unread counts of this agent changed (services/conversations.ts); the subscription re-reads them. */
   unread: [userId: number, payload: UnreadChange];
   /** Agents came online or went offline (realtime/presence.ts), batched; everyone may see it. */

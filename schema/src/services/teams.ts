@@ -14,6 +14,7 @@ import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toUserRecord } from './users.js';
 import { unassignMemberTickets } from './assignment.js';
+import { announceViewListTo } from './views.js';
 
 /** FORBIDDEN unless the caller is an admin now. */
 async function requireAdmin(ctx: ServiceContext): Promise<number> {
@@ -93,6 +94,8 @@ export async function addTeamMember(ctx: ServiceContext, rawTeamId: unknown, raw
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
       ctx.em.clear();
     }
+    // The member gains the team's views (its defaults and shared views) in their open sidebars.
+    announceViewListTo(ctx.deps, [userId]);
   }
   return teamRecord(ctx, teamId);
 }
@@ -107,6 +110,7 @@ export async function removeTeamMember(ctx: ServiceContext, rawTeamId: unknown, 
     if (removed) announce = await unassignMemberTickets(ctx, em, teamId, userId);
   });
   (announce as (() => void) | null)?.();
+  announceViewListTo(ctx.deps, [userId]);
   return teamRecord(ctx, teamId);
 }
 
@@ -146,6 +150,8 @@ export async function setUserRole(ctx: ServiceContext, rawUserId: unknown, role:
       await em.nativeUpdate(User, { id: user.id }, { role });
     });
     user.role = role;
+    // An admin's views count every ticket: the open sidebars read their counts again.
+    announceViewListTo(ctx.deps, [user.id]);
   }
   return toUserRecord(user);
 }

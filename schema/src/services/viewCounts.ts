@@ -1,7 +1,8 @@
 /**
  * Live view counts (issue 28, Subscription.viewCountEvents): after a ticket change anywhere (any gateway: the ticket
  * topic crosses Redis), each open subscription of an agent who may read the ticket (its live audience, the access
- * rule's `subscribe`) gets the counts of its views that changed.
+ * rule's `subscribe`) gets the counts of its views that changed; after a change of the viewer's set of views (the
+ * `viewList` topic) the views gained and removed too.
  *
  * One hub per process (per event bus), shared by every socket of the gateway. A change asks for its viewers'
  * counts; the requests of one window (VIEW_COUNT_WINDOW_MS) are served together: the viewers' scopes (one
@@ -102,10 +103,15 @@ class ViewCountHub {
   }
 }
 
-/** Sends a socket the counts that differ from what it was last sent (every count the first time). */
+/**
+ * Sends a socket the counts that differ from what it was last sent (every count the first time): a view it was not
+ * sent before is one the viewer gained, and a view it was sent that is no longer among the viewer's views goes as
+ * `removed`.
+ */
 function deliver(watcher: Watcher, counts: Map<number, number>): void {
   const changed: ViewCountRecord[] = [];
   for (const [viewId, count] of counts) if (watcher.last?.get(viewId) !== count) changed.push({ viewId, count });
+  for (const viewId of watcher.last?.keys() ?? []) if (!counts.has(viewId)) changed.push({ viewId, count: 0, removed: true });
   watcher.last = counts;
   if (changed.length) watcher.push(changed);
 }
@@ -130,13 +136,16 @@ export function watchViewCounts(ctx: ServiceContext): AsyncIterable<ViewCountRec
     const events = ticketAccess.subscribe(ctx.deps.bus, viewerId);
     hub.add(watcher);
     // Which ticket changed does not matter: the viewer's counts are read again.
-    const pump = (async () => {
-      for (let step = await events.next(); !step.done; step = await events.next()) hub.request(viewerId);
-    })();
+    // A change of the viewer's set of views (services/views.ts announceViewList, teams.ts) reads them again too.
+    const lists = ctx.deps.bus.subscribe('viewList', viewerId);
+    const pump = async (source: AsyncIterator<unknown>) => {
+      for (let step = await source.next(); !step.done; step = await source.next()) hub.request(viewerId);
+    };
+    const pumps = Promise.all([pump(events), pump(lists)]);
     hub.request(viewerId);
     await stop;
     hub.remove(watcher);
-    await events.return?.();
-    await pump;
+    await Promise.all([events.return?.(), lists.return?.()]);
+    await pumps;
   });
 }

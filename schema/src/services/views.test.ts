@@ -277,4 +277,37 @@ describe('live view counts', () => {
     expect(performance.now() - started).toBeLessThan(VIEW_COUNT_WINDOW_MS + 2_000);
     await iterator.return?.();
   });
+
+  it("a change of the agent's set of views: gained views come with their counts, lost ones as removed", async () => {
+    const w = await world();
+    const newcomer = await kit.newAgent();
+    const iterator = watchViewCounts(kit.as(newcomer))[Symbol.asyncIterator]();
+    type Batch = { viewId: number; count: number; removed?: boolean }[];
+    const next = async () => (await iterator.next()).value as Batch;
+    // In no team: My tickets only.
+    expect((await next()).map((c) => c.viewId)).toEqual([MY_TICKETS_VIEW_ID]);
+    await ticket(w, w.a, { teamId: w.teamId });
+    // Joining the team brings its Unassigned (1 ticket) and unsolved views.
+    await addTeamMember(kit.as(ADMIN), w.teamId, newcomer);
+    expect(await next()).toEqual(
+      expect.arrayContaining([
+        { viewId: -2 * w.teamId, count: 1 },
+        { viewId: -(2 * w.teamId + 1), count: 1 },
+      ]),
+    );
+    // A colleague shares a team view: it arrives; unshared, it leaves.
+    const shared = await createView(kit.as(w.a), { name: 'Team queue', scope: 'TEAM', teamId: w.teamId, shared: true });
+    expect(await next()).toEqual([{ viewId: shared.id, count: 1 }]);
+    await updateView(kit.as(w.a), shared.id, { name: 'Team queue', scope: 'TEAM', teamId: w.teamId, shared: false });
+    expect(await next()).toEqual([{ viewId: shared.id, count: 0, removed: true }]);
+    // Leaving the team takes its views away.
+    await removeTeamMember(kit.as(ADMIN), w.teamId, newcomer);
+    expect(await next()).toEqual(
+      expect.arrayContaining([
+        { viewId: -2 * w.teamId, count: 0, removed: true },
+        { viewId: -(2 * w.teamId + 1), count: 0, removed: true },
+      ]),
+    );
+    await iterator.return?.();
+  });
 });

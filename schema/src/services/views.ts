@@ -32,7 +32,7 @@ import {
 } from '../validation/rules.js';
 import * as ticketAccess from './ticketAccess.js';
 import { checkFilter, listTickets, viewTotals, type PageRelations, type TicketFilter, type TicketPage } from './ticketPages.js';
-import { parseId, requireViewer, type ServiceContext } from './context.js';
+import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 
 /** A view's filter as stored and shown: null for "no restriction" in each part. */
 export interface ViewFilterRecord {
@@ -65,6 +65,8 @@ export interface ViewRecord extends ViewDefinition {
 export interface ViewCountRecord {
   viewId: number;
   count: number;
+  /** The view left the viewer's views (deleted, unshared, its team left): the client drops it. */
+  removed?: boolean;
 }
 
 export interface ViewInputFields {
@@ -282,6 +284,7 @@ export async function createView(ctx: ServiceContext, input: ViewInputFields): P
     await em.flush();
     return created;
   });
+  await announceViewList(ctx, [audienceOf(row)]);
   return recordOf(ctx, scope, row);
 }
 
@@ -302,6 +305,7 @@ export async function updateView(ctx: ServiceContext, rawId: unknown, input: Vie
   const scope = await ticketAccess.scopeOf(ctx);
   const row = await changeable(ctx, scope, rawId);
   const fields = await checkInput(ctx, scope, input);
+  const before = audienceOf(row);
   row.name = fields.name;
   row.scope = fields.scope;
   row.team = fields.teamId == null ? null : ctx.em.getReference(Team, fields.teamId);
@@ -309,6 +313,7 @@ export async function updateView(ctx: ServiceContext, rawId: unknown, input: Vie
   row.filter = JSON.stringify(fields.filter);
   row.updatedAt = new Date();
   await ctx.em.flush();
+  await announceViewList(ctx, [before, audienceOf(row)]);
   return recordOf(ctx, scope, row);
 }
 
@@ -316,6 +321,43 @@ export async function deleteView(ctx: ServiceContext, rawId: unknown): Promise<b
   requireViewer(ctx);
   const scope = await ticketAccess.scopeOf(ctx);
   const row = await changeable(ctx, scope, rawId);
+  const before = audienceOf(row);
   await ctx.em.remove(row).flush();
+  await announceViewList(ctx, [before]);
   return true;
+}
+
+/** Who sees a saved view: its owner, and when shared the team's members (a team view) or everyone (ALL). */
+interface ViewAudience {
+  ownerId: number;
+  teamId: number | null;
+  everyone: boolean;
+}
+
+function audienceOf(row: TicketView): ViewAudience {
+  const teamId = row.shared ? (row.team?.id ?? null) : null;
+  return { ownerId: row.owner.id, teamId, everyone: row.shared && teamId === null };
+}
+
+/**
+ * Tells the agents who see (or saw) a view that their set of views changed: their open viewCountEvents read their
+ * views again and send the new view's count, or the removed view's `removed` (services/viewCounts.ts). After the
+ * write's commit, as every live event.
+ */
+async function announceViewList(ctx: ServiceContext, audiences: ViewAudience[]): Promise<void> {
+  const ids = new Set(audiences.map((a) => a.ownerId));
+  const teamIds = [...new Set(audiences.flatMap((a) => (a.teamId === null ? [] : [a.teamId])))];
+  const sql = audiences.some((a) => a.everyone)
+    ? { text: 'select id from users', bindings: [] as number[] }
+    : teamIds.length
+      ? { text: `select user_id as id from team_members where team_id in (${teamIds.map(() => '?').join(', ')})`, bindings: teamIds }
+      : null;
+  if (sql) for (const r of await ctx.em.getConnection().execute<{ id: number | string }[]>(sql.text, sql.bindings)) ids.add(Number(r.id));
+  announceViewListTo(ctx.deps, [...ids]);
+}
+
+/** The agents' sets of views may have changed (see announceViewList; teams.ts for a membership or a role). */
+export function announceViewListTo(deps: ServiceDeps, userIds: readonly number[]): void {
+  const at = Date.now();
+  for (const id of userIds) deps.bus.publish('viewList', id, { at });
 }

@@ -47,7 +47,9 @@ type Documents = {
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": typeof types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": typeof types.ConversationUnread_ConversationFragmentDoc,
     "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.LiveUnreadCountEventsDocument,
-    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n    }\n  }\n": typeof types.LiveViewCountEventsDocument,
+    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n": typeof types.LiveViewCountEventsDocument,
+    "\n  query LiveViewList {\n    views {\n      id\n      name\n      count\n      scope\n      team {\n        id\n        name\n      }\n      ...ViewSidebar_view\n    }\n  }\n": typeof types.LiveViewListDocument,
+    "\n  fragment LiveView_id on TicketView {\n    id\n  }\n": typeof types.LiveView_IdFragmentDoc,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
@@ -146,7 +148,9 @@ const documents: Documents = {
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": types.ConversationUnread_ConversationFragmentDoc,
     "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.LiveUnreadCountEventsDocument,
-    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n    }\n  }\n": types.LiveViewCountEventsDocument,
+    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n": types.LiveViewCountEventsDocument,
+    "\n  query LiveViewList {\n    views {\n      id\n      name\n      count\n      scope\n      team {\n        id\n        name\n      }\n      ...ViewSidebar_view\n    }\n  }\n": types.LiveViewListDocument,
+    "\n  fragment LiveView_id on TicketView {\n    id\n  }\n": types.LiveView_IdFragmentDoc,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
@@ -361,7 +365,15 @@ export function graphql(source: "\n  subscription LiveUnreadCountEvents {\n    u
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n    }\n  }\n"): (typeof documents)["\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n    }\n  }\n"];
+export function graphql(source: "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n"): (typeof documents)["\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LiveViewList {\n    views {\n      id\n      name\n      count\n      scope\n      team {\n        id\n        name\n      }\n      ...ViewSidebar_view\n    }\n  }\n"): (typeof documents)["\n  query LiveViewList {\n    views {\n      id\n      name\n      count\n      scope\n      team {\n        id\n        name\n      }\n      ...ViewSidebar_view\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment LiveView_id on TicketView {\n    id\n  }\n"): (typeof documents)["\n  fragment LiveView_id on TicketView {\n    id\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

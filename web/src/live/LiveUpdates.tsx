@@ -16,7 +16,7 @@ import {
 import { beginSessionSwitch } from './session';
 import { applyPresenceEvent, noteTyping, PRESENCE_EVENTS, resetPresence, TYPING_EVENTS } from './presence';
 import { applyUnreadEvent, UNREAD_EVENTS } from './unread';
-import { applyViewCounts, VIEW_COUNT_EVENTS } from './viewCounts';
+import { applyViewCounts, refetchViewList, VIEW_COUNT_EVENTS } from './viewCounts';
 import './live.css';
 
 /** After a reconnect: wait this long (more reconnects in the meantime fold into it), then refetch once. */
@@ -74,7 +74,9 @@ export function LiveUpdates({ me }: { me: NonNullable<RootQuery['me']> }) {
       follow(client, UNREAD_EVENTS, (data) => applyUnreadEvent(client.cache, data.unreadCountEvents)),
       follow(client, PRESENCE_EVENTS, (data) => applyPresenceEvent(client.cache, data.presenceEvents)),
       follow(client, TYPING_EVENTS, (data) => noteTyping(data.typingEvents.senderId)),
-      follow(client, VIEW_COUNT_EVENTS, (data) => applyViewCounts(client.cache, data.viewCountEvents)),
+      follow(client, VIEW_COUNT_EVENTS, (data) => {
+        if (applyViewCounts(client.cache, data.viewCountEvents)) refetchViewList(client);
+      }),
     ];
     return () => {
       clearTimeout(catchUp);
