@@ -61,9 +61,13 @@ const replyWith = (client: TestClient, ticketId: number, body: string, files: { 
 /**
  * The name a file arrives with: multipart/form-data (the HTML standard, as browsers and undici write it) sends CR,
  * LF and `"` as %0D, %0A and %22, and the multipart parser (busboy) keeps only what follows the last slash or
- * backslash. The server's own rule (a plain name) is then checked on that.
+ * backslash, and turns a name of "." or ".." into "" (its basename()). The server's own rule (a plain name) is then
+ * checked on that.
  */
-const sentName = (name: string) => name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22').split(/[/\\]/).pop()!;
+const sentName = (name: string) => {
+  const base = name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22').split(/[/\\]/).pop()!;
+  return base === '.' || base === '..' ? '' : base;
+};
 
 const linkIn = (text: string) => /https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(text)?.[0];
 
