@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../gateway/src/testing/smtp';
 import { useBrowser } from './browser';
-import { shown, unique } from './helpers';
+import { gone, shown, unique } from './helpers';
 import { DEMO, liveConnected, signedIn, type Agent } from './liveHelpers';
 
 const chromium = useBrowser();
@@ -96,5 +96,29 @@ describe('mail to the help desk', () => {
     await expect.poll(() => held.count()).toBe(0);
     expect(await message.locator('.timeline-public-head').innerText()).not.toContain('held for review');
     await shown(timeline(page).getByText('accepted a held mail'));
+  });
+
+  it('a held mail discarded through the confirm loses its text, and the timeline records the discard', async () => {
+    const page = demo.page;
+    const text = unique('Buy cheap watches here');
+    await mailHelpDesk({ from: 'stranger@example.test', subject: `Re: ${agentMail!.subject}`, text, inReplyTo: agentMail!.messageId });
+    const message = timeline(page).locator('.timeline-message', { hasText: text });
+    await shown(message);
+    const held = message.getByRole('group', { name: 'Held mail' });
+    await held.getByRole('button', { name: 'Discard' }).click();
+    // Asked first; "No" keeps it.
+    const dialog = page.getByRole('dialog', { name: 'Discard this mail?' });
+    await shown(dialog);
+    await dialog.getByRole('button', { name: 'No' }).click();
+    await gone(dialog);
+    await shown(held);
+    await held.getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog', { name: 'Discard this mail?' }).getByRole('button', { name: 'Discard' }).click();
+    await shown(timeline(page).getByText('discarded a held mail'));
+    // The text is gone from the page (and from the server: the entry is read again after a reload).
+    await expect.poll(() => timeline(page).getByText(text).count()).toBe(0);
+    await page.reload();
+    await shown(timeline(page).getByText('discarded a held mail'));
+    expect(await timeline(page).getByText(text).count()).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { useLazyQuery, useMutation } from '@apollo/client/react';
 import { useState } from 'react';
 import { graphql } from '../../gql';
 import { loadProblem, problemText } from '../../apollo/errors';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import type { RequesterMessageEntry } from './TimelineView';
 
 const ACCEPT = graphql(`
@@ -53,6 +54,8 @@ export function MailFacts({ message }: { message: RequesterMessageEntry }) {
   const [discard, discarding] = useMutation(DISCARD);
   const [loadOriginal, original] = useLazyQuery(ORIGINAL);
   const [problem, setProblem] = useState<string | null>(null);
+  // Discarding deletes the mail's text and files for good: asked first, as every delete is.
+  const [confirming, setConfirming] = useState(false);
   const auth = message.authentication;
   const settle = (run: (options: { variables: { id: number } }) => Promise<unknown>) => () => {
     setProblem(null);
@@ -74,10 +77,22 @@ export function MailFacts({ message }: { message: RequesterMessageEntry }) {
             <button type="button" className="button button-primary button-small" disabled={busy} onClick={settle(accept)}>
               Accept
             </button>
-            <button type="button" className="button button-danger-ghost button-small" disabled={busy} onClick={settle(discard)}>
+            <button type="button" className="button button-danger-ghost button-small" disabled={busy} onClick={() => setConfirming(true)}>
               Discard
             </button>
           </div>
+          {confirming && (
+            <ConfirmModal
+              title="Discard this mail?"
+              question="Its text, its original and its files are deleted for good; the timeline keeps that a mail came and that you discarded it."
+              confirmLabel="Discard"
+              onConfirm={async () => {
+                await discard({ variables: { id: message.id } });
+                setConfirming(false);
+              }}
+              onClose={() => setConfirming(false)}
+            />
+          )}
           {problem && <p role="alert">{problem}</p>}
         </div>
       )}
