@@ -174,12 +174,24 @@ describe('attachments on replies', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(file, { minLength: 1, maxLength: LIMITS.replyAttachments.max + 2 }), async (files) => {
         const before = await attachmentCount();
-        const result = await replyWith(
-          demo,
-          ticketId,
-          'Files',
-          files.map((f) => ({ data: f.content.data, name: f.name })),
-        );
+        let result: Awaited<ReturnType<typeof replyWith>>;
+        try {
+          result = await replyWith(
+            demo,
+            ticketId,
+            'Files',
+            files.map((f) => ({ data: f.content.data, name: f.name })),
+          );
+        } catch (error) {
+          // Past the file limit the server answers 413 before the body has arrived, and under load the client can
+          // see the connection reset before it reads that answer (seen once in CI on PostgreSQL): then nothing may be
+          // stored either. Any other failure, or a reset on a request within the limit, fails the test.
+          const code = (error as { cause?: { code?: string } }).cause?.code;
+          if (files.length <= LIMITS.replyAttachments.max || (code !== 'ECONNRESET' && code !== 'EPIPE')) throw error;
+          refused++;
+          expect(await attachmentCount()).toBe(before);
+          return;
+        }
         expect(result.status).toBeLessThan(500);
         const names = files.map((f) => sentName(f.name));
         const expectOk =
