@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, testDatabaseMode, type TestGateway } from '../testing/harness.js';
-import { carry, type TestClient } from '../testing/client.js';
+import { carry, dataOf, type TestClient } from '../testing/client.js';
 import { PNG } from '../testing/fixtures.js';
 import { openLive, type Live } from '../testing/wsClient.js';
 
@@ -38,13 +38,8 @@ const SUBSCRIPTION = (ticketId: number, afterSeq: number | null) =>
   `subscription { ticketTimelineEvents(ticketId: ${ticketId}${afterSeq === null ? '' : `, afterSeq: ${afterSeq}`}) {
     __typename ... on TicketNote { seq id body } ... on TicketChange { seq kind via changes { field to } note { id body editedAt deletedAt revisions { body } } } } }`;
 
-function ok(result: { data?: Record<string, unknown> | null; errors?: unknown }): Record<string, unknown> {
-  expect(result.errors).toBeUndefined();
-  return result.data!;
-}
-
 async function newTicket(): Promise<number> {
-  const data = ok(
+  const data = dataOf(
     await writer.gqlUpload(
       'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
       { input: { title: 'Live', requesterId: 1, description: 'Watched live.' } },
@@ -56,9 +51,9 @@ async function newTicket(): Promise<number> {
 }
 
 const addNote = async (ticketId: number, body: string) =>
-  ok(await writer.gql('mutation ($id: Int!, $body: String!) { addTicketNote(ticketId: $id, body: $body) { id } }', { id: ticketId, body }));
+  dataOf(await writer.gql('mutation ($id: Int!, $body: String!) { addTicketNote(ticketId: $id, body: $body) { id } }', { id: ticketId, body }));
 const setStatus = async (ticketId: number, status: string) =>
-  ok(await writer.gql(`mutation ($id: Int!) { setTicketStatus(id: $id, status: ${status}) { id } }`, { id: ticketId }));
+  dataOf(await writer.gql(`mutation ($id: Int!) { setTicketStatus(id: $id, status: ${status}) { id } }`, { id: ticketId }));
 
 function subscribe(ticketId: number, afterSeq: number | null, client: TestClient = reader, gateway: TestGateway = b) {
   const live = openLive(gateway.url, client.cookieHeader);
@@ -101,9 +96,9 @@ describe(`ticketTimelineEvents (${scaleOut ? 'two gateways, PostgreSQL + Redis' 
     const noteId = ((await addNote(ticketId, 'First text')).addTicketNote as { id: number }).id;
     const live = subscribe(ticketId, 2);
     await live.live.connected;
-    ok(await writer.gql('mutation ($id: Int!) { editTicketNote(id: $id, body: "Second text") { id } }', { id: noteId }));
+    dataOf(await writer.gql('mutation ($id: Int!) { editTicketNote(id: $id, body: "Second text") { id } }', { id: noteId }));
     await live.until(3);
-    ok(await writer.gql('mutation ($id: Int!) { deleteTicketNote(id: $id) { id } }', { id: noteId }));
+    dataOf(await writer.gql('mutation ($id: Int!) { deleteTicketNote(id: $id) { id } }', { id: noteId }));
     await live.until(4);
     const [edited, deleted] = live.subscription.events.map((e) => e.data.ticketTimelineEvents as Record<string, unknown>);
     expect(edited).toMatchObject({ kind: 'NOTE_EDITED', note: { id: noteId, body: 'Second text', deletedAt: null, revisions: [{ body: 'First text' }] } });
@@ -112,7 +107,7 @@ describe(`ticketTimelineEvents (${scaleOut ? 'two gateways, PostgreSQL + Redis' 
     expect(deleted).toMatchObject({ kind: 'NOTE_DELETED', note: { id: noteId, body: null, revisions: [] } });
     expect((deleted.note as { deletedAt: string | null }).deletedAt).not.toBeNull();
     // Entries that are about no note have none.
-    const page = ok(
+    const page = dataOf(
       await reader.gql('query ($id: Int!) { ticket(id: $id) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind note { id } } } } } }', {
         id: ticketId,
       }),
@@ -161,7 +156,7 @@ describe(`ticketTimelineEvents (${scaleOut ? 'two gateways, PostgreSQL + Redis' 
     }
     const firstSeen = live.seqs()[0];
     expect(firstSeen).toBeGreaterThan(2);
-    ok(await writer.gql('mutation ($id: Int!) { deleteTicket(id: $id) }', { id: ticketId }));
+    dataOf(await writer.gql('mutation ($id: Int!) { deleteTicket(id: $id) }', { id: ticketId }));
     await live.until(seq + 1);
     const seqs = live.seqs();
     expect(seqs).toEqual(Array.from({ length: seq + 1 - firstSeen + 1 }, (_, i) => firstSeen + i));

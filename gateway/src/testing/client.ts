@@ -18,6 +18,12 @@ export interface RestResult<T = any> {
   headers: Headers;
 }
 
+/** A GraphQL result's data; throws with the errors when it has any (the tests' "this call must succeed"). */
+export function dataOf(result: { data?: Record<string, any> | null; errors?: unknown }): Record<string, any> {
+  if (result.errors !== undefined) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
+  return result.data!;
+}
+
 export class TestClient {
   private cookies = new Map<string, string>();
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { openLive } from '../../src/testing/wsClient.js';
 import { fixedResolver, freshId, sendTo, ticketIn } from './support.js';
 
@@ -20,9 +20,7 @@ const ids: Record<string, number> = {};
 
 type Data = Record<string, any>;
 async function data(client: TestClient, query: string, variables: Record<string, unknown> = {}): Promise<Data> {
-  const r = await client.gql(query, variables);
-  expect(r.errors).toBeUndefined();
-  return r.data!;
+  return dataOf(await client.gql(query, variables));
 }
 
 beforeAll(async () => {

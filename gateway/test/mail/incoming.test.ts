@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { figure } from '../../src/testing/measure.js';
 import { demoTicketImage } from '@fulcrum/schema';
@@ -38,21 +38,16 @@ afterAll(async () => {
 });
 
 type Data = Record<string, any>;
-function ok(result: { data?: Data | null; errors?: unknown }): Data {
-  expect(result.errors).toBeUndefined();
-  return result.data!;
-}
-
 const TICKET = `query ($id: Int!) { ticket(id: $id) { id title description status assignee { email } requester { name email } image { url }
   timeline(filter: REPLIES) { nodes { __typename ... on RequesterMessage { id body via held fromEmail attachments { filename mimeType } } } } } }`;
-const ticketOf = async (id: number) => ok(await demo.gql(TICKET, { id })).ticket;
+const ticketOf = async (id: number) => dataOf(await demo.gql(TICKET, { id })).ticket;
 const messagesOf = async (id: number) => (await ticketOf(id)).timeline.nodes.filter((n: Data) => n.__typename === 'RequesterMessage');
 const setStatus = async (id: number, status: string) =>
-  ok(await demo.gql('mutation ($id: Int!, $s: TicketStatus!) { setTicketStatus(id: $id, status: $s) { status } }', { id, s: status }));
+  dataOf(await demo.gql('mutation ($id: Int!, $s: TicketStatus!) { setTicketStatus(id: $id, status: $s) { status } }', { id, s: status }));
 
 /** An agent's reply by mail to the ticket's requester; resolves with the mail as the requester received it. */
 async function agentReply(ticketId: number, body: string) {
-  ok(await demo.gql('mutation ($id: Int!, $body: String!) { replyToRequester(ticketId: $id, body: $body) { id } }', { id: ticketId, body }));
+  dataOf(await demo.gql('mutation ($id: Int!, $body: String!) { replyToRequester(ticketId: $id, body: $body) { id } }', { id: ticketId, body }));
   const [mail] = await smtp.waitFor(1, (m) => (m.parsed.text ?? '').includes(body));
   return mail;
 }
@@ -139,7 +134,7 @@ describe('mail to the help desk', () => {
     expect((await ticketOf(id)).status).toBe('SOLVED');
     expect((await incomingRows(gw.orm, messageId))[0]).toMatchObject({ outcome: 'HELD', reason: 'SENDER' });
     // A held mail is no one's word yet: the ticket does not await a reply.
-    expect(ok(await demo.gql('query ($id: Int!) { ticket(id: $id) { awaitingReply } }', { id })).ticket.awaitingReply).toBe(false);
+    expect(dataOf(await demo.gql('query ($id: Int!) { ticket(id: $id) { awaitingReply } }', { id })).ticket.awaitingReply).toBe(false);
     const link = /https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(mail.parsed.text ?? '')![0];
     const page = await (await fetch(link)).text();
     expect(page).toContain('Which model is it?');
@@ -156,7 +151,7 @@ describe('mail to the help desk', () => {
     await send('DISCARD-ME');
     const HELD = `query ($id: Int!) { ticket(id: $id) { timeline(filter: REPLIES) { nodes { ... on RequesterMessage {
       id body held heldReason discardedAt subject authentication { spf dkim dmarc } original { subject text html } } } } } }`;
-    const [discardMe, acceptMe] = ok(await demo.gql(HELD, { id })).ticket.timeline.nodes as Data[];
+    const [discardMe, acceptMe] = dataOf(await demo.gql(HELD, { id })).ticket.timeline.nodes as Data[];
     expect(acceptMe).toMatchObject({ body: 'ACCEPT-ME', held: true, heldReason: 'SENDER', subject: 'Re: about Ivy', discardedAt: null });
     expect(acceptMe.authentication).toMatchObject({ spf: 'pass', dmarc: 'pass' });
     expect(acceptMe.original.text).toContain('> quoted history');
@@ -167,9 +162,9 @@ describe('mail to the help desk', () => {
     expect((refused.errors as Data[])[0].extensions.code).toBe('NOT_FOUND');
     const stranger = await marnie.gql('query ($id: Int!) { mailOriginal(messageId: $id) { text } }', { id: acceptMe.id });
     expect((stranger.errors as Data[])[0].extensions.code).toBe('NOT_FOUND');
-    const accepted = ok(await demo.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id held } }', { id: acceptMe.id }));
+    const accepted = dataOf(await demo.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id held } }', { id: acceptMe.id }));
     expect(accepted.acceptRequesterMessage).toEqual({ id: acceptMe.id, held: false });
-    const discarded = ok(await demo.gql('mutation ($id: Int!) { discardRequesterMessage(id: $id) { id held body discardedAt } }', { id: discardMe.id }));
+    const discarded = dataOf(await demo.gql('mutation ($id: Int!) { discardRequesterMessage(id: $id) { id held body discardedAt } }', { id: discardMe.id }));
     expect(discarded.discardRequesterMessage).toMatchObject({ id: discardMe.id, held: true, body: '' });
     expect(discarded.discardRequesterMessage.discardedAt).toBeTruthy();
     const again = await demo.gql('mutation ($id: Int!) { discardRequesterMessage(id: $id) { id } }', { id: acceptMe.id });
@@ -178,7 +173,7 @@ describe('mail to the help desk', () => {
     const page = await (await fetch(link)).text();
     expect(page).toContain('ACCEPT-ME');
     expect(page).not.toContain('DISCARD-ME');
-    const changes = ok(
+    const changes = dataOf(
       await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind actor { name } } } } } }`),
     ).ticket.timeline.nodes.map((n: Data) => n.kind);
     expect(changes.slice(0, 2)).toEqual(['HELD_DISCARDED', 'HELD_ACCEPTED']);

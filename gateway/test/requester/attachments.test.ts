@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { HTML_AS_PNG, JPEG, PNG } from '../../src/testing/fixtures.js';
 import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
 
@@ -33,16 +33,11 @@ afterAll(async () => {
 });
 
 type Data = Record<string, any>;
-function ok(result: { data?: Data | null; errors?: unknown }): Data {
-  expect(result.errors).toBeUndefined();
-  return result.data!;
-}
-
 /** A minimal PDF: file-type knows it by its `%PDF-` header. */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 async function newTicket(client: TestClient, title: string): Promise<number> {
-  const data = ok(
+  const data = dataOf(
     await client.gqlUpload(
       'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
       { input: { title, requesterId: 1, description: 'The tray is stuck.' } },
@@ -79,7 +74,7 @@ async function attachmentCount(): Promise<number> {
 describe('attachments on replies', () => {
   it('are stored, mailed as MIME attachments, listed on the timeline, downloadable by the ticket agent only, and shown on the requester page', async () => {
     const ticketId = await newTicket(demo, 'Files');
-    const made = ok(
+    const made = dataOf(
       await replyWith(demo, ticketId, 'See attached.', [
         { data: PNG, name: 'screen shot.png', type: 'image/png' },
         { data: PDF, name: 'Invoice «März».pdf', type: 'application/pdf' },
@@ -100,7 +95,7 @@ describe('attachments on replies', () => {
     expect(Buffer.compare(mail.parsed.attachments[1].content, PDF)).toBe(0);
 
     // The agent's timeline lists them; the ticket's agent downloads them, another agent gets 404.
-    const node = ok(
+    const node = dataOf(
       await demo.gql(`{ ticket(id: ${ticketId}) { timeline(filter: REPLIES) { nodes { ... on TicketReply { id attachments { id filename } } } } } }`),
     ).ticket.timeline.nodes[0];
     expect(node.attachments.map((a: Data) => a.filename)).toEqual(['screen shot.png', 'Invoice «März».pdf']);
@@ -129,14 +124,14 @@ describe('attachments on replies', () => {
     expect(Buffer.compare(Buffer.from(await image.arrayBuffer()), PNG)).toBe(0);
     expect((await fetch(`${link}?file=3`)).status).toBe(404);
     expect((await fetch(`${link}?file=0`)).status).toBe(404);
-    const fresh = ok(await demo.gql(`mutation { revokeRequesterLink(ticketId: ${ticketId}) }`)).revokeRequesterLink;
+    const fresh = dataOf(await demo.gql(`mutation { revokeRequesterLink(ticketId: ${ticketId}) }`)).revokeRequesterLink;
     expect((await fetch(`${link}?file=1`)).status).toBe(404);
     expect((await fetch(`${fresh}?file=1`)).status).toBe(200);
   });
 
   it('a reply without attachments has an empty list; a file for an undeclared variable is refused', async () => {
     const ticketId = await newTicket(demo, 'No files');
-    const made = ok(await demo.gql(REPLY, { id: ticketId, body: 'Plain' })).replyToRequester;
+    const made = dataOf(await demo.gql(REPLY, { id: ticketId, body: 'Plain' })).replyToRequester;
     expect(made.attachments).toEqual([]);
     const form = new FormData();
     form.append('operations', JSON.stringify({ query: REPLY, variables: { id: ticketId, body: 'x', files: null, sneaky: null } }));

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { openLive, type Live } from '../../src/testing/wsClient.js';
 import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
@@ -27,14 +27,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-type Data = Record<string, any>;
-function ok(result: { data?: Data | null; errors?: unknown }): Data {
-  expect(result.errors).toBeUndefined();
-  return result.data!;
-}
-
 async function newTicket(client: TestClient, title = 'Printer jam'): Promise<number> {
-  const data = ok(
+  const data = dataOf(
     await client.gqlUpload(
       'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
       { input: { title, requesterId: 1, description: 'The tray is stuck.' } },
@@ -46,7 +40,7 @@ async function newTicket(client: TestClient, title = 'Printer jam'): Promise<num
 }
 
 const REPLY = 'mutation ($id: Int!, $body: String!) { replyToRequester(ticketId: $id, body: $body) { id seq body author { id } delivery { state attempts } } }';
-const reply = async (client: TestClient, ticketId: number, body: string) => ok(await client.gql(REPLY, { id: ticketId, body })).replyToRequester;
+const reply = async (client: TestClient, ticketId: number, body: string) => dataOf(await client.gql(REPLY, { id: ticketId, body })).replyToRequester;
 
 const linkIn = (text: string) => /https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(text)?.[0];
 
@@ -61,7 +55,7 @@ describe('replies by email', () => {
     const first = await reply(demo, ticketId, 'Hello <there>,\n\nwe are on it.');
     expect(first.delivery).toEqual({ state: 'QUEUED', attempts: 0 });
     const [mail] = await smtp.waitFor(1, (m) => m.parsed.subject === `Re: Mail me [#${ticketId}]`);
-    const requester = ok(await demo.gql('{ customer(id: 1) { email } }')).customer as { email: string };
+    const requester = dataOf(await demo.gql('{ customer(id: 1) { email } }')).customer as { email: string };
     expect(mail.envelopeTo).toEqual([requester.email]);
     expect(mail.parsed.from?.text).toBe('"Fulcrum Help" <help@fulcrum.test>');
     expect(mail.parsed.messageId).toMatch(/^<reply-[0-9a-f]{24}@127\.0\.0\.1>$/);
@@ -79,7 +73,7 @@ describe('replies by email', () => {
     const [, next] = await smtp.waitFor(2, (m) => m.parsed.subject === `Re: Mail me [#${ticketId}]`);
     expect(next.parsed.inReplyTo).toBe(mail.parsed.messageId);
     expect(next.parsed.references).toEqual([`<ticket-${ticketId}@127.0.0.1>`, mail.parsed.messageId]);
-    const timeline = ok(
+    const timeline = dataOf(
       await demo.gql(
         `{ ticket(id: ${ticketId}) { requesterLink timeline(filter: REPLIES) { nodes { __typename ... on TicketReply { id delivery { state } } } } } }`,
       ),
@@ -96,7 +90,7 @@ describe('replies by email', () => {
     const deadline = Date.now() + 10_000;
     let delivery: { state: string; attempts: number; lastResponse: string | null } | undefined;
     while (Date.now() < deadline) {
-      const node = ok(
+      const node = dataOf(
         await demo.gql(
           `{ ticket(id: ${ticketId}) { timeline(filter: REPLIES) { nodes { ... on TicketReply { id delivery { state attempts lastResponse } } } } } }`,
         ),
@@ -154,9 +148,9 @@ describe('the requester page, opened from the mailed link', () => {
 
   it('a wrong or revoked link shows no ticket data (404)', async () => {
     const ticketId = await newTicket(demo, 'Revoke me');
-    const { requesterLink } = ok(await demo.gql(`{ ticket(id: ${ticketId}) { requesterLink } }`)).ticket;
+    const { requesterLink } = dataOf(await demo.gql(`{ ticket(id: ${ticketId}) { requesterLink } }`)).ticket;
     expect((await fetch(requesterLink)).status).toBe(200);
-    const fresh = ok(await demo.gql(`mutation { revokeRequesterLink(ticketId: ${ticketId}) }`)).revokeRequesterLink;
+    const fresh = dataOf(await demo.gql(`mutation { revokeRequesterLink(ticketId: ${ticketId}) }`)).revokeRequesterLink;
     expect(fresh).not.toBe(requesterLink);
     const old = await fetch(requesterLink);
     expect(old.status).toBe(404);
@@ -180,7 +174,7 @@ describe('without a mail server', () => {
     const ticketId = await newTicket(agent, 'No mail');
     const made = await reply(agent, ticketId, 'Kept, not mailed');
     expect(made.delivery).toEqual({ state: 'NOT_CONFIGURED', attempts: 0 });
-    const { requesterLink } = ok(await agent.gql(`{ ticket(id: ${ticketId}) { requesterLink } }`)).ticket;
+    const { requesterLink } = dataOf(await agent.gql(`{ ticket(id: ${ticketId}) { requesterLink } }`)).ticket;
     expect(requesterLink.startsWith(`${bare.url}/r/`)).toBe(true);
     expect(await (await fetch(requesterLink)).text()).toContain('Kept, not mailed');
   });

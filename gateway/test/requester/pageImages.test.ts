@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '@fulcrum/schema';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { HTML_AS_PNG, JPEG, PNG } from '../../src/testing/fixtures.js';
 
 const { LIMITS, MESSAGES } = rules;
@@ -28,17 +28,12 @@ beforeAll(async () => {
 afterAll(() => gw?.destroy());
 
 type Data = Record<string, any>;
-function ok(result: { data?: Data | null; errors?: unknown }): Data {
-  expect(result.errors).toBeUndefined();
-  return result.data!;
-}
-
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const OVERSIZE = Buffer.concat([PNG, Buffer.alloc(LIMITS.imageBytes + 1 - PNG.length)]);
 
 /** A ticket of Demo's and its requester link's path (/r/<token>). */
 async function ticketWithLink(title: string): Promise<{ id: number; path: string }> {
-  const id = ok(
+  const id = dataOf(
     await demo.gqlUpload(
       'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
       { input: { title, requesterId: 1, description: 'The tray is stuck.' } },
@@ -46,7 +41,7 @@ async function ticketWithLink(title: string): Promise<{ id: number; path: string
       { data: PNG },
     ),
   ).createTicket.id as number;
-  const link = ok(await demo.gql(`{ ticket(id: ${id}) { requesterLink } }`)).ticket.requesterLink as string;
+  const link = dataOf(await demo.gql(`{ ticket(id: ${id}) { requesterLink } }`)).ticket.requesterLink as string;
   return { id, path: new URL(link).pathname };
 }
 
@@ -95,7 +90,7 @@ describe("images on the requester's answer", () => {
     expect((await fetch(`${gw.url}${path}?file=3`)).status).toBe(404);
 
     // To the agent: the timeline's RequesterMessage lists them; the ticket's agent downloads them, another agent 404.
-    const node = ok(await demo.gql(MESSAGE_FILES, { id })).ticket.timeline.nodes[0];
+    const node = dataOf(await demo.gql(MESSAGE_FILES, { id })).ticket.timeline.nodes[0];
     expect(node.text).toBe('Here is what I see.');
     expect(node.attachments.map((a: Data) => [a.filename, a.mimeType, a.byteSize])).toEqual([
       ['screen «1».png', 'image/png', PNG.length],
@@ -115,7 +110,7 @@ describe("images on the requester's answer", () => {
     const wrongPost = await answer(wrong, 'Hello?', [{ data: PNG, name: 'a.png' }]);
     expect(wrongPost.status).toBe(404);
     expect(await wrongPost.text()).not.toContain('Answer with images');
-    const fresh = new URL(ok(await demo.gql(`mutation { revokeRequesterLink(ticketId: ${id}) }`)).revokeRequesterLink as string).pathname;
+    const fresh = new URL(dataOf(await demo.gql(`mutation { revokeRequesterLink(ticketId: ${id}) }`)).revokeRequesterLink as string).pathname;
     expect((await fetch(`${gw.url}${path}?file=1`)).status).toBe(404);
     expect((await answer(path, 'Old link', [{ data: PNG, name: 'a.png' }])).status).toBe(404);
     expect(await stored()).toEqual(before);
@@ -132,7 +127,7 @@ describe("images on the requester's answer", () => {
     expect((await fetch(`${gw.url}${path}`, { method: 'POST', body: empty, redirect: 'manual' })).status).toBe(303);
     const urlencoded = await fetch(`${gw.url}${path}`, { method: 'POST', body: new URLSearchParams({ body: 'Form text' }), redirect: 'manual' });
     expect(urlencoded.status).toBe(303);
-    const nodes = ok(await demo.gql(MESSAGE_FILES, { id })).ticket.timeline.nodes as Data[];
+    const nodes = dataOf(await demo.gql(MESSAGE_FILES, { id })).ticket.timeline.nodes as Data[];
     expect(nodes.map((n) => [n.text, n.attachments.length])).toEqual([
       ['Form text', 0],
       ['No file chosen', 0],
@@ -198,7 +193,7 @@ describe("images on the requester's answer", () => {
           accepted++;
           expect(res.status).toBe(303);
           expect(await stored()).toEqual({ messages: before.messages + 1, files: before.files + files.length });
-          const newest = ok(await demo.gql(MESSAGE_FILES, { id })).ticket.timeline.nodes[0];
+          const newest = dataOf(await demo.gql(MESSAGE_FILES, { id })).ticket.timeline.nodes[0];
           expect(newest.attachments.map((a: Data) => a.byteSize)).toEqual(files.map((f) => f.data.length));
         } else {
           expect(res.status).toBe(400);
