@@ -16,23 +16,6 @@ export const VIEW_COUNT_EVENTS = graphql(`
   }
 `);
 
-/** The views as the dashboard reads them (DashboardPage's `views`), read again when the agent gains one. */
-const LIVE_VIEW_LIST = graphql(`
-  query LiveViewList {
-    views {
-      id
-      name
-      count
-      scope
-      team {
-        id
-        name
-      }
-      ...ViewSidebar_view
-    }
-  }
-`);
-
 const LIVE_VIEW_ID = graphql(`
   fragment LiveView_id on TicketView {
     id
@@ -41,8 +24,8 @@ const LIVE_VIEW_ID = graphql(`
 
 /**
  * Each count goes to its cached view (`TicketView:{id}`); a removed view leaves the cache (and so every list of
- * views); a view the cache does not hold, while it holds the list of views, is a gained one: the list is read
- * again. Returns whether it was (for the caller's fetch).
+ * views). Returns whether a count named a view the cache does not hold while it holds the list of views: a view
+ * gained, for the caller to read the list again.
  */
 export function applyViewCounts(cache: ApolloCache, counts: readonly { viewId: number; count: number; removed: boolean }[]): boolean {
   let evicted = false;
@@ -56,7 +39,8 @@ export function applyViewCounts(cache: ApolloCache, counts: readonly { viewId: n
   }
   if (evicted) cache.gc();
   if (!gained) return false;
-  // Only when a screen holds the list (a page without views has nothing to show the new one in).
+  // Only when a screen holds the list (a page without views has nothing to show the new one in, and a list still
+  // loading will come with it).
   let listed = false;
   cache.modify({
     id: 'ROOT_QUERY',
@@ -71,7 +55,10 @@ export function applyViewCounts(cache: ApolloCache, counts: readonly { viewId: n
   return listed;
 }
 
-/** Reads the list of views again: the answer replaces the cached list, and the sidebar follows. */
+/**
+ * Reads the list of views again through the screen that shows it: the dashboard's own query, when it is open (its
+ * answer replaces the cached list and the sidebar follows); no second selection of what the dashboard reads.
+ */
 export function refetchViewList(client: ApolloClient): void {
-  client.query({ query: LIVE_VIEW_LIST, fetchPolicy: 'network-only' }).catch((error: unknown) => console.warn('views', error));
+  client.refetchQueries({ include: ['DashboardPage'] }).catch((error: unknown) => console.warn('views', error));
 }
