@@ -5,17 +5,22 @@
  * revoking draws a new nonce, so the old token finds nothing. Who may copy or revoke a ticket's link is decided by
  * services/ticketAccess.ts (another agent's ticket is NOT_FOUND).
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import { emKind, type Em } from '../database.js';
 import type { ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
 
+/** Each server secret's link key, derived once (a reply derives its link's token: bench row 11b's write path). */
+const linkKeys = new Map<string, KeyObject>();
+
 /** The secret the tokens are derived from, separated from the secret's other uses. */
-function linkKey(ctx: ServiceContext): Buffer {
+function linkKey(ctx: ServiceContext): KeyObject {
   const secret = ctx.deps.mail?.linkSecret;
   if (!secret) throw new Error('Requester links need the server secret (deps.mail.linkSecret).');
-  return createHmac('sha256', secret).update('fulcrum requester link v1').digest();
+  let key = linkKeys.get(secret);
+  if (!key) linkKeys.set(secret, (key = createSecretKey(createHmac('sha256', secret).update('fulcrum requester link v1').digest())));
+  return key;
 }
 
 export function tokenOf(ctx: ServiceContext, ticketId: number, nonce: string): string {
