@@ -89,7 +89,9 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
       `insert into report_facts (${FACT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       factParams(ticketId, f),
     );
-  if (folded.state)
+  // A kept state the entries left as it was (foldEvent returns the same object: a reply on a ticket already answered,
+  // an update that changes nothing reports count) is not written again.
+  if (folded.state && !(row && folded.state === before))
     await statements.all(
       'report_state_upsert',
       `insert into report_state (ticket_id, ${STATE_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
