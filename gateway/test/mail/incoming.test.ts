@@ -117,7 +117,7 @@ describe('mail to the help desk', () => {
     expect((await messagesOf(id))[0]).toMatchObject({ body: 'One more thing.', held: false });
   });
 
-  it('another sender on the thread is held: shown to agents, never on the requester page, and never reopens', async () => {
+  it('another sender on the thread is held: shown to agents, never on the requester page, reopens nothing until accepted', async () => {
     const id = await newTicketFrom('bob@good.test');
     const mail = await agentReply(id, 'Which model is it?');
     await setStatus(id, 'SOLVED');
@@ -139,6 +139,18 @@ describe('mail to the help desk', () => {
     const page = await (await fetch(link)).text();
     expect(page).toContain('Which model is it?');
     expect(page).not.toContain('HELD-SECRET');
+    // Accepted, it is a message of the conversation like any other: the SOLVED ticket reopens, a change of its own by
+    // the agent who accepted it, after the acceptance.
+    dataOf(await demo.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id } }', { id: message.id }));
+    expect((await ticketOf(id)).status).toBe('OPEN');
+    const changes = dataOf(
+      await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES, first: 2) { nodes { ... on TicketChange {
+        kind actor { kind name } changes { field from to } } } } } }`),
+    ).ticket.timeline.nodes;
+    expect(changes).toEqual([
+      { kind: 'UPDATED', actor: { kind: 'AGENT', name: 'Demo' }, changes: [{ field: 'status', from: 'SOLVED', to: 'OPEN' }] },
+      { kind: 'HELD_ACCEPTED', actor: { kind: 'AGENT', name: 'Demo' }, changes: [] },
+    ]);
   });
 
   it('agents see why mail is held, its authentication and its original; they accept or discard it; another agent cannot', async () => {

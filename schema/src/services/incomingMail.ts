@@ -26,12 +26,12 @@ import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedTe
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
 import * as autoAssign from './autoAssign.js';
-import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
+import { eventAudience, flushWithEvents, recordEvents, ticketData, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
 import { checkImage, type CheckedImage } from './images.js';
 import * as ticketAccess from './ticketAccess.js';
-import { publishTicket } from './tickets.js';
+import { facetsOf, publishTicket } from './tickets.js';
 import { recordRequesterMessage } from './requesterMessage.js';
 
 /** What mailauth judged of a mail (each: pass, fail, none, neutral, softfail, temperror, permerror, policy). */
@@ -451,7 +451,9 @@ export async function mailOriginal(ctx: ServiceContext, rawMessageId: unknown): 
 /**
  * Accepts or discards a held message of one of the viewer's tickets (the access rule's change check), with its
  * event (HELD_ACCEPTED / HELD_DISCARDED) in the same transaction. Accepted, it joins the public conversation
- * (the requester page shows it); discarded, its text, files and original are removed and it stays as a tombstone.
+ * (the requester page shows it) and, as any requester's message that is not held, reopens a SOLVED ticket (an
+ * UPDATED change of its own, by the accepting agent: services/requesterMessage.ts's rule, applied when the message
+ * joins); discarded, its text, files and original are removed and it stays as a tombstone.
  * A message that is not held is NOT_FOUND for either.
  */
 async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: boolean): Promise<RequesterMessageRecord> {
@@ -464,8 +466,16 @@ async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: bo
     const inner: ServiceContext = { ...ctx, em };
     const ticket = await ticketAccess.findForChange(inner, ticketId);
     const message = await em.findOneOrFail(RequesterMessage, { id: found.id, held: true, discardedAt: null });
-    if (accept) message.held = false;
-    else {
+    const previous = facetsOf(ticket);
+    let reopenedFrom: ReturnType<typeof ticketData> | null = null;
+    if (accept) {
+      message.held = false;
+      if (ticket.status === 'SOLVED') {
+        reopenedFrom = ticketData(ticket);
+        ticket.status = 'OPEN';
+        ticket.updatedAt = new Date();
+      }
+    } else {
       message.body = '';
       message.discardedAt = new Date();
       await em.nativeDelete(ReplyAttachment, { requesterMessage: message.id });
@@ -479,7 +489,13 @@ async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: bo
       assigneeId: ticketAccess.audienceOwner(ticket),
       teamId: ticketAccess.audienceTeam(ticket),
     };
-    await flushWithEvents(inner, () => ({ ticketEvent: event }));
+    const reopen = reopenedFrom ? webhookEvent.ticket('UPDATED', ticket, reopenedFrom) : null;
+    await flushWithEvents(
+      inner,
+      () => [{ ticketEvent: event }, ...(reopen ? [reopen] : [])],
+      // The reopened ticket's agents' lists hear of its status (its audience, read by the change log in the transaction).
+      reopen ? () => publishTicket(inner, 'UPDATED', ticket, eventAudience(reopen), previous) : undefined,
+    );
   });
   return requesterMessageRecord(ctx, found.id);
 }
