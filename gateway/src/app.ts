@@ -28,6 +28,7 @@ import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createSocketQuota } from './graphql/socketQuota.js';
 import { createImageRouter } from './http/images.js';
+import { afterBody } from './http/afterBody.js';
 import { refuseUndeclaredUploads } from './http/uploadGuard.js';
 import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
@@ -175,13 +176,17 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 500;
     if (status === 500) log(error, `${req.method} ${req.originalUrl}`);
     if (res.headersSent) return;
-    res.status(status).json({
-      errors: [
-        {
-          message: status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'),
-          extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' },
-        },
-      ],
+    // A refusal before the body has all arrived (graphql-upload past its limits) is sent once the body is read.
+    afterBody(req, res, () => {
+      if (res.headersSent) return;
+      res.status(status).json({
+        errors: [
+          {
+            message: status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'),
+            extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' },
+          },
+        ],
+      });
     });
   }) as express.ErrorRequestHandler);
 
