@@ -2,14 +2,15 @@
  * Views in the browser (issue 28): two agents of a team have the team's Unassigned view open, with the sidebar's
  * live counts. One takes a ticket from the list ("Take"); the colleague's sidebar count drops and the ticket
  * leaves their Unassigned view, without a reload. The sidebar is reached and used from the keyboard, and the page
- * passes axe. Waits are for states (bounded by the context's timeout), never for times.
+ * passes axe; views gained, renamed and lost reach an open sidebar. Waits are for states (bounded by the context's
+ * timeout), never for times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { axeViolations, blocking } from './axe';
 import { useBrowser, type OpenedPage } from './browser';
 import { createTicketApi, demoLogin, gone, gql, shown, unique } from './helpers';
-import { liveConnected } from './liveHelpers';
+import { liveConnected, markDocument, sameDocument } from './liveHelpers';
 
 const chromium = useBrowser();
 
@@ -144,5 +145,43 @@ describe('views', () => {
     await gone(viewLink(page, `Unassigned in ${otherTeam}`));
     // Nothing was reloaded: the same document all along.
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
+  });
+
+  it("a colleague renames a shared view: the open sidebar and the view's heading show the new name without a reload or a refetch", async () => {
+    const page = ben.page;
+    await page.goto('/view/tickets/all');
+    await liveConnected(page);
+    await markDocument(page);
+    // The dashboard's query, each time the page sends it.
+    let dashboardReads = 0;
+    const noteRead = (request: Request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/graphql') && request.postData()?.includes('"operationName":"DashboardPage"'))
+        dashboardReads++;
+    };
+    page.on('request', noteRead);
+    const name = unique('Before').replace(/\W/g, '').slice(0, 40);
+    const renamed = unique('After').replace(/\W/g, '').slice(0, 40);
+    const input = { name, scope: 'TEAM', teamId, shared: true };
+    const { createView } = await gql<{ createView: { id: number } }>(ann.page, 'mutation($i: ViewInput!) { createView(input: $i) { id } }', { i: input });
+    // Gained: put in the cached list from the event itself, not by reading the dashboard again.
+    await shown(viewLink(page, `${name} \\(shared\\)`));
+    expect(dashboardReads).toBe(0);
+    await viewLink(page, `${name} \\(shared\\)`).click();
+    const heading = (text: string) => page.getByRole('heading', { name: new RegExp(`^\\(\\d+\\) ${text}$`) });
+    await shown(heading(name));
+    // Selecting it read its page (the count below would notice a refetch).
+    expect(dashboardReads).toBeGreaterThan(0);
+    const reads = dashboardReads;
+    await gql(ann.page, 'mutation($id: Int!, $i: ViewInput!) { updateView(id: $id, input: $i) { id } }', { id: createView.id, i: { ...input, name: renamed } });
+    const link = viewLink(page, `${renamed} \\(shared\\)`);
+    await shown(link);
+    await shown(heading(renamed));
+    await gone(viewLink(page, `${name} \\(shared\\)`));
+    expect(await link.getAttribute('aria-current')).toBe('page');
+    expect(dashboardReads).toBe(reads);
+    expect(await sameDocument(page)).toBe(true);
+    await gql(ann.page, 'mutation($id: Int!) { deleteView(id: $id) }', { id: createView.id });
+    await gone(link);
+    page.off('request', noteRead);
   });
 });

@@ -6,7 +6,7 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Subscription, registerEnumType } from 'type-graphql';
 import { views, viewCounts } from '../services/index.js';
 import { VIEW_LIMITS, VIEW_SCOPES } from '../validation/rules.js';
-import type { ViewCountRecord, ViewRecord } from '../services/views.js';
+import type { LiveViewRecord, ViewCountRecord, ViewRecord } from '../services/views.js';
 import type { GraphQLContext } from './context.js';
 import { TicketFilter } from './inputs.js';
 import { Team, TicketPriority, TicketStatus, TicketType } from './types.js';
@@ -55,9 +55,15 @@ export class ViewCount {
   @Field(() => Int, { description: 'Its count now (0 when removed).' }) count!: number;
   @Field(() => Boolean, {
     description:
-      'True when the view left your views (deleted, unshared, or its team left): drop it. A view id you do not know is a view you gained (made in another tab, shared with you, a team joined): read `views` again.',
+      'True when the view left your views (deleted, unshared, or its team left): drop it. A view id you do not know is a view you gained (made in another tab, shared with you, a team joined): it comes with `view`.',
   })
   removed!: boolean;
+  @Field(() => TicketView, {
+    nullable: true,
+    description:
+      'The whole view, when it is new to this subscription (in the first event, and a view you gained) or was changed while it stays among your views (renamed; another filter, scope, team or sharing): update it where you show it. Null when only the count changed, and for a removed view.',
+  })
+  view!: ViewRecord | null;
 }
 
 @InputType({ description: `A view to save. At most ${VIEW_LIMITS.viewsPerAgent} views per agent.` })
@@ -99,16 +105,18 @@ export class ViewResolver {
   }
 
   @FieldResolver(() => Team, { nullable: true, description: 'The team of a team view; null for MINE and ALL.' })
-  team(@Root() view: ViewRecord, @Ctx() { loaders }: GraphQLContext) {
+  team(@Root() view: ViewRecord | LiveViewRecord, @Ctx() { loaders }: GraphQLContext) {
+    // A view sent live comes with its team, read once for every socket (services/viewCounts.ts).
+    if ('team' in view) return view.team;
     return view.teamId == null ? null : loaders.team.load(view.teamId);
   }
 
   @Subscription(() => [ViewCount], {
     description:
-      'The counts of your views that changed, after any ticket change you may see (on any server), at most about four times a second. The first event carries every count. When your set of views changes (a view made, shared, unshared or deleted, a team joined or left) the views gained come with their counts and the views lost with `removed: true`.',
+      'The counts of your views that changed, after any ticket change you may see (on any server), at most about four times a second. The first event carries every view with its count. When your set of views changes (a view made, shared, unshared or deleted, a team joined or left) the views gained come whole with their counts and the views lost with `removed: true`; a view changed while it stays yours (renamed, another filter, scope, team or sharing) comes whole again.',
     subscribe: ({ context }) => viewCounts.watchViewCounts((context as GraphQLContext).service),
   })
   viewCountEvents(@Root() counts: ViewCountRecord[]): ViewCount[] {
-    return counts.map((c) => ({ viewId: c.viewId, count: c.count, removed: c.removed === true }));
+    return counts.map((c) => ({ viewId: c.viewId, count: c.count, removed: c.removed === true, view: c.view ?? null }));
   }
 }

@@ -2,16 +2,20 @@
  * Views (issue 28, services/views.ts and viewCounts.ts) on a real database (SQLite, or PostgreSQL + Redis in the
  * second pass): every scope and the defaults, personal and shared views, counts equal to the paged totals (also
  * after concurrent writes), the access rule (another team's view shows nothing to a non-member, a member who leaves
- * keeps a view that shows nothing), ViewInput under fast-check, and the live counts.
+ * keeps a view that shows nothing), ViewInput under fast-check, and the live counts and views (with Redis: also
+ * a subscription on a second gateway).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { VIEW_LIMITS, VIEW_MESSAGES, VIEW_SCOPES, TICKET_STATUSES, type TicketStatus } from '../validation/rules.js';
 import { openServiceKit, refused, uniqueWord, type ServiceKit } from '../testing/services.js';
+import { databaseIdentity } from '../database.js';
+import { createEventBus } from '../realtime/events.js';
+import type { ServiceContext } from './context.js';
 import { createTicket, setTicketStatus } from './tickets.js';
 import { takeTicket } from './assignment.js';
 import { addTeamMember, createTeam, removeTeamMember } from './teams.js';
-import { createView, deleteView, listViewTickets, listViews, updateView, MY_TICKETS_VIEW_ID, type ViewRecord } from './views.js';
+import { createView, deleteView, listViewTickets, listViews, updateView, MY_TICKETS_VIEW_ID, type ViewCountRecord, type ViewRecord } from './views.js';
 import { watchViewCounts } from './viewCounts.js';
 import type { TicketFilter } from './ticketPages.js';
 
@@ -285,17 +289,25 @@ describe('live view counts', () => {
     // In no team: My tickets only.
     expect((await next()).map((c) => c.viewId)).toEqual([MY_TICKETS_VIEW_ID]);
     await ticket(w, w.a, { teamId: w.teamId });
-    // Joining the team brings its Unassigned (1 ticket) and unsolved views.
+    // Joining the team brings its Unassigned (1 ticket) and unsolved views, whole.
     await addTeamMember(kit.as(ADMIN), w.teamId, newcomer);
-    expect(await next()).toEqual(
+    const joined = await next();
+    expect(joined).toHaveLength(2);
+    expect(joined).toEqual(
       expect.arrayContaining([
-        { viewId: -2 * w.teamId, count: 1 },
-        { viewId: -(2 * w.teamId + 1), count: 1 },
+        { viewId: -2 * w.teamId, count: 1, view: expect.objectContaining({ id: -2 * w.teamId, scope: 'TEAM_UNASSIGNED', teamId: w.teamId, count: 1 }) },
+        { viewId: -(2 * w.teamId + 1), count: 1, view: expect.objectContaining({ id: -(2 * w.teamId + 1), scope: 'TEAM', teamId: w.teamId, count: 1 }) },
       ]),
     );
-    // A colleague shares a team view: it arrives; unshared, it leaves.
+    // A colleague shares a team view: it arrives whole; unshared, it leaves.
     const shared = await createView(kit.as(w.a), { name: 'Team queue', scope: 'TEAM', teamId: w.teamId, shared: true });
-    expect(await next()).toEqual([{ viewId: shared.id, count: 1 }]);
+    expect(await next()).toEqual([
+      {
+        viewId: shared.id,
+        count: 1,
+        view: expect.objectContaining({ id: shared.id, name: 'Team queue', shared: true, team: expect.objectContaining({ id: w.teamId }) }),
+      },
+    ]);
     await updateView(kit.as(w.a), shared.id, { name: 'Team queue', scope: 'TEAM', teamId: w.teamId, shared: false });
     expect(await next()).toEqual([{ viewId: shared.id, count: 0, removed: true }]);
     // Leaving the team takes its views away.
@@ -308,4 +320,89 @@ describe('live view counts', () => {
     );
     await iterator.return?.();
   });
+
+  it("a colleague renames a shared team view: a member's subscription (with Redis: on another gateway) gets it whole with the new name", async () => {
+    const w = await world();
+    await ticket(w, w.a, { teamId: w.teamId });
+    const shared = await createView(kit.as(w.a), { name: 'Queue', scope: 'TEAM', teamId: w.teamId, shared: true });
+    const gateway = await otherGateway();
+    const iterator = watchViewCounts({ ...kit.as(w.b), deps: gateway.deps })[Symbol.asyncIterator]();
+    const next = async () => (await iterator.next()).value as ViewCountRecord[];
+    try {
+      // The first event carries every view whole: a client that loaded its views before subscribing misses nothing.
+      const first = await next();
+      expect(first.every((c) => c.view?.id === c.viewId)).toBe(true);
+      expect(first.find((c) => c.viewId === shared.id)).toMatchObject({ count: 1, view: { name: 'Queue', shared: true, team: { id: w.teamId } } });
+      const input = { name: 'Renamed queue', scope: 'TEAM', teamId: w.teamId, shared: true };
+      await updateView(kit.as(w.a), shared.id, input);
+      expect(await next()).toEqual([
+        {
+          viewId: shared.id,
+          count: 1,
+          view: expect.objectContaining({ id: shared.id, name: 'Renamed queue', scope: 'TEAM', teamId: w.teamId, shared: true, ownerId: w.a, count: 1 }),
+        },
+      ]);
+      // Another filter: the view comes whole with its new count.
+      await updateView(kit.as(w.a), shared.id, { ...input, filter: { status: ['SOLVED'] } });
+      expect(await next()).toEqual([
+        {
+          viewId: shared.id,
+          count: 0,
+          view: expect.objectContaining({ name: 'Renamed queue', count: 0, filter: expect.objectContaining({ status: ['SOLVED'] }) }),
+        },
+      ]);
+      // A save that changes nothing sends nothing: what b hears next is a new ticket of the team, as counts only.
+      await updateView(kit.as(w.a), shared.id, { ...input, filter: { status: ['SOLVED'] } });
+      await ticket(w, w.a, { teamId: w.teamId });
+      const counts = await next();
+      expect(counts).toHaveLength(2);
+      expect(counts).toEqual(
+        expect.arrayContaining([
+          { viewId: -2 * w.teamId, count: 2 },
+          { viewId: -(2 * w.teamId + 1), count: 2 },
+        ]),
+      );
+    } finally {
+      await iterator.return?.();
+      await gateway.close();
+    }
+  });
+
+  it("a personal view's rename reaches only its owner", async () => {
+    const w = await world();
+    const personal = await createView(kit.as(w.a), { name: 'Mine only', scope: 'TEAM', teamId: w.teamId });
+    const [ofA, ofB] = [w.a, w.b].map((viewer) => watchViewCounts(kit.as(viewer))[Symbol.asyncIterator]());
+    const next = async (iterator: AsyncIterator<unknown>) => (await iterator.next()).value as ViewCountRecord[];
+    try {
+      expect((await next(ofA)).map((c) => c.viewId)).toContain(personal.id);
+      expect((await next(ofB)).map((c) => c.viewId)).not.toContain(personal.id);
+      await updateView(kit.as(w.a), personal.id, { name: 'Still mine', scope: 'TEAM', teamId: w.teamId });
+      expect(await next(ofA)).toEqual([{ viewId: personal.id, count: 0, view: expect.objectContaining({ name: 'Still mine', shared: false, ownerId: w.a }) }]);
+      // b hears nothing of it: the next thing b hears is a new ticket of the team, as counts only.
+      await ticket(w, w.a, { teamId: w.teamId });
+      const counts = await next(ofB);
+      expect(counts).toHaveLength(2);
+      expect(counts).toEqual(
+        expect.arrayContaining([
+          { viewId: -2 * w.teamId, count: 1 },
+          { viewId: -(2 * w.teamId + 1), count: 1 },
+        ]),
+      );
+    } finally {
+      await Promise.all([ofA.return?.(), ofB.return?.()]);
+    }
+  });
 });
+
+/**
+ * With Redis (FULCRUM_TEST_REDIS=1): a second gateway's event bus on the same installation (its own view-count hub,
+ * events crossing Redis as between two gateways). In memory there is one gateway: this kit's.
+ */
+async function otherGateway(): Promise<{ deps: ServiceContext['deps']; close(): Promise<void> }> {
+  if (process.env.FULCRUM_TEST_REDIS !== '1') return { deps: kit.deps, close: async () => {} };
+  const events = await createEventBus({
+    redisUrl: process.env.FULCRUM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    namespace: await databaseIdentity(kit.orm),
+  });
+  return { deps: { ...kit.deps, bus: events.bus }, close: () => events.close() };
+}

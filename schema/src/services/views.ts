@@ -13,6 +13,7 @@ import { LockMode } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import { Team, TicketView, User } from '../entities/index.js';
 import { emKind, type Em } from '../database.js';
+import type { TeamRecord } from '../records/index.js';
 import {
   TICKET_PRIORITIES,
   TICKET_STATUSES,
@@ -61,12 +62,19 @@ export interface ViewRecord extends ViewDefinition {
   count: number;
 }
 
+/** A view as the live counts send it: with its team, read once for every socket of the window (services/viewCounts.ts). */
+export interface LiveViewRecord extends ViewRecord {
+  team: TeamRecord | null;
+}
+
 /** One changed count (Subscription.viewCountEvents). */
 export interface ViewCountRecord {
   viewId: number;
   count: number;
   /** The view left the viewer's views (deleted, unshared, its team left): the client drops it. */
   removed?: boolean;
+  /** The whole view, when it is new to the subscription (gained, or the first event) or was changed (renamed, ...). */
+  view?: LiveViewRecord;
 }
 
 export interface ViewInputFields {
@@ -340,9 +348,9 @@ function audienceOf(row: TicketView): ViewAudience {
 }
 
 /**
- * Tells the agents who see (or saw) a view that their set of views changed: their open viewCountEvents read their
- * views again and send the new view's count, or the removed view's `removed` (services/viewCounts.ts). After the
- * write's commit, as every live event.
+ * Tells the agents who see (or saw) a view that their set of views, or one of them, changed: their open
+ * viewCountEvents read their views again and send the new or changed view, or the removed view's `removed`
+ * (services/viewCounts.ts). After the write's commit, as every live event.
  */
 async function announceViewList(ctx: ServiceContext, audiences: ViewAudience[]): Promise<void> {
   const ids = new Set(audiences.map((a) => a.ownerId));

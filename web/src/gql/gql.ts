@@ -47,8 +47,7 @@ type Documents = {
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": typeof types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": typeof types.ConversationUnread_ConversationFragmentDoc,
     "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": typeof types.LiveUnreadCountEventsDocument,
-    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n": typeof types.LiveViewCountEventsDocument,
-    "\n  fragment LiveView_id on TicketView {\n    id\n  }\n": typeof types.LiveView_IdFragmentDoc,
+    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n      view {\n        id\n        name\n        count\n        scope\n        shared\n        team {\n          id\n          name\n        }\n        ...ViewSidebar_view\n      }\n    }\n  }\n": typeof types.LiveViewCountEventsDocument,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": typeof types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": typeof types.UpdateMacroDocument,
@@ -147,8 +146,7 @@ const documents: Documents = {
     "\n  query UnreadCount {\n    unreadMessageCount\n  }\n": types.UnreadCountDocument,
     "\n  fragment ConversationUnread_conversation on Conversation {\n    partnerId\n    unreadCount\n    lastReadMessageId\n  }\n": types.ConversationUnread_ConversationFragmentDoc,
     "\n  subscription LiveUnreadCountEvents {\n    unreadCountEvents {\n      reason\n      unreadMessageCount\n      conversation {\n        partnerId\n        ...ConversationUnread_conversation\n      }\n    }\n  }\n": types.LiveUnreadCountEventsDocument,
-    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n": types.LiveViewCountEventsDocument,
-    "\n  fragment LiveView_id on TicketView {\n    id\n  }\n": types.LiveView_IdFragmentDoc,
+    "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n      view {\n        id\n        name\n        count\n        scope\n        shared\n        team {\n          id\n          name\n        }\n        ...ViewSidebar_view\n      }\n    }\n  }\n": types.LiveViewCountEventsDocument,
     "\n  fragment MacroCard_macro on Macro {\n    id\n    ownerId\n    name\n    description\n  }\n": types.MacroCard_MacroFragmentDoc,
     "\n  mutation CreateMacro($input: MacroInput!) {\n    createMacro(input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.CreateMacroDocument,
     "\n  mutation UpdateMacro($id: Int!, $input: MacroInput!) {\n    updateMacro(id: $id, input: $input) {\n      id\n      ...MacroCard_macro\n      ...TicketForm_macro\n    }\n  }\n": types.UpdateMacroDocument,
@@ -363,11 +361,7 @@ export function graphql(source: "\n  subscription LiveUnreadCountEvents {\n    u
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n"): (typeof documents)["\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  fragment LiveView_id on TicketView {\n    id\n  }\n"): (typeof documents)["\n  fragment LiveView_id on TicketView {\n    id\n  }\n"];
+export function graphql(source: "\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n      view {\n        id\n        name\n        count\n        scope\n        shared\n        team {\n          id\n          name\n        }\n        ...ViewSidebar_view\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription LiveViewCountEvents {\n    viewCountEvents {\n      viewId\n      count\n      removed\n      view {\n        id\n        name\n        count\n        scope\n        shared\n        team {\n          id\n          name\n        }\n        ...ViewSidebar_view\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

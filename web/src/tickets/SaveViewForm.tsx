@@ -46,7 +46,13 @@ export function SaveViewForm(props: { filter: TicketFilter; teams: { id: number;
     update(cache, { data }) {
       if (!data) return;
       const ref = cache.writeFragment({ fragment: ViewSidebar_view, data: data.createView, fragmentName: 'ViewSidebar_view' });
-      cache.modify<{ views: Reference[] }>({ fields: { views: (existing = []) => (ref ? [...existing, ref] : existing) } });
+      // The live counts may have put it in the list already (live/viewCounts.ts).
+      cache.modify<{ views: Reference[] }>({
+        fields: {
+          views: (existing = [], { readField }) =>
+            ref && !existing.some((other) => readField('id', other) === data.createView.id) ? [...existing, ref] : existing,
+        },
+      });
     },
   });
   const teamScope = scope === 'TEAM' || scope === 'TEAM_UNASSIGNED';
