@@ -184,4 +184,31 @@ describe('views', () => {
     await gone(link);
     page.off('request', noteRead);
   });
+
+  it('a colleague changes the filter of a shared view that is open: the list follows, even when the count stays the same', async () => {
+    const page = ben.page;
+    const word = (label: string) => unique(label).replace(/\W/g, '').toLowerCase().slice(0, 30);
+    const [first, second] = [word('alpha'), word('beta')];
+    const ids: number[] = [];
+    for (const w of [first, second])
+      ids.push(await createTicketApi(admin.page, { title: `Filter ${w}`.slice(0, 40), requesterId: 1, description: `About ${w}.` }, [20, 20, 20], { teamId }));
+    const name = unique('Filtered').replace(/\W/g, '').slice(0, 40);
+    const input = { name, scope: 'TEAM', teamId, shared: true, filter: { search: first } };
+    const { createView } = await gql<{ createView: { id: number } }>(ann.page, 'mutation($i: ViewInput!) { createView(input: $i) { id } }', { i: input });
+    await page.goto(`/view/tickets/all?view=${createView.id}`);
+    await liveConnected(page);
+    await markDocument(page);
+    await shown(rowOf(page, ids[0]));
+    expect(await countOf(page, createView.id)).toBe(1);
+    // One ticket out, another in: the count is 1 before and after.
+    await gql(ann.page, 'mutation($id: Int!, $i: ViewInput!) { updateView(id: $id, input: $i) { id } }', {
+      id: createView.id,
+      i: { ...input, filter: { search: second } },
+    });
+    await shown(rowOf(page, ids[1]));
+    await gone(rowOf(page, ids[0]));
+    expect(await countOf(page, createView.id)).toBe(1);
+    expect(await sameDocument(page)).toBe(true);
+    await gql(ann.page, 'mutation($id: Int!) { deleteView(id: $id) }', { id: createView.id });
+  });
 });

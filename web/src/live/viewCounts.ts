@@ -24,6 +24,13 @@ export const VIEW_COUNT_EVENTS = graphql(`
           id
           name
         }
+        filter {
+          priority
+          requesterId
+          search
+          status
+          type
+        }
         ...ViewSidebar_view
       }
     }

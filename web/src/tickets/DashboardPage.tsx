@@ -40,6 +40,13 @@ const DASHBOARD_PAGE = graphql(`
         id
         name
       }
+      filter {
+        priority
+        requesterId
+        search
+        status
+        type
+      }
       ...ViewSidebar_view
     }
     tickets(first: $first, after: $after, filter: $filter, orderBy: $orderBy, viewId: $viewId) {
@@ -118,6 +125,18 @@ export default function DashboardPage() {
     if (viewId == null || ownFilters || loading || selectedCount == null || listTotal == null || selectedCount === listTotal) return;
     refetch().catch((error: unknown) => console.warn('view refetch', error));
   }, [viewId, ownFilters, loading, selectedCount, listTotal, refetch]);
+  // And its definition: a colleague who changes a shared view's filter, scope or team (it arrives whole, live) can
+  // leave its count as it was with other tickets in it, so the list is read again when the shown view's definition
+  // changes (not when the agent picks another view: that is a new query of its own).
+  const selected = data?.views.find((view) => view.id === viewId);
+  const definition = selected ? JSON.stringify([selected.scope, selected.team?.id ?? null, selected.filter]) : null;
+  const shownDefinition = useRef<{ viewId: number | null; definition: string | null }>({ viewId: null, definition: null });
+  useEffect(() => {
+    const before = shownDefinition.current;
+    shownDefinition.current = { viewId, definition };
+    if (viewId == null || definition == null || before.viewId !== viewId || before.definition == null || before.definition === definition) return;
+    refetch().catch((error: unknown) => console.warn('view refetch', error));
+  }, [viewId, definition, refetch]);
 
   const shown = data ?? previousData;
   if (!shown) return error ? <LoadFailed what="tickets" error={error} retry={refetch} /> : <PageLoading />;
