@@ -145,11 +145,11 @@ describe('mail to the help desk', () => {
     expect((await ticketOf(id)).status).toBe('OPEN');
     const changes = dataOf(
       await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES, first: 2) { nodes { ... on TicketChange {
-        kind actor { kind name } changes { field from to } } } } } }`),
+        kind actor { kind name } changes { field from to } requesterMessageId } } } } }`),
     ).ticket.timeline.nodes;
     expect(changes).toEqual([
-      { kind: 'UPDATED', actor: { kind: 'AGENT', name: 'Demo' }, changes: [{ field: 'status', from: 'SOLVED', to: 'OPEN' }] },
-      { kind: 'HELD_ACCEPTED', actor: { kind: 'AGENT', name: 'Demo' }, changes: [] },
+      { kind: 'UPDATED', actor: { kind: 'AGENT', name: 'Demo' }, changes: [{ field: 'status', from: 'SOLVED', to: 'OPEN' }], requesterMessageId: null },
+      { kind: 'HELD_ACCEPTED', actor: { kind: 'AGENT', name: 'Demo' }, changes: [], requesterMessageId: message.id },
     ]);
   });
 
@@ -185,10 +185,19 @@ describe('mail to the help desk', () => {
     const page = await (await fetch(link)).text();
     expect(page).toContain('ACCEPT-ME');
     expect(page).not.toContain('DISCARD-ME');
+    // Each settling is an entry of its own that names its message.
     const changes = dataOf(
-      await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind actor { name } } } } } }`),
-    ).ticket.timeline.nodes.map((n: Data) => n.kind);
-    expect(changes.slice(0, 2)).toEqual(['HELD_DISCARDED', 'HELD_ACCEPTED']);
+      await demo.gql(`{ ticket(id: ${id}) { timeline(filter: CHANGES) { nodes { ... on TicketChange { kind requesterMessageId noteId } } } } }`),
+    ).ticket.timeline.nodes;
+    expect(changes.slice(0, 2)).toEqual([
+      { kind: 'HELD_DISCARDED', requesterMessageId: discardMe.id, noteId: null },
+      { kind: 'HELD_ACCEPTED', requesterMessageId: acceptMe.id, noteId: null },
+    ]);
+    const history = dataOf(await demo.gql(`{ ticketHistory(ticketId: ${id}, first: 2) { nodes { kind requesterMessageId } } }`)).ticketHistory.nodes;
+    expect(history).toEqual([
+      { kind: 'HELD_DISCARDED', requesterMessageId: discardMe.id },
+      { kind: 'HELD_ACCEPTED', requesterMessageId: acceptMe.id },
+    ]);
   });
 
   it('DMARC fail: the requester’s own address from a host its domain does not allow is held on the thread', async () => {

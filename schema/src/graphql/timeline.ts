@@ -176,6 +176,11 @@ export class TicketChange {
   changes!: FieldChange[];
   @Field(() => Int, { nullable: true, description: 'The note a NOTE_EDITED or NOTE_DELETED entry is about; null otherwise.' })
   noteId!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The requester's message (RequesterMessage.id) a HELD_ACCEPTED or HELD_DISCARDED entry is about; null otherwise.",
+  })
+  requesterMessageId!: number | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: "A reply's mail: its state, how many attempts were made and the mail server's last answer." })

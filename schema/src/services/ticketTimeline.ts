@@ -30,6 +30,8 @@ export interface TicketChangeRecord {
   changes: FieldChange[];
   /** The note a NOTE_EDITED or NOTE_DELETED event is about. */
   noteId: number | null;
+  /** The requester's message a HELD_ACCEPTED or HELD_DISCARDED event is about. */
+  requesterMessageId: number | null;
 }
 
 export interface TicketNoteRecord {
@@ -149,6 +151,7 @@ function toEntry(r: EventRow): TimelineEntryRecord {
     kind: r.kind as TicketChangeRecord['kind'],
     changes: JSON.parse(r.changes) as FieldChange[],
     noteId: r.note_id === null ? null : Number(r.note_id),
+    requesterMessageId: r.requester_message_id === null ? null : Number(r.requester_message_id),
   };
 }
 
