@@ -1,5 +1,4 @@
 import { InMemoryCache, type FieldPolicy, type Reference } from '@apollo/client';
-import { cacheSizes } from '@apollo/client/utilities';
 
 interface ConnectionValue {
   nodes: readonly unknown[];
@@ -70,12 +69,6 @@ const timeline: FieldPolicy<SeqConnection> = {
  * (see the `update` functions next to each mutation), never by a blanket refetch.
  */
 export function createCache(): InMemoryCache {
-  // The cache's memo of what it has read, sized for a ticket's timeline of 5,000 entries (issue 24): an object per
-  // entry and an array per note's revisions and per change's fields, once per store read (optimistic and not). The
-  // defaults (50,000 objects, 10,000 arrays) evicted them while the list was read, so a live entry read the whole
-  // list again from the store (bench 10e: a 190-270 ms task on the first live entry). Read when the cache is made.
-  cacheSizes['inMemoryCache.executeSelectionSet'] = 250_000;
-  cacheSizes['inMemoryCache.executeSubSelectedArray'] = 100_000;
   return new InMemoryCache({
     typePolicies: {
       // A delete's answer is not an entity: keep it inside the mutation result, not as DeletedMacro:{id}.
