@@ -5,6 +5,7 @@ import {
   actorName,
   changeWords,
   FILTERS,
+  rowBlocks,
   timelineRows,
   viaWords,
   type ActorValue,
@@ -141,24 +142,6 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
 
 type RowEntry = NoteEntry | ReplyEntry | RequesterMessageEntry;
 type Row = TimelineRow<RowEntry, ChangeValue>;
-
-/** Rows are rendered in blocks of entries whose seqs share a hundred (see RowBlock). */
-const BLOCK_SEQS = 100;
-
-/** A row's place: its entry's seq, for a group of changes its oldest entry's (which its key also names). */
-const rowSeq = (row: Row) => (row.type === 'note' ? row.note.seq : row.changes[row.changes.length - 1].seq);
-
-/** The rows (newest first) in runs of one block each; a row's block never changes while its key does not. */
-function rowBlocks(rows: readonly Row[]): { key: string; rows: Row[] }[] {
-  const blocks: { key: string; rows: Row[] }[] = [];
-  for (const row of rows) {
-    const key = `b${Math.floor(rowSeq(row) / BLOCK_SEQS)}`;
-    const last = blocks.at(-1);
-    if (last?.key === key) last.rows.push(row);
-    else blocks.push({ key, rows: [row] });
-  }
-  return blocks;
-}
 
 /** The same row: the same key over the same entries (rows are rebuilt on every change of the list). */
 function sameRow(before: Row, after: Row): boolean {
