@@ -19,6 +19,7 @@ export function useOlderPages(client: ApolloClient, ticketId: number, filter: Ti
   const chainKey = `${filter} ${first.pageInfo.endCursor ?? ''}`;
   const [chain, setChain] = useState<{ key: string; cursors: readonly string[] }>({ key: chainKey, cursors: NONE });
   const cursors = chain.key === chainKey ? chain.cursors : NONE;
+  // By filter and cursor (a cursor names a place in the timeline, whatever the filter).
   const [pages, setPages] = useState<ReadonlyMap<string, TimelinePage>>(() => new Map());
 
   useEffect(() => {
@@ -31,7 +32,7 @@ export function useOlderPages(client: ApolloClient, ticketId: number, filter: Ti
         callback(diff) {
           if (!diff.complete || !diff.result) return;
           const page = diff.result.ticket.timeline;
-          setPages((held) => (held.get(after) === page ? held : new Map(held).set(after, page)));
+          setPages((held) => (held.get(`${filter} ${after}`) === page ? held : new Map(held).set(`${filter} ${after}`, page)));
         },
       }),
     );
@@ -42,12 +43,12 @@ export function useOlderPages(client: ApolloClient, ticketId: number, filter: Ti
   const loaded = useMemo(() => {
     const out: TimelinePage[] = [];
     for (const after of cursors) {
-      const page = pages.get(after);
+      const page = pages.get(`${filter} ${after}`);
       if (!page) break;
       out.push(page);
     }
     return out;
-  }, [cursors, pages]);
+  }, [cursors, pages, filter]);
 
   const last = loaded.at(-1) ?? first;
   const hasOlder = loaded.length < cursors.length || last.pageInfo.hasNextPage;
@@ -57,7 +58,7 @@ export function useOlderPages(client: ApolloClient, ticketId: number, filter: Ti
     const after = last.pageInfo.endCursor;
     if (!after) return;
     const { data } = await client.query({ query: TIMELINE_PAGE, variables: { ticketId, timelineFilter: filter, after }, fetchPolicy: 'network-only' });
-    if (data) setPages((held) => new Map(held).set(after, data.ticket.timeline));
+    if (data) setPages((held) => new Map(held).set(`${filter} ${after}`, data.ticket.timeline));
     setChain((held) => ({ key: chainKey, cursors: [...(held.key === chainKey ? held.cursors : NONE), after] }));
   }
 
