@@ -240,6 +240,44 @@ describe('a long timeline', () => {
   });
 });
 
+describe('older pages stay live', () => {
+  it('a note edited in an older page shows its new text there, and a live entry joins the top, each once', async () => {
+    const ticket = await createTicket(demo.page, unique('Older pages'));
+    // 1 creation + 60 notes: the first page holds the newest 50, the older page the rest (its own cached list).
+    let olderId = 0;
+    for (let n = 1; n <= 60; n++) {
+      const { addTicketNote } = await gql<{ addTicketNote: { id: number } }>(
+        demo.page,
+        'mutation($t: Int!, $b: String!) { addTicketNote(ticketId: $t, body: $b) { id } }',
+        { t: ticket, b: `Older note ${n}.` },
+      );
+      if (n === 3) olderId = addTicketNote.id;
+    }
+    const page = demo.page;
+    await page.goto(`/view/ticket/${ticket}`);
+    await liveConnected(page);
+    // The end of the list in view loads the older page.
+    await page.getByRole('button', { name: 'Load older entries' }).scrollIntoViewIfNeeded();
+    await shown(line(page, 'Demo created the ticket'));
+    await shown(note(page, 'Older note 3.'));
+    // As another tab would: an edit of a note of the older page, then a new note.
+    const edited = unique('Older note 3, edited');
+    await gql(page, 'mutation($id: Int!, $b: String!) { editTicketNote(id: $id, body: $b) { id } }', { id: olderId, b: edited });
+    await shown(note(page, edited));
+    expect(await note(page, 'Older note 3.').count()).toBe(0);
+    const newest = unique('Newest note');
+    await gql(page, 'mutation($t: Int!, $b: String!) { addTicketNote(ticketId: $t, body: $b) { id } }', { t: ticket, b: newest });
+    await shown(note(page, newest));
+    const rows = timeline(page).locator('.timeline-list > li');
+    // On top, and every entry once: the creation, 60 notes, the edit's line and the new note.
+    expect(await rows.first().textContent()).toContain(newest);
+    expect(await rows.count()).toBe(63);
+    expect(await note(page, edited).count()).toBe(1);
+    expect(await note(page, 'Older note 1.').count()).toBe(1);
+    expect(await note(page, 'Older note 60.').count()).toBe(1);
+  });
+});
+
 describe('a lost connection', () => {
   it('resubscribes from the highest seq held: what was written meanwhile shows once', async () => {
     const agent = await chromium.open();

@@ -121,6 +121,9 @@ export async function timelineInBrowser(): Promise<void> {
     const few = await liveNotes(page, gw.url, demo, seeded.bigTicketId, 'first page');
     progress('10e. loading every page of the timeline by scrolling');
     const loaded = await loadEveryPage(page);
+    // Every page is loaded when the list has no end left to load. Not its rows: consecutive changes by one actor
+    // share a row, so 5,000 entries are fewer rows (about 3,360 for the seeded ones), so a count of rows never reached 5,000.
+    const everyPage = (await page.getByRole('button', { name: 'Load older entries' }).count()) === 0;
     const many = await liveNotes(page, gw.url, demo, seeded.bigTicketId, 'all pages');
     const ratio = many.p50 / Math.max(few.p50, 0.1);
     const smooth = many.longestTask < 50;
@@ -135,7 +138,7 @@ export async function timelineInBrowser(): Promise<void> {
       ratio,
       value: `${many.shown} rows shown: p50 ${fmt(many.p50)} ms (${fmt(few.p50)} ms with ${few.shown}), longest task ${fmt(many.longestTask)} ms (${fmt(few.longestTask)} ms)`,
       budget: '≤ 2× the 50-entry page; no task ≥ 50 ms',
-      met: ratio <= 2 && smooth && many.shown >= BIG,
+      met: ratio <= 2 && smooth && everyPage,
       note: `${LIVE_NOTES} notes added through GraphQL one after another, each timed from its acknowledgement to its row in the DOM (MutationObserver)`,
     });
   } finally {

@@ -24,13 +24,16 @@ interface SeqConnection {
 }
 
 /**
- * A ticket's timeline (one cached list per filter): entries newest first, each seq once. Nothing leaves a timeline
- * (a deleted note stays as its tombstone), so pages, live entries and a first page fetched again (the catch-up
- * after a reconnect) are merged by seq, keeping how far back the list was loaded; a first page that does not reach
- * the entries held (more new entries than a page) replaces them.
+ * A ticket's timeline: per filter, the first page (with the live entries put on top of it) is one cached list, and
+ * each older page is a list of its own (by its `after`): a live entry then changes a list of about a page, and the
+ * page's query reads that much again, not the 5,000 entries a long timeline may hold (issue 24; the ticket page
+ * watches the older pages it loaded: tickets/timeline/olderPages.ts). Entries newest first, each seq once. Nothing
+ * leaves a timeline (a deleted note stays as its tombstone), so live entries and a first page fetched again (the
+ * catch-up after a reconnect) are merged by seq; a first page that does not reach the entries held (more new
+ * entries than a page) replaces them, and with its new end the older pages loaded after the old one are left.
  */
 const timeline: FieldPolicy<SeqConnection> = {
-  keyArgs: ['filter'],
+  keyArgs: (args) => (args?.after ? ['filter', 'after'] : ['filter']),
   merge(existing, incoming, { args, readField }) {
     if (!existing) return incoming;
     const seqOf = (node: unknown) => readField<number>('seq', node as Reference) ?? 0;

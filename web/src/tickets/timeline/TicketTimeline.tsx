@@ -1,7 +1,8 @@
 import { useApolloClient, useMutation, useReactiveVar } from '@apollo/client/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { graphql, useFragment, type FragmentType } from '../../gql';
-import { entryView, TIMELINE_PAGE, type TimelinePage } from './documents';
+import { entryView, type TimelinePage } from './documents';
+import { useOlderPages } from './olderPages';
 import { liveStatusVar } from '../../live/connection';
 import { useSignedInUser } from '../../app/session';
 import { ConfirmModal } from '../../ui/ConfirmModal';
@@ -120,7 +121,9 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
   const me = useSignedInUser();
   const client = useApolloClient();
   const [deleting, setDeleting] = useState<number | null>(null);
-  const entries = useMemo(() => timeline.nodes.map(entryView), [timeline.nodes]);
+  const older = useOlderPages(client, ticketId, filter, timeline);
+  // The first page (with the live entries on top) and the older pages loaded, each its own cached list.
+  const entries = useMemo(() => [timeline.nodes, ...older.pages.map((page) => page.nodes)].flat().map(entryView), [timeline.nodes, older.pages]);
 
   // The highest seq this screen has held: a (re)subscription asks for what came after it.
   const highestSeq = useRef(0);
@@ -203,14 +206,8 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
             await revokeLink({ variables: { ticketId } });
           },
         }}
-        hasOlder={timeline.pageInfo.hasNextPage}
-        loadOlder={() =>
-          client.query({
-            query: TIMELINE_PAGE,
-            variables: { ticketId, timelineFilter: filter, after: timeline.pageInfo.endCursor },
-            fetchPolicy: 'network-only',
-          })
-        }
+        hasOlder={older.hasOlder}
+        loadOlder={older.loadOlder}
         actions={{
           add: async (body) => {
             await addNote({ variables: { ticketId, body } });

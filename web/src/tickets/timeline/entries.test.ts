@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   actorName,
@@ -7,6 +8,7 @@ import {
   filterHolds,
   mergeBySeq,
   paramOfFilter,
+  rowBlocks,
   timelineRows,
   type ChangeValue,
   type NoteValue,
@@ -102,6 +104,52 @@ describe('timeline rows', () => {
     const entries = [note(9, 90), change(8, 80), change(7, 79, DEMO), change(6, 10), change(5, 9), note(4, 8), change(3, 1)];
     const seqs = timelineRows(entries).flatMap((row) => (row.type === 'note' ? [row.note.seq] : row.changes.map((c) => c.seq)));
     expect(seqs).toEqual([9, 8, 7, 6, 5, 4, 3]);
+  });
+});
+
+/** A timeline of up to 400 entries (seqs 1..n, oldest first): notes, and changes by two actors seconds apart. */
+const timelineArb = fc.array(fc.record({ isNote: fc.boolean(), demo: fc.boolean(), gap: fc.integer({ min: 0, max: 90 }) }), { maxLength: 400 }).map((specs) => {
+  let seconds = 0;
+  const entries = specs.map(({ isNote, demo, gap }, index) => {
+    seconds += gap;
+    return isNote ? note(index + 1, seconds) : change(index + 1, seconds, demo ? DEMO : MARNIE);
+  });
+  return entries.reverse();
+});
+
+const blockKeys = (entries: readonly (NoteValue | ChangeValue)[]) =>
+  new Map(rowBlocks(timelineRows(entries)).map((block) => [block.key, block.rows.map((row) => row.key)]));
+
+describe('row blocks', () => {
+  it('hold every row once, in order', () => {
+    fc.assert(
+      fc.property(timelineArb, (entries) => {
+        const rows = timelineRows(entries);
+        const blocks = rowBlocks(rows);
+        expect(blocks.flatMap((block) => block.rows)).toEqual(rows);
+        expect(new Set(blocks.map((block) => block.key)).size).toBe(blocks.length);
+      }),
+    );
+  });
+
+  it('change only the newest block when an entry arrives on top, and only the oldest when older entries load', () => {
+    fc.assert(
+      fc.property(timelineArb, fc.integer({ min: 0, max: 400 }), (all, split) => {
+        fc.pre(all.length >= 2);
+        // Newest first: `shown` is what a page held, the rest the older entries it loads; the first entry arrives live.
+        const cut = 1 + (split % (all.length - 1));
+        const [live, ...held] = all.slice(0, cut);
+        const before = blockKeys([...held]);
+        const withLive = blockKeys([live, ...held]);
+        const withOlder = blockKeys(all.slice(1));
+        const newest = [...before.keys()][0];
+        const oldest = [...before.keys()].at(-1);
+        for (const [key, rows] of before) {
+          if (key !== newest) expect(withLive.get(key)).toEqual(rows);
+          if (key !== oldest) expect(withOlder.get(key)).toEqual(rows);
+        }
+      }),
+    );
   });
 });
 

@@ -162,6 +162,30 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
   return rows.reverse();
 }
 
+/** The seqs one block of rows covers (TimelineView renders the rows block by block). */
+export const BLOCK_SEQS = 100;
+
+/** A row's seq: its entry's; a group's is its oldest entry's, which its key names too and which never changes. */
+export function rowSeq(row: TimelineRow<NoteValue, ChangeValue>): number {
+  return row.type === 'note' ? row.note.seq : row.changes[row.changes.length - 1].seq;
+}
+
+/**
+ * The rows (newest first) in runs of one block each: the rows whose seqs share a hundred. A row's block depends on
+ * the row alone, so an entry arriving on top changes the newest block only, and older entries loaded at the end
+ * change the oldest block only: every other block keeps its key and its rows.
+ */
+export function rowBlocks<R extends TimelineRow<NoteValue, ChangeValue>>(rows: readonly R[]): { key: string; rows: R[] }[] {
+  const blocks: { key: string; rows: R[] }[] = [];
+  for (const row of rows) {
+    const key = `b${Math.floor(rowSeq(row) / BLOCK_SEQS)}`;
+    const last = blocks.at(-1);
+    if (last?.key === key) last.rows.push(row);
+    else blocks.push({ key, rows: [row] });
+  }
+  return blocks;
+}
+
 /** The timeline's filter, as the schema's TimelineFilter. */
 export type TimelineFilterValue = 'ALL' | 'NOTES' | 'CHANGES' | 'REPLIES';
 
