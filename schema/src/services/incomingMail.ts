@@ -26,13 +26,13 @@ import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedTe
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
 import * as autoAssign from './autoAssign.js';
-import { eventAudience, flushWithEvents, recordEvents, ticketData, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
+import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
 import { checkImage, type CheckedImage } from './images.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
-import { recordRequesterMessage } from './requesterMessage.js';
+import { recordRequesterMessage, reopenForMessage } from './requesterMessage.js';
 
 /** What mailauth judged of a mail (each: pass, fail, none, neutral, softfail, temperror, permerror, policy). */
 export interface MailAuthResult {
@@ -452,7 +452,7 @@ export async function mailOriginal(ctx: ServiceContext, rawMessageId: unknown): 
  * Accepts or discards a held message of one of the viewer's tickets (the access rule's change check), with its
  * event (HELD_ACCEPTED / HELD_DISCARDED) in the same transaction. Accepted, it joins the public conversation
  * (the requester page shows it) and, as any requester's message that is not held, reopens a SOLVED ticket (an
- * UPDATED change of its own, by the accepting agent: services/requesterMessage.ts's rule, applied when the message
+ * UPDATED change of its own, by the accepting agent: requesterMessage.reopenForMessage, applied when the message
  * joins); discarded, its text, files and original are removed and it stays as a tombstone.
  * A message that is not held is NOT_FOUND for either.
  */
@@ -467,14 +467,10 @@ async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: bo
     const ticket = await ticketAccess.findForChange(inner, ticketId);
     const message = await em.findOneOrFail(RequesterMessage, { id: found.id, held: true, discardedAt: null });
     const previous = facetsOf(ticket);
-    let reopenedFrom: ReturnType<typeof ticketData> | null = null;
+    let reopenedFrom: ReturnType<typeof reopenForMessage> = null;
     if (accept) {
       message.held = false;
-      if (ticket.status === 'SOLVED') {
-        reopenedFrom = ticketData(ticket);
-        ticket.status = 'OPEN';
-        ticket.updatedAt = new Date();
-      }
+      reopenedFrom = reopenForMessage(ticket);
     } else {
       message.body = '';
       message.discardedAt = new Date();

@@ -30,17 +30,25 @@ export interface RequesterMessageWrite {
   drafts: () => ChangeDraft[];
 }
 
+/**
+ * A requester's message joins the conversation (sent, or a held one accepted: services/incomingMail.ts): a SOLVED
+ * ticket reopens. Returns the ticket's data before the reopen (for its UPDATED change), or null when it stays as it is.
+ */
+export function reopenForMessage(ticket: Ticket): ReturnType<typeof ticketData> | null {
+  if (ticket.status !== 'SOLVED') return null;
+  const before = ticketData(ticket);
+  ticket.status = 'OPEN';
+  ticket.updatedAt = new Date();
+  return before;
+}
+
 export function recordRequesterMessage(em: Em, ticket: Ticket, input: RequesterMessageInput, files: readonly CheckedAttachment[]): RequesterMessageWrite {
   const createdAt = new Date();
   const message = em.create(RequesterMessage, { ticket, ...input, createdAt });
   for (const file of files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt });
-  const reopened = !input.held && ticket.status === 'SOLVED';
-  const before = reopened ? ticketData(ticket) : null;
   const previous = facetsOf(ticket);
-  if (reopened) {
-    ticket.status = 'OPEN';
-    ticket.updatedAt = new Date();
-  }
+  const before = input.held ? null : reopenForMessage(ticket);
+  const reopened = before !== null;
   let event: TicketEventDraft | undefined;
   return {
     message,
