@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -29,6 +29,7 @@ import { createLiveServer } from './graphql/websockets.js';
 import { createSocketQuota } from './graphql/socketQuota.js';
 import { createImageRouter } from './http/images.js';
 import { afterBody } from './http/afterBody.js';
+import { createDrainableServer } from './http/drain.js';
 import { refuseUndeclaredUploads } from './http/uploadGuard.js';
 import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
@@ -136,10 +137,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   // GraphQL requests with a bearer token skip the session (apiTokens/bearer.ts).
   app.use(bearerOrSession(sessions.middleware, deps));
 
-  const httpServer = createServer(app);
+  const { server: httpServer, drain: drainHttp } = createDrainableServer(app);
   // Keep idle connections longer than the clients and proxies that reuse them (Node's default is 5 s, shorter than
   // most): otherwise a client may send on a socket the server is closing at that moment and get ECONNRESET.
-  // Shutdown still closes idle sockets at once (the drain plugin).
+  // Shutdown still closes idle sockets at once (http/drain.ts).
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
   const schema = await buildFulcrumSchema();
@@ -156,7 +157,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     sessions.store.forgetAll();
     live.closeAll('Event bus reconnected: catch up');
   });
-  const apollo = createApollo({ schema, httpServer, introspection, log, disposeWebSockets: () => live.dispose(), budget });
+  const apollo = createApollo({ schema, drainHttp, introspection, log, disposeWebSockets: () => live.dispose(), budget });
   await apollo.start();
 
   app.use('/api', refuseCrossSiteWrites, createRestRouter(deps, log));

@@ -1,6 +1,4 @@
-import type { Server } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerOptions, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -58,7 +56,8 @@ function apolloLogger(log: ErrorLog): NonNullable<ApolloServerOptions<GraphQLCon
 
 export interface ApolloOptions {
   schema: GraphQLSchema;
-  httpServer: Server;
+  /** Drains the HTTP server when Apollo stops (http/drain.ts). */
+  drainHttp: () => Promise<void>;
   introspection: boolean;
   log: ErrorLog;
   /** Disposes the websocket server when Apollo stops. */
@@ -92,10 +91,9 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
       subscriptionsOverWebsocketsOnly,
       costPlugin(options.budget),
       rateLimitStatus,
-      ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),
       {
         async serverWillStart() {
-          return { drainServer: options.disposeWebSockets };
+          return { drainServer: () => Promise.all([options.drainHttp(), options.disposeWebSockets()]).then(() => undefined) };
         },
       },
       // Only what we use: no landing page (it loads scripts from a CDN), no cache-control or reporting work.
