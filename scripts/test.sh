@@ -13,7 +13,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step's wall time, printed as it ends and all together at the end (where the suite's time goes).
+timings=()
+current=''
+started=$SECONDS
+finish_step() {
+  if [ -n "$current" ]; then
+    local took=$((SECONDS - started))
+    timings+=("$(printf '%4d s  %s' "$took" "$current")")
+    printf '\033[2m== %s: %d s\033[0m\n' "$current" "$took"
+  fi
+}
+step() {
+  finish_step
+  current="$*"
+  started=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
 
 step "0/7 system packages the tests need"
 bash scripts/ensureSystemPackages.sh
@@ -39,3 +55,7 @@ FULCRUM_TEST_DATABASE=postgres FULCRUM_TEST_REDIS=1 bash scripts/withTestService
 
 step "7/7 browser tests"
 npx vitest run --config e2e/vitest.config.ts
+
+finish_step
+printf '\n\033[1m== time per step (%d s in all)\033[0m\n' "$SECONDS"
+printf '%s\n' "${timings[@]}"
