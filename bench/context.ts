@@ -100,7 +100,21 @@ export interface Workspace {
   customerIds: number[];
   agents: number[];
   agentCookies: Map<number, string>;
+  /** Agents with 50 tickets each and a session (rows 1m and 2m); none in the PostgreSQL pass's workspace. */
+  busyAgents?: number[];
   baselineUrl: string;
+}
+
+/** How many agents of 50 tickets each the read rows' load is spread over in rows 1m and 2m (issue 30). */
+export const BUSY_AGENTS = Number(process.env.BENCH_BUSY_AGENTS ?? 200);
+
+/**
+ * A load's requests taken in turn by the workspace's busy agents (request n by agent n mod their number), each with
+ * `headersOf` that agent's cookie; null when the workspace has none (the PostgreSQL pass).
+ */
+export function spreadOverBusyAgents(ws: Workspace, headersOf: (cookie: string) => Record<string, string>) {
+  if (!ws.busyAgents?.length) return null;
+  return { requests: ws.busyAgents.map((id) => ({ headers: headersOf(ws.agentCookies.get(id)!) })) };
 }
 
 /** One request done the way the load will do it, checked: a 2xx whose body has no GraphQL errors. */

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT, startProcess, type StartedProcess } from '../gateway/src/testing/processes.js';
+import { bundleGateway } from '../gateway/bundle.mjs';
 
 export const ROOT = REPO_ROOT;
 
@@ -87,16 +88,25 @@ export async function startBundle(bundle: string, dataDir: string, secret: strin
   });
 }
 
-export function startGateway(
+/**
+ * How the gateway under test runs: `bundle` (the default) is bench/server.ts compiled by gateway/bundle.mjs, the
+ * definition `npm start`'s bundle is built by (esbuild, dependencies inlined, started by plain node): the code users
+ * run, plus the bench's counters over IPC. `BENCH_GATEWAY=tsx` runs the TypeScript sources under the tsx loader, as
+ * the bench did before (the dashboard measured faster there than the bundle `npm start` ran).
+ */
+export const GATEWAY_BUILD: 'bundle' | 'tsx' = process.env.BENCH_GATEWAY === 'tsx' ? 'tsx' : 'bundle';
+let serverBundle: Promise<string> | undefined;
+
+export async function startGateway(
   dataDir: string,
   secret: string,
   options: { demo?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<Child> {
-  return startChild(join(ROOT, 'bench/server.ts'), gatewayEnv(dataDir, secret, { FULCRUM_DEMO: options.demo === false ? '0' : '1', ...options.env }), [
-    '--import',
-    'tsx',
-    ...(options.nodeArgs ?? []),
-  ]);
+  const env = gatewayEnv(dataDir, secret, { FULCRUM_DEMO: options.demo === false ? '0' : '1', ...options.env });
+  if (GATEWAY_BUILD === 'tsx') return startChild(join(ROOT, 'bench/server.ts'), env, ['--import', 'tsx', ...(options.nodeArgs ?? [])]);
+  // Beside main.mjs (same depth as gateway/src: paths relative to a module hold), built once per bench run.
+  serverBundle ??= bundleGateway(join(ROOT, 'gateway/dist/bench-server.mjs'), join(ROOT, 'bench/server.ts'));
+  return startChild(await serverBundle, env, options.nodeArgs ?? []);
 }
 
 export interface LoadResult {
@@ -123,9 +133,10 @@ export interface LoadSpec {
   seconds?: number;
   /**
    * Requests sent in turn instead of the one `body` (autocannon only): request n of the run, whichever connection
-   * sends it, goes to `path` with `body` of entry n modulo the list's length (writes that each change something).
+   * sends it, goes to `path` with `body` and `headers` of entry n modulo the list's length (writes that each change
+   * something; reads spread over many signed-in agents). What an entry leaves out is the spec's.
    */
-  requests?: { path: string; body: string }[];
+  requests?: { path?: string; body?: string; headers?: Record<string, string> }[];
 }
 
 /**

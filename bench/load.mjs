@@ -3,7 +3,7 @@
 // multipart GraphQL write), so every such request was refused with a GraphQL error that still answered 200.
 // Here the body goes out byte for byte, and with `graphql` set every answer is parsed: one with `errors` (or not
 // JSON) counts as a mismatch, reported in the row like a non-2xx. Input: a JSON spec file as argv[2] (the body
-// in a second file, `bodyFile`, or `requests`: a list of {path, body} sent in turn, request n of the run taking entry
+// in a second file, `bodyFile`, or `requests`: a list of {path, body, headers} sent in turn, request n of the run taking entry
 // n modulo the list's length whichever connection sends it); prints autocannon's result as one JSON line.
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -25,7 +25,12 @@ const turns = spec.requests?.length
       {
         setupRequest: (request) => {
           const next = spec.requests[sent++ % spec.requests.length];
-          return { ...request, path: next.path, body: next.body };
+          return {
+            ...request,
+            ...(next.path !== undefined && { path: next.path }),
+            ...(next.body !== undefined && { body: next.body }),
+            ...(next.headers && { headers: { ...request.headers, ...next.headers } }),
+          };
         },
       },
     ]

@@ -36,6 +36,41 @@ function shortUrl(url: string): string {
   return i >= 0 ? url.slice(i + 1) : url.replace(/^file:\/\//, '');
 }
 
+/**
+ * The module a line of an esbuild bundle came from: esbuild writes `// node_modules/express/index.js` (or
+ * `// gateway/src/app.ts`) above each module it inlines, so a frame of the bundle is named after its source module
+ * and package as it was under tsx.
+ */
+const bundleModules = new Map<string, { line: number; path: string }[]>();
+function modulesOf(url: string): { line: number; path: string }[] {
+  let modules = bundleModules.get(url);
+  if (!modules) {
+    modules = [];
+    const lines = readFileSync(new URL(url), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^\/\/ ((?:node_modules|gateway|schema|bench)\/\S+\.[cm]?[jt]s)$/.exec(lines[i]);
+      if (m) modules.push({ line: i, path: m[1] });
+    }
+    bundleModules.set(url, modules);
+  }
+  return modules;
+}
+function sourceOf(url: string, lineNumber: number): string {
+  if (!url.startsWith('file://') || !url.endsWith('.mjs') || url.includes('/node_modules/')) return url;
+  const modules = modulesOf(url);
+  let lo = 0;
+  let hi = modules.length - 1;
+  let found: string | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (modules[mid].line <= lineNumber) {
+      found = modules[mid].path;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found ? `/${found}` : url;
+}
+
 export function summarizeProfile(file: string, top = 12): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -46,13 +81,14 @@ export function summarizeProfile(file: string, top = 12): ProfileSummary {
   const functions = new Map<string, number>();
   const packages = new Map<string, number>();
   for (const [id, hits] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const { functionName, url: frameUrl, lineNumber } = byId.get(id)!.callFrame;
+    const url = sourceOf(frameUrl, lineNumber);
     if (functionName === '(idle)') {
       idle += hits;
       continue;
     }
     busy += hits;
-    const name = url ? `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}` : functionName;
+    const name = url ? `${functionName || '(anonymous)'} ${shortUrl(url)}${url === frameUrl ? `:${lineNumber + 1}` : ''}` : functionName;
     functions.set(name, (functions.get(name) ?? 0) + hits);
     const pkg = functionName === '(garbage collector)' ? '(garbage collector)' : functionName === '(program)' ? '(program: V8/native)' : packageOf(url);
     packages.set(pkg, (packages.get(pkg) ?? 0) + hits);

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { HAS_TASKSET, ROOT, type LoadResult } from './lib.js';
+import { GATEWAY_BUILD, HAS_TASKSET, ROOT, type LoadResult } from './lib.js';
 import type { ProfileSummary } from './profile.js';
 
 export interface Row {
@@ -49,7 +49,8 @@ export function render(report: Report): string {
   const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   lines.push(
     `Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB), Node ${process.version}, ` +
-      `${HAS_TASKSET ? 'gateway pinned to core 0 and load to core 1 with taskset' : 'no taskset: unpinned'}; autocannon, ${seconds} s per run after a 2 s warm-up, 50 connections unless stated. ` +
+      `gateway ${GATEWAY_BUILD === 'bundle' ? "compiled as `npm start`'s bundle (gateway/bundle.mjs), run by plain node" : 'under tsx (BENCH_GATEWAY=tsx)'} with NODE_ENV=production, ` +
+      `${HAS_TASKSET ? 'pinned to core 0 and load to core 1 with taskset' : 'no taskset: unpinned'}; autocannon, ${seconds} s per run after a 2 s warm-up, 50 connections unless stated. ` +
       `Baseline: ${fmtInt(baseline.rps)} req/s at 50 connections, ${fmtInt(baseline1.rps)} req/s (p50 ${baseline1.p50.toFixed(2)} ms) on 1 connection, one request at a time.`,
   );
   lines.push(

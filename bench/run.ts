@@ -32,6 +32,7 @@ import {
   SECONDS,
   SUBSCRIBERS,
   gateway,
+  BUSY_AGENTS,
   guard,
   latency,
   load,
@@ -52,14 +53,14 @@ import { HAS_TASKSET, LOAD_CPU, log, progress } from './lib.js';
 import type { ProfileSummary } from './profile.js';
 import { render, writeDoc } from './report.js';
 import { addAgents, addTickets, count, forgeSessions, openDb } from './seed.js';
-import { bearerDashboard, costLadder, dashboard, profileLoad } from './scenarios/dashboard.js';
+import { bearerDashboard, costLadder, dashboard, dashboardManyAgents, profileLoad } from './scenarios/dashboard.js';
 import { live } from './scenarios/live.js';
 import { liveInBrowser } from './scenarios/liveBrowser.js';
 import { messageCenter } from './scenarios/messageCenter.js';
 import { postgresPassWanted, postgresRows } from './scenarios/postgres.js';
 import { replies } from './scenarios/replies.js';
 import { reports } from './scenarios/reports.js';
-import { restList } from './scenarios/restList.js';
+import { restList, restListManyAgents } from './scenarios/restList.js';
 import { scale } from './scenarios/scale.js';
 import { timeline } from './scenarios/timeline.js';
 import { views } from './scenarios/views.js';
@@ -100,11 +101,22 @@ async function seedMainWorkspace(): Promise<Omit<Workspace, 'gw' | 'demo' | 'mar
     image: demoImage,
     label: 'demo agent to 50 tickets',
   });
-  const agents = await addAgents(db, 'bench', Math.max(SUBSCRIBERS, 2));
+  const agents = await addAgents(db, 'bench', Math.max(SUBSCRIBERS, BUSY_AGENTS, 2));
   const agentCookies = forgeSessions(db, agents, secret);
+  // Rows 1m and 2m: the read load spread over a team of agents with 50 tickets each, as a help desk uses it.
+  const busyAgents = agents.slice(0, BUSY_AGENTS);
+  addTickets(db, {
+    assignees: busyAgents.flatMap((id) => Array<number>(50).fill(id)),
+    requesterIds: customerIds,
+    macroIds,
+    image: demoImage,
+    label: `${BUSY_AGENTS} agents to 50 tickets each`,
+  });
   db.close();
-  log(`seeded main workspace in ${((performance.now() - t0) / 1000).toFixed(1)} s: demo agent with 50 tickets, ${agents.length} more agents with sessions`);
-  return { dir, customerIds, agents, agentCookies };
+  log(
+    `seeded main workspace in ${((performance.now() - t0) / 1000).toFixed(1)} s: demo agent with 50 tickets, ${agents.length} more agents with sessions, ${busyAgents.length} of them with 50 tickets each`,
+  );
+  return { dir, customerIds, agents, agentCookies, busyAgents };
 }
 
 async function main() {
@@ -134,7 +146,9 @@ async function main() {
   const ws: Workspace = { ...seeded, gw, demo, marnie, baselineUrl };
 
   if (runs(1)) await guard('1', () => restList(ws));
+  if (runs(1)) await guard('1m', () => restListManyAgents(ws));
   if (runs(2)) await guard('2', () => dashboard(ws));
+  if (runs(2)) await guard('2m', () => dashboardManyAgents(ws));
   if (runs(2)) await guard('2b', () => bearerDashboard(ws));
   if (runs(2)) await guard('ladder', () => costLadder(ws));
   // 6 before the writes, so the dashboard shows the same 50 tickets.

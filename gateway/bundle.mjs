@@ -50,11 +50,14 @@ const optionalImports = {
   },
 };
 
-/** Writes the bundle to `outfile` and returns its path. */
-export async function bundleGateway(outfile = DEFAULT_BUNDLE) {
+/**
+ * Writes the bundle to `outfile` and returns its path. `entry` is main.ts but for the bench, whose gateway
+ * (bench/server.ts: startGateway() plus its counters over IPC) is compiled by this same definition.
+ */
+export async function bundleGateway(outfile = DEFAULT_BUNDLE, entry = join(REPO_ROOT, 'gateway/src/main.ts')) {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [join(REPO_ROOT, 'gateway/src/main.ts')],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',

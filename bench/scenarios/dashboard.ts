@@ -20,6 +20,7 @@ import {
   paired,
   ratioTo,
   rows,
+  spreadOverBusyAgents,
   statementsOf,
   stop,
   tmp,
@@ -59,6 +60,29 @@ export async function dashboard(ws: Workspace): Promise<void> {
     budget: 'ratio ≥ 0.03, p99 ≤ 3× p50, SQL 1–3 constant',
     met: ratioTo(r, base) >= 0.03 && r.p99 <= 3 * r.p50 && constant && !failures(r),
     note: `${failures(r) ? failures(r) + '; ' : ''}SQL statements per request at first = 5 / 50 / 100: ${counts.join(' / ')} (session read + page; the session touch is written at most once a minute); p99/p50 = ${(r.p99 / r.p50).toFixed(2)}; ${baseNote(base)}`,
+  });
+}
+
+/** 2m. The same dashboard with the load spread over a team of agents with 50 tickets each, each request a different agent's. */
+export async function dashboardManyAgents(ws: Workspace): Promise<void> {
+  const spread = spreadOverBusyAgents(ws, (cookie) => gqlHeaders(cookie));
+  if (!spread) return;
+  const spec = { ...dashboardSpec(ws.gw.url, ws.demo), ...spread };
+  await check({ ...spec, headers: spread.requests[0].headers }, (b) => {
+    const t = b.data.tickets;
+    if (t.nodes.length !== 50 || !t.nodes.every((n: any) => n.requester?.name && n.macro?.name && n.image?.url))
+      throw new Error('dashboard (many agents): expected 50 tickets with requester, macro and image');
+  });
+  const [r, base] = await paired(ws, `2m. GraphQL dashboard over ${spread.requests.length} agents`, spec);
+  rows.push({
+    scenario: `2m. GraphQL dashboard, the load spread over ${spread.requests.length} signed-in agents of 50 tickets each`,
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    ratio: ratioTo(r, base),
+    budget: 'ratio ≥ 0.03, p99 ≤ 3× p50',
+    met: ratioTo(r, base) >= 0.03 && r.p99 <= 3 * r.p50 && !failures(r),
+    note: `${failures(r) ? failures(r) + '; ' : ''}one agent after another, request n by agent n mod ${spread.requests.length}; p99/p50 = ${(r.p99 / r.p50).toFixed(2)}; ${baseNote(base)}`,
   });
 }
 
