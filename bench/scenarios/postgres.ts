@@ -45,7 +45,8 @@ export async function postgresPassWanted(): Promise<boolean> {
 
 /** The demo agent's tickets up to 50 (each with an image, like the SQLite workspace), through GraphQL. */
 async function fillDemoTickets(url: string, cookie: string, customerIds: number[]): Promise<void> {
-  const has = (await gql(url, cookie, '{ tickets(first: 1) { totalCount } }')).tickets.totalCount as number;
+  // The demo agent's own tickets (an admin's list without the filter counts every agent's).
+  const has = (await gql(url, cookie, '{ tickets(first: 1, filter: { assignedToMe: true }) { totalCount } }')).tickets.totalCount as number;
   for (let i = has; i < 50; i++) {
     const form = new FormData();
     const input = {
