@@ -155,7 +155,9 @@ async function main() {
   if (runs(6)) await guard('6', () => web(ws));
   if (runs(3)) await guard('3', () => writes(ws));
   // The same rows on PostgreSQL + Redis, while the baseline still runs (their ratios pair with it like the SQLite rows').
-  const onPostgres = [runs(1) && restList, runs(2) && dashboard, runs(3) && writes].filter((s) => s !== false);
+  const onPostgres = [runs(1) && restList, runs(1) && restListManyAgents, runs(2) && dashboard, runs(2) && dashboardManyAgents, runs(3) && writes].filter(
+    (s) => s !== false,
+  );
   const postgres = (onPostgres.length > 0 || runs(10) || runs(11) || runs(12) || runs(13) || runs(14)) && (await postgresPassWanted());
   if (onPostgres.length && postgres) await guard('PostgreSQL + Redis', () => postgresRows(ws, onPostgres));
   await stop(baselineChild);

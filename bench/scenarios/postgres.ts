@@ -11,11 +11,14 @@
  */
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import signature from 'cookie-signature';
+import { openDatabase, usernameKey } from '@fulcrum/schema';
 import { createPostgresDatabase } from '@fulcrum/schema/testing';
-import { gateway, gql, login, notes, rows, stop, tmp, type Workspace } from '../context.js';
+import { BUSY_AGENTS, gateway, gql, login, notes, rows, secret, stop, tmp, type Workspace } from '../context.js';
 import { progress } from '../lib.js';
 import type { Row } from '../report.js';
-import { TINY_PNG } from '../seed.js';
+import { TINY_PNG, passwordHash } from '../seed.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SUFFIX = ' (PostgreSQL + Redis)';
@@ -73,6 +76,58 @@ async function fillDemoTickets(url: string, cookie: string, customerIds: number[
 }
 
 /**
+ * Rows 1m and 2m on PostgreSQL: BUSY_AGENTS agents with 50 tickets each (with an image) and a signed-in session
+ * each, written in bulk as the SQLite workspace's are (bench/seed.ts: addAgents, addTickets, forgeSessions).
+ */
+async function seedBusyAgents(databaseUrl: string, customerIds: number[]): Promise<{ busyAgents: number[]; agentCookies: Map<number, string> }> {
+  const orm = await openDatabase({ databaseUrl });
+  const agentCookies = new Map<number, string>();
+  const busyAgents: number[] = [];
+  try {
+    const hash = await passwordHash();
+    const maxAge = 12 * 60 * 60 * 1000;
+    const connection = orm.em.getConnection();
+    await connection.transactional(async (trx) => {
+      const run = <T>(sql: string, params: unknown[]) => connection.execute<T[]>(sql, params, 'all', trx);
+      for (let k = 1; k <= BUSY_AGENTS; k++) {
+        const name = `busy${String(k).padStart(4, '0')}`;
+        const [row] = await run<{ id: number }>(
+          'insert into users (username, username_key, email, password_hash, created_at) values (?, ?, ?, ?, now()) returning id',
+          [name, usernameKey(name), `${name}@bench.fulcrum.test`, hash],
+        );
+        const userId = Number(row.id);
+        busyAgents.push(userId);
+        const sid = randomBytes(24).toString('base64url');
+        const expires = new Date(Date.now() + maxAge);
+        const data = {
+          cookie: { originalMaxAge: maxAge, expires: expires.toISOString(), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
+          userId,
+          signedInAt: Date.now(),
+        };
+        await run('insert into sessions (sid, data, user_id, expires_at) values (?, ?, ?, ?)', [sid, JSON.stringify(data), userId, expires]);
+        agentCookies.set(userId, `fulcrum.sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}`);
+      }
+      await run(
+        `insert into tickets (title, type, priority, status, assignee_id, requester_id, macro_id, description, created_at, updated_at)
+         select 'Bench ticket ' || a.n || '.' || g, 'Task', 'Low', 'OPEN', a.id, ?, 1, 'Seeded for the benchmark.', now(), now()
+           from unnest(cast(? as integer[])) with ordinality as a(id, n), generate_series(1, 50) as g`,
+        // A PostgreSQL array literal: knex would spread a JS array into a list of bindings.
+        [customerIds[0], `{${busyAgents.join(',')}}`],
+      );
+      await run(
+        `insert into ticket_images (ticket_id, mime_type, byte_size, width, height, data, created_at)
+         select t.id, 'image/png', ?, 1, 1, ?, now() from tickets t where t.assignee_id = any(cast(? as integer[]))`,
+        [TINY_PNG.length, TINY_PNG, `{${busyAgents.join(',')}}`],
+      );
+    });
+    await connection.execute('vacuum analyze');
+  } finally {
+    await orm.close(true);
+  }
+  return { busyAgents, agentCookies };
+}
+
+/**
  * Runs `scenarios` (the SQLite rows' own functions) against a PostgreSQL + Redis gateway and turns the rows they
  * add into "(PostgreSQL + Redis)" rows with their ratio to the SQLite row of the same name.
  */
@@ -87,7 +142,8 @@ export async function postgresRows(sqlite: Workspace, scenarios: ((ws: Workspace
     const marnie = await login(gw.url, 1);
     const customerIds = ((await gql(gw.url, demo, '{ customers(first: 100) { nodes { id } } }')).customers.nodes as { id: number }[]).map((c) => c.id);
     await fillDemoTickets(gw.url, demo, customerIds);
-    const ws: Workspace = { dir, gw, demo, marnie, customerIds, agents: [], agentCookies: new Map(), baselineUrl: sqlite.baselineUrl };
+    const busy = sqlite.busyAgents?.length ? await seedBusyAgents(db.url, customerIds) : { busyAgents: [], agentCookies: new Map<number, string>() };
+    const ws: Workspace = { dir, gw, demo, marnie, customerIds, agents: busy.busyAgents, ...busy, baselineUrl: sqlite.baselineUrl };
     for (const scenario of scenarios) {
       const from = rows.length;
       const notesFrom = notes.length;
