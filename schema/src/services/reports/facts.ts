@@ -83,11 +83,12 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
   if (now) for (const f of folded.facts) deltas.add(f, now, 1);
   if (folded.reopened)
     await statements.all('report_facts_unfinal', `update report_facts set final = ? where ticket_id = ? and kind = 'SOLVED' and final = ?`, [0, ticketId, 1]);
-  for (const f of folded.facts)
+  // The entries' facts in one statement (a created ticket has two): one round trip on PostgreSQL, not one per fact.
+  if (folded.facts.length)
     await statements.all(
-      'report_facts_insert',
-      `insert into report_facts (${FACT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      factParams(ticketId, f),
+      `report_facts_insert_${folded.facts.length}`,
+      `insert into report_facts (${FACT_COLUMNS}) values ${folded.facts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      folded.facts.flatMap((f) => factParams(ticketId, f)),
     );
   // A kept state the entries left as it was (foldEvent returns the same object: a reply on a ticket already answered,
   // an update that changes nothing reports count) is not written again.
