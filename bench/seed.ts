@@ -68,21 +68,27 @@ export function addCustomers(db: Db, ownerIds: number[], count: number): number[
 export function forgeSessions(db: Db, userIds: number[], secret: string): Map<number, string> {
   const insert = db.prepare('insert into sessions (sid, data, user_id, expires_at) values (?, ?, ?, ?)');
   const cookies = new Map<number, string>();
-  const maxAge = 12 * 60 * 60 * 1000;
   db.transaction(() => {
     for (const userId of userIds) {
-      const sid = randomBytes(24).toString('base64url');
-      const expires = new Date(Date.now() + maxAge);
-      const data = {
-        cookie: { originalMaxAge: maxAge, expires: expires.toISOString(), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
-        userId,
-        signedInAt: Date.now(),
-      };
-      insert.run(sid, JSON.stringify(data), userId, expires.getTime());
-      cookies.set(userId, `fulcrum.sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}`);
+      const session = forgedSession(userId, secret);
+      insert.run(session.sid, session.data, userId, session.expires.getTime());
+      cookies.set(userId, session.cookie);
     }
   })();
   return cookies;
+}
+
+/** One signed-in session of `userId` as express-session stores it (a `sessions` row) and its signed cookie. */
+export function forgedSession(userId: number, secret: string): { sid: string; data: string; expires: Date; cookie: string } {
+  const maxAge = 12 * 60 * 60 * 1000;
+  const sid = randomBytes(24).toString('base64url');
+  const expires = new Date(Date.now() + maxAge);
+  const data = {
+    cookie: { originalMaxAge: maxAge, expires: expires.toISOString(), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
+    userId,
+    signedInAt: Date.now(),
+  };
+  return { sid, data: JSON.stringify(data), expires, cookie: `fulcrum.sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}` };
 }
 
 const TYPES = ['Question', 'Incident', 'Problem', 'Task'];

@@ -11,14 +11,12 @@
  */
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import signature from 'cookie-signature';
 import { openDatabase, usernameKey } from '@fulcrum/schema';
 import { createPostgresDatabase } from '@fulcrum/schema/testing';
 import { BUSY_AGENTS, gateway, gql, login, notes, rows, secret, stop, tmp, type Workspace } from '../context.js';
 import { progress } from '../lib.js';
 import type { Row } from '../report.js';
-import { TINY_PNG, passwordHash } from '../seed.js';
+import { TINY_PNG, forgedSession, passwordHash } from '../seed.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SUFFIX = ' (PostgreSQL + Redis)';
@@ -85,7 +83,6 @@ async function seedBusyAgents(databaseUrl: string, customerIds: number[]): Promi
   const busyAgents: number[] = [];
   try {
     const hash = await passwordHash();
-    const maxAge = 12 * 60 * 60 * 1000;
     const connection = orm.em.getConnection();
     await connection.transactional(async (trx) => {
       const run = <T>(sql: string, params: unknown[]) => connection.execute<T[]>(sql, params, 'all', trx);
@@ -97,15 +94,9 @@ async function seedBusyAgents(databaseUrl: string, customerIds: number[]): Promi
         );
         const userId = Number(row.id);
         busyAgents.push(userId);
-        const sid = randomBytes(24).toString('base64url');
-        const expires = new Date(Date.now() + maxAge);
-        const data = {
-          cookie: { originalMaxAge: maxAge, expires: expires.toISOString(), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
-          userId,
-          signedInAt: Date.now(),
-        };
-        await run('insert into sessions (sid, data, user_id, expires_at) values (?, ?, ?, ?)', [sid, JSON.stringify(data), userId, expires]);
-        agentCookies.set(userId, `fulcrum.sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}`);
+        const session = forgedSession(userId, secret);
+        await run('insert into sessions (sid, data, user_id, expires_at) values (?, ?, ?, ?)', [session.sid, session.data, userId, session.expires]);
+        agentCookies.set(userId, session.cookie);
       }
       await run(
         `insert into tickets (title, type, priority, status, assignee_id, requester_id, macro_id, description, created_at, updated_at)
