@@ -24,7 +24,7 @@ beforeAll(async () => {
   // The webhook engine runs on the same knex client: each write wakes it 10 ms after its commit, and on a loaded
   // machine that wake's statements landed in the next request's count (a fresh-clone CI run on PostgreSQL counted
   // 7 against 6). Nothing here delivers webhooks, so it is stopped: only requests' statements are counted.
-  gw = await startTestGateway({ webhooks: { pollMs: 3_600_000 } });
+  gw = await startTestGateway();
   await gw.deps.webhooks?.stop();
   const knex = gw.orm.em.fork().getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
   knex.on('query', (q) => statements.push(q.sql));

@@ -12,7 +12,7 @@
  *   on it at that very moment sees the connection close unanswered, which HTTP clients retry (RFC 9112 §9.3.1) — and
  *   such a request is dropped unread here (`handler`), never served without its answer;
  * - every request answered during the drain carries `Connection: close`, and its connection ends after it;
- * - after `graceMs` whatever is left is destroyed.
+ * - after `DRAIN_GRACE_MS` whatever is left is destroyed.
  * Upgraded connections (websockets) are left to the websocket server's own close (1001).
  */
 import { Server, createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
@@ -25,14 +25,15 @@ const DRAIN_GRACE_MS = 10_000;
 
 interface Connection {
   inFlight: number;
-  answered: number;
+  /** Whether a request of this connection was answered: a keep-alive connection, not a fresh one. */
+  answered: boolean;
   upgraded: boolean;
 }
 
 interface DrainableServer {
   server: Server;
   /** Stops accepting, answers what arrived, closes every connection; resolves once all are closed. */
-  drain: (graceMs?: number) => Promise<void>;
+  drain: () => Promise<void>;
 }
 
 export function createDrainableServer(app: RequestListener): DrainableServer {
@@ -48,7 +49,7 @@ export function createDrainableServer(app: RequestListener): DrainableServer {
   const server = createServer(handler);
 
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { inFlight: 0, answered: 0, upgraded: false });
+    connections.set(socket, { inFlight: 0, answered: false, upgraded: false });
     socket.once('close', () => connections.delete(socket));
   });
   server.on('upgrade', (req: IncomingMessage) => {
@@ -63,7 +64,7 @@ export function createDrainableServer(app: RequestListener): DrainableServer {
     if (draining) res.setHeader('Connection', 'close');
     res.once('close', () => {
       connection.inFlight--;
-      connection.answered++;
+      connection.answered = true;
       if (draining && connection.inFlight === 0) req.socket.end();
     });
   });
@@ -73,7 +74,7 @@ export function createDrainableServer(app: RequestListener): DrainableServer {
     if (connection && !connection.upgraded && connection.inFlight === 0) socket.end();
   };
 
-  const drain = (graceMs = DRAIN_GRACE_MS) =>
+  const drain = () =>
     new Promise<void>((resolve) => {
       draining = true;
       const timers: NodeJS.Timeout[] = [];
@@ -86,13 +87,13 @@ export function createDrainableServer(app: RequestListener): DrainableServer {
       });
       for (const [socket, connection] of connections) {
         if (connection.upgraded || connection.inFlight > 0) continue;
-        if (connection.answered > 0) socket.end();
-        else timers.push(setTimeout(() => endIfIdle(socket), Math.min(FRESH_CONNECTION_MS, graceMs)));
+        if (connection.answered) socket.end();
+        else timers.push(setTimeout(() => endIfIdle(socket), FRESH_CONNECTION_MS));
       }
       timers.push(
         setTimeout(() => {
           for (const socket of connections.keys()) socket.destroy();
-        }, graceMs),
+        }, DRAIN_GRACE_MS),
       );
     });
 
