@@ -29,14 +29,17 @@ import {
 import { autocannon, type LoadSpec } from '../lib.js';
 import { summarizeProfile, type ProfileSummary } from '../profile.js';
 
+/** The dashboard's answer: 50 tickets, each with its requester, macro and image. */
+const fiftyWithRelations = (what: string) => (b: any) => {
+  const t = b.data.tickets;
+  if (t.nodes.length !== 50 || !t.nodes.every((n: any) => n.requester?.name && n.macro?.name && n.image?.url))
+    throw new Error(`${what}: expected 50 tickets with requester, macro and image`);
+};
+
 export async function dashboard(ws: Workspace): Promise<void> {
   const { gw, demo } = ws;
   const spec = dashboardSpec(gw.url, demo);
-  await check(spec, (b) => {
-    const t = b.data.tickets;
-    if (t.nodes.length !== 50 || !t.nodes.every((n: any) => n.requester?.name && n.macro?.name && n.image?.url))
-      throw new Error('dashboard: expected 50 tickets with requester, macro and image');
-  });
+  await check(spec, fiftyWithRelations('dashboard'));
   const dashboardStatements: Record<number, number> = {};
   for (const first of [5, 50, 100]) {
     const s = dashboardSpec(gw.url, demo, first);
@@ -68,11 +71,7 @@ export async function dashboardManyAgents(ws: Workspace): Promise<void> {
   const spread = spreadOverBusyAgents(ws, (cookie) => gqlHeaders(cookie));
   if (!spread) return;
   const spec = { ...dashboardSpec(ws.gw.url, ws.demo), ...spread };
-  await check({ ...spec, headers: spread.requests[0].headers }, (b) => {
-    const t = b.data.tickets;
-    if (t.nodes.length !== 50 || !t.nodes.every((n: any) => n.requester?.name && n.macro?.name && n.image?.url))
-      throw new Error('dashboard (many agents): expected 50 tickets with requester, macro and image');
-  });
+  await check({ ...spec, headers: spread.requests[0].headers }, fiftyWithRelations('dashboard (many agents)'));
   const [r, base] = await paired(ws, `2m. GraphQL dashboard over ${spread.requests.length} agents`, spec);
   rows.push({
     scenario: `2m. GraphQL dashboard, the load spread over ${spread.requests.length} signed-in agents of 50 tickets each`,

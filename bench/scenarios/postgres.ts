@@ -98,17 +98,18 @@ async function seedBusyAgents(databaseUrl: string, customerIds: number[]): Promi
         await run('insert into sessions (sid, data, user_id, expires_at) values (?, ?, ?, ?)', [session.sid, session.data, userId, session.expires]);
         agentCookies.set(userId, session.cookie);
       }
+      // A PostgreSQL array literal: knex would spread a JS array into a list of bindings.
+      const agentIds = `{${busyAgents.join(',')}}`;
       await run(
         `insert into tickets (title, type, priority, status, assignee_id, requester_id, macro_id, description, created_at, updated_at)
          select 'Bench ticket ' || a.n || '.' || g, 'Task', 'Low', 'OPEN', a.id, ?, 1, 'Seeded for the benchmark.', now(), now()
            from unnest(cast(? as integer[])) with ordinality as a(id, n), generate_series(1, 50) as g`,
-        // A PostgreSQL array literal: knex would spread a JS array into a list of bindings.
-        [customerIds[0], `{${busyAgents.join(',')}}`],
+        [customerIds[0], agentIds],
       );
       await run(
         `insert into ticket_images (ticket_id, mime_type, byte_size, width, height, data, created_at)
          select t.id, 'image/png', ?, 1, 1, ?, now() from tickets t where t.assignee_id = any(cast(? as integer[]))`,
-        [TINY_PNG.length, TINY_PNG, `{${busyAgents.join(',')}}`],
+        [TINY_PNG.length, TINY_PNG, agentIds],
       );
     });
     await connection.execute('vacuum analyze');
