@@ -347,6 +347,8 @@ export function subscribe(bus: EventBus, viewerId: number) {
 export async function readableTicket(ctx: ServiceContext, rawId: unknown): Promise<{ id: number; eventSeq: number }> {
   const scope = await scopeOf(ctx);
   const id = parseId(rawId);
+  const already = id ? readThisRequest.get(ctx)?.get(id) : undefined;
+  if (id && already !== undefined) return { id, eventSeq: already };
   if (id) {
     const access = readSql(scope);
     // The statement's name carries the rule's text: a rule whose SQL differs by viewer gets a statement per form.
@@ -359,6 +361,20 @@ export async function readableTicket(ctx: ServiceContext, rawId: unknown): Promi
     if (found) return { id, eventSeq: Number(found.n) };
   }
   throw AppError.notFound('Ticket');
+}
+
+/**
+ * Tickets this request (this context: one HTTP request or one websocket operation's read) has read through the rule
+ * in `readSql`, with their event counter at that read: `ticket(id) { timeline }` checks access once, not twice.
+ * Only a read through the rule puts a ticket here (ticketPages.getTicket); a context lives for one request, so a
+ * change of role or team counts from the next request on, as the scope does.
+ */
+const readThisRequest = new WeakMap<ServiceContext, Map<number, number>>();
+
+export function readInThisRequest(ctx: ServiceContext, ticketId: number, eventSeq: number): void {
+  let read = readThisRequest.get(ctx);
+  if (!read) readThisRequest.set(ctx, (read = new Map<number, number>()));
+  read.set(ticketId, eventSeq);
 }
 
 /**

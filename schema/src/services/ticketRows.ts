@@ -11,10 +11,14 @@ import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type 
  * hydration, prepared once (hotRead): the REST list's and the ticket page's hot path. The image bytes are never
  * read here. `name` names the statement text (see hotRead).
  */
-export const TICKET_SELECT = `select t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
+const TICKET_SELECT_COLUMNS = `t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
     i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height,
-    t.team_id, t.version
-  from tickets t left join ticket_images i on i.ticket_id = t.id`;
+    t.team_id, t.version`;
+const TICKET_SELECT_FROM = 'from tickets t left join ticket_images i on i.ticket_id = t.id';
+export const TICKET_SELECT = `select ${TICKET_SELECT_COLUMNS} ${TICKET_SELECT_FROM}`;
+/** TICKET_SELECT with the ticket's event counter (its timeline's last seq) after its own columns, at TICKET_EVENT_SEQ. */
+export const TICKET_SELECT_WITH_SEQ = `select ${TICKET_SELECT_COLUMNS}, t.event_seq ${TICKET_SELECT_FROM}`;
+export const TICKET_EVENT_SEQ = 18;
 
 /** The requester, macro and assignee read with one ticket of a page (absent: not read; null: none). */
 export interface TicketRelations {
