@@ -287,6 +287,17 @@ function postgresHotReader(em: Em): HotReader {
   };
 }
 
+/**
+ * "Any of these ids" as ONE statement text whatever their number, for a hot read (a prepared statement per list
+ * length would fill the statement cache): the ids travel as one parameter, a PostgreSQL integer array or, on
+ * SQLite, a JSON array read by json_each. `column` is the compared column: `${column} ${sql}` with `binding`.
+ */
+export function anyOfIds(em: Em, ids: readonly number[]): { sql: string; binding: unknown } {
+  return emKind(em) === 'postgresql'
+    ? { sql: '= any(?::int[])', binding: [...ids] }
+    : { sql: 'in (select value from json_each(?))', binding: JSON.stringify(ids) };
+}
+
 /** Runs a hot read (see above): rows as the driver returns them. */
 export function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
   return read<T>(em, name, sql, params, false);

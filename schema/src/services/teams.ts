@@ -5,11 +5,11 @@
  * Removing a member unassigns their tickets of that team (each an event, services/assignment.ts).
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { emKind } from '../database.js';
+import { anyOfIds, emKind, hotRead } from '../database.js';
 import { AppError } from '../errors.js';
 import { Team, TeamMember, User } from '../entities/index.js';
 import { MESSAGES, checkTeamName, hasErrors, isRole, type FieldErrors } from '../validation/rules.js';
-import type { TeamRecord, UserRecord } from '../records/index.js';
+import { toDate, type TeamRecord, type UserRecord } from '../records/index.js';
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toUserRecord } from './users.js';
@@ -46,9 +46,28 @@ async function teamRecord(ctx: ServiceContext, teamId: number): Promise<TeamReco
  * asks `team` of each: graphql/context.ts batches it). For tickets already read through the access policy.
  */
 export async function teamsByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, TeamRecord>> {
-  if (!ids.length) return new Map();
-  const found = await ctx.em.find(Team, { id: { $in: [...ids] } });
-  return new Map((await teamRecords(ctx, found)).map((t) => [t.id, t]));
+  const wanted = [...new Set(ids.map(Number))].filter(Number.isSafeInteger);
+  if (!wanted.length) return new Map();
+  // One prepared statement (teams with their members in user order), not two ORM queries.
+  const any = anyOfIds(ctx.em, wanted);
+  const rows = await hotRead<{ id: number | string; name: string; created_at: unknown; auto_assign: unknown; user_id: number | string | null }>(
+    ctx.em,
+    'teams_by_ids',
+    `select t.id, t.name, t.created_at, t.auto_assign, m.user_id from teams t left join team_members m on m.team_id = t.id
+      where t.id ${any.sql} order by t.id, m.user_id`,
+    [any.binding],
+  );
+  const teams = new Map<number, TeamRecord>();
+  for (const r of rows) {
+    const id = Number(r.id);
+    let team = teams.get(id);
+    if (!team) {
+      team = { id, name: r.name, createdAt: toDate(r.created_at), memberIds: [], autoAssign: Boolean(r.auto_assign) };
+      teams.set(id, team);
+    }
+    if (r.user_id != null) team.memberIds.push(Number(r.user_id));
+  }
+  return teams;
 }
 
 /** The viewer's teams, by name (an admin: every team). */

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import { User } from '../entities/index.js';
-import { emKind, hotRead } from '../database.js';
+import { anyOfIds, hotRead } from '../database.js';
 import { requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type UserRecord } from '../records/index.js';
@@ -60,13 +60,7 @@ export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
 export async function usersByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, UserRecord>> {
   const wanted = [...new Set(ids.map(Number))].filter(Number.isSafeInteger);
   if (!wanted.length) return new Map();
-  const rows =
-    wanted.length === 1
-      ? await hotRead<UserRow>(ctx.em, 'user_by_id', `select ${USER_COLUMNS} from users where id = ?`, wanted)
-      : emKind(ctx.em) === 'postgresql'
-        ? await hotRead<UserRow>(ctx.em, 'users_by_ids', `select ${USER_COLUMNS} from users where id = any(?::int[])`, [wanted])
-        : await hotRead<UserRow>(ctx.em, 'users_by_ids', `select ${USER_COLUMNS} from users where id in (select value from json_each(?))`, [
-            JSON.stringify(wanted),
-          ]);
+  const any = anyOfIds(ctx.em, wanted);
+  const rows = await hotRead<UserRow>(ctx.em, 'users_by_ids', `select ${USER_COLUMNS} from users where id ${any.sql}`, [any.binding]);
   return new Map(rows.map((r) => [Number(r.id), userOfRow(r)]));
 }
