@@ -23,6 +23,14 @@ export function createLoaders(service: ServiceContext) {
   });
   return {
     user,
+    /** Users read with something else (a timeline page's authors and actors): later fields take them at once. */
+    primeUsers: (people: ReadonlyMap<number, UserRecord | null>) => {
+      for (const [id, record] of people) {
+        if (loadedUsers.has(id)) continue;
+        loadedUsers.set(id, record);
+        user.prime(id, record);
+      }
+    },
     /** The user, at once when this request has loaded it, else through `user`. */
     userNow: (id: number): UserRecord | null | Promise<UserRecord | null> => (loadedUsers.has(id) ? loadedUsers.get(id)! : user.load(id)),
     customer: byIds<CustomerRecord>(customers.customersByIds),

@@ -291,7 +291,7 @@ export class TicketTimelineResolver {
   })
   async timeline(@Root() ticket: TicketRecord, @Args(() => TimelineArgs) args: TimelineArgs, @Ctx() { service, loaders }: GraphQLContext) {
     const page = await ticketTimeline.ticketTimeline(service, ticket.id, args);
-    await preloadUsers(loaders, page.nodes);
+    loaders.primeUsers(page.people);
     return toConnection(page);
   }
 
@@ -345,7 +345,7 @@ export class TicketTimelineResolver {
     @Ctx() { service, loaders }: GraphQLContext,
   ) {
     const history = await ticketTimeline.ticketHistory(service, ticketId, page);
-    await preloadUsers(loaders, history.nodes);
+    loaders.primeUsers(history.people);
     return toConnection(history);
   }
 
@@ -396,19 +396,6 @@ export class TicketTimelineResolver {
   ): TimelineEntryRecord {
     return entry;
   }
-}
-
-/**
- * Loads a page's authors and actors in one statement before its entries are resolved, so each entry's `author` and
- * `actor.user` resolve at once (loaders.userNow) and the page completes without a promise per entry.
- */
-async function preloadUsers(loaders: GraphQLContext['loaders'], entries: readonly TimelineEntryRecord[]): Promise<void> {
-  const ids = new Set<number>();
-  for (const e of entries) {
-    const id = e.entry === 'note' || e.entry === 'reply' ? e.authorId : e.entry === 'change' ? e.actor.userId : null;
-    if (id != null) ids.add(id);
-  }
-  if (ids.size) await loaders.user.loadMany([...ids]);
 }
 
 /** The revisions a note shows by default (priced at this many by the cost model). */

@@ -9,7 +9,8 @@ import { AppError } from '../errors.js';
 import { hotRead, type Em } from '../database.js';
 import { TicketNote, TicketNoteRevision, User } from '../entities/index.js';
 import { MESSAGES, hasErrors, validateTicketNote } from '../validation/rules.js';
-import { toDate } from '../records/index.js';
+import { toDate, type UserRecord } from '../records/index.js';
+import { userOfRow } from './users.js';
 import { parseId, requireViewer, type ActorKind, type ChangeSource, type ServiceContext } from './context.js';
 import { encodeCursor, pageSize, readCursor, type CursorKind, type Page, type PageArgs } from './connection.js';
 import { flushWithEvents, ticketEventOnly, type FieldChange, type TicketEventKind } from './changeLog.js';
@@ -62,13 +63,19 @@ export interface NoteRevisionRecord {
 const EVENT_COLUMNS =
   'e.ticket_id, e.seq, e.at, e.actor_kind, e.actor_id, e.actor_name, e.via, e.kind, e.changes, e.note_id, n.author_id as n_author_id, n.body as n_body, n.edited_at as n_edited_at, n.deleted_at as n_deleted_at' +
   ', e.reply_id, r.author_id as r_author_id, r.body as r_body, r.delivery_state as r_state, r.delivery_attempts as r_attempts, r.delivery_last_response as r_response' +
-  ', e.requester_message_id, m.from_email as m_from, m.body as m_body, m.via as m_via, m.held as m_held, m.discarded_at as m_discarded_at';
+  ', e.requester_message_id, m.from_email as m_from, m.body as m_body, m.via as m_via, m.held as m_held, m.discarded_at as m_discarded_at' +
+  ', u.id as u_id, u.username as u_username, u.email as u_email, u.role as u_role, u.created_at as u_created_at';
 
-/** The event record with each entry's note, reply or requester message (each joined only for its own kind). */
+/**
+ * The event record with each entry's note, reply or requester message (each joined only for its own kind), and the
+ * agent it shows (the note's or reply's author, else the actor): a page's people come with it, not in a statement of
+ * their own (`people`).
+ */
 const EVENT_FROM = `ticket_events e
   left join ticket_notes n on n.id = e.note_id and e.kind = 'NOTE_ADDED'
   left join ticket_replies r on r.id = e.reply_id and e.kind = 'REPLY_ADDED'
-  left join requester_messages m on m.id = e.requester_message_id and e.kind = 'MESSAGE_RECEIVED'`;
+  left join requester_messages m on m.id = e.requester_message_id and e.kind = 'MESSAGE_RECEIVED'
+  left join users u on u.id = coalesce(n.author_id, r.author_id, e.actor_id)`;
 
 interface EventRow {
   ticket_id: number | string;
@@ -97,6 +104,27 @@ interface EventRow {
   m_via: string | null;
   m_held: boolean | number | null;
   m_discarded_at: unknown;
+  u_id: number | string | null;
+  u_username: string | null;
+  u_email: string | null;
+  u_role: string | null;
+  u_created_at: unknown;
+}
+
+/** The agents a page's rows show, by id (null: the actor's account is gone), from the page's own join. */
+function peopleOf(rows: readonly EventRow[]): Map<number, UserRecord | null> {
+  const people = new Map<number, UserRecord | null>();
+  for (const r of rows) {
+    const id = r.n_author_id ?? r.r_author_id ?? r.actor_id;
+    if (id === null || people.has(Number(id))) continue;
+    people.set(
+      Number(id),
+      r.u_id === null
+        ? null
+        : userOfRow({ id: r.u_id, username: r.u_username!, email: r.u_email!, role: r.u_role as UserRecord['role'] & string, created_at: r.u_created_at }),
+    );
+  }
+  return people;
 }
 
 const optionalDate = (value: unknown) => (value === null || value === undefined ? null : toDate(value));
@@ -196,7 +224,7 @@ async function eventPage(
   filter: TimelineFilter,
   args: PageArgs,
   lastSeq: number | null = null,
-): Promise<Page<TimelineEntryRecord>> {
+): Promise<TimelinePage<TimelineEntryRecord>> {
   const { first, afterSeq } = readArgs(kind, args);
   const where = `e.ticket_id = ?${KIND_SQL[filter]}`;
   const rows = await hotRead<EventRow>(
@@ -217,21 +245,26 @@ async function eventPage(
     );
     totalCount = Number(total?.n ?? 0);
   }
-  const nodes = rows.slice(0, first).map(toEntry);
+  const shown = rows.slice(0, first);
+  const nodes = shown.map(toEntry);
   return {
     nodes,
+    people: peopleOf(shown),
     totalCount,
     hasNextPage: rows.length > first,
     endCursor: nodes.length ? encodeCursor(kind, nodes[nodes.length - 1].seq) : null,
   };
 }
 
+/** A page of entries with the agents they show (authors, actors), read with it: id -> record, null for an account gone. */
+export type TimelinePage<T> = Page<T> & { people: Map<number, UserRecord | null> };
+
 /** A page of one of the viewer's tickets' timeline, newest first (`filter`: every entry, the notes or the changes). */
 export async function ticketTimeline(
   ctx: ServiceContext,
   rawTicketId: unknown,
   args: PageArgs & { filter?: TimelineFilter | null },
-): Promise<Page<TimelineEntryRecord>> {
+): Promise<TimelinePage<TimelineEntryRecord>> {
   const filter = args.filter ?? 'ALL';
   if (!(TIMELINE_FILTERS as readonly string[]).includes(filter)) throw AppError.validation({ filter: [MESSAGES.required] });
   readArgs('timeline', args);
@@ -243,11 +276,11 @@ export async function ticketTimeline(
  * A page of a ticket's change history (every event but the notes' creations), newest first; readable by whom the
  * access policy lets read it, also after the ticket's deletion (the rule as its last event recorded it).
  */
-export async function ticketHistory(ctx: ServiceContext, rawTicketId: unknown, args: PageArgs): Promise<Page<TicketChangeRecord>> {
+export async function ticketHistory(ctx: ServiceContext, rawTicketId: unknown, args: PageArgs): Promise<TimelinePage<TicketChangeRecord>> {
   requireViewer(ctx); // signed out is UNAUTHENTICATED whatever the arguments
   readArgs('history', args);
   const ticketId = await historyTicketId(ctx, rawTicketId);
-  return eventPage(ctx.em, 'history', ticketId, 'CHANGES', args) as Promise<Page<TicketChangeRecord>>;
+  return eventPage(ctx.em, 'history', ticketId, 'CHANGES', args) as Promise<TimelinePage<TicketChangeRecord>>;
 }
 
 /** The ticket id, when the viewer may read its history (services/ticketAccess.ts); NOT_FOUND otherwise. */

@@ -15,14 +15,20 @@ export function toUserRecord(user: Pick<User, 'id' | 'username' | 'email' | 'cre
  * query building and entities (on PostgreSQL about a millisecond per read).
  */
 const USER_COLUMNS = 'id, username, email, role, created_at';
-interface UserRow {
+export interface UserRow {
   id: number | string;
   username: string;
   email: string;
   role: User['role'];
   created_at: unknown;
 }
-const userOfRow = (r: UserRow): UserRecord => ({ id: Number(r.id), username: r.username, email: r.email, createdAt: toDate(r.created_at), role: r.role });
+export const userOfRow = (r: UserRow): UserRecord => ({
+  id: Number(r.id),
+  username: r.username,
+  email: r.email,
+  createdAt: toDate(r.created_at),
+  role: r.role,
+});
 
 /** The signed-in agent, or UNAUTHENTICATED (also when the session outlived its user). */
 export async function currentUser(ctx: ServiceContext): Promise<UserRecord> {
