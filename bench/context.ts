@@ -19,6 +19,32 @@ export const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
 export const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map(Number)) : null;
 export const runs = (n: number) => !ONLY || ONLY.has(n);
 
+/**
+ * Paired write rows (10c/10d, 11b, 12c): BENCH_WRITE_PAIRS alternated pairs (default 7) of BENCH_PAIR_SECONDS runs
+ * (default 5) each, after a 2 s warm-up each.
+ */
+export const PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 7);
+export const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 5);
+
+/**
+ * The ratio of a paired comparison: the median of the pairs' own ratios (each pair's two runs are seconds apart, so
+ * the machine's drift cancels within a pair). Not the ratio of the means: on this shared 2-core host one burst of a
+ * neighbour's load can halve a single 5-10 s run (pairs of one run went from 0.73 to 1.17), and a mean carries that
+ * one run into the figure; the median of seven pairs needs four of them to move.
+ */
+export function pairedRatio(subject: readonly LoadResult[], yardstick: readonly LoadResult[]): { ratio: number; pairs: number[]; ofMeans: number } {
+  const pairs = subject.map((r, i) => r.rps / yardstick[i].rps);
+  const sorted = [...pairs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const ratio = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const mean = (rs: readonly LoadResult[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
+  return { ratio, pairs, ofMeans: mean(subject) / mean(yardstick) };
+}
+
+/** How a paired ratio was read, for a row's note. */
+export const pairedNote = (p: { pairs: number[]; ofMeans: number }) =>
+  `median of ${p.pairs.length} alternated pairs' ratios (pair by pair ${p.pairs.map((r) => r.toFixed(2)).join(', ')}; ratio of the means ${p.ofMeans.toFixed(3)})`;
+
 export const rows: Row[] = [];
 /** Sequential latencies of ever larger slices of the stack: where a request's time goes. */
 export const ladder: LadderStep[] = [];

@@ -11,7 +11,8 @@
  *   BENCH_LIVE_PRESENCE=0             scenario 5's sockets without the presence subscription
  *   BENCH_PG=1 / 0       rows 1, 2, 3, 10, 11, 12, 13 and 14 again on PostgreSQL + Redis (default: when 127.0.0.1:5432 and 6379 answer)
  *   BENCH_TIMELINE_EVENTS=1000000     scenario 10's events in the table (the timeline at scale)
- *   BENCH_WRITE_PAIRS=3  scenario 10's alternated without/with pairs of write runs (and 11's note/reply pairs)
+ *   BENCH_WRITE_PAIRS=7  the paired write rows' alternated pairs (10c/10d without/with, 11b note/reply, 12c without/with)
+ *   BENCH_PAIR_SECONDS=5 each run of those pairs
  *   BENCH_REPLY_RATE=100 scenario 11's open-loop replies per second
  *   BENCH_REPORT_TICKETS=100000 scenario 12's tickets (reports at scale)
  *   BENCH_REPORT_DB=sqlite|postgres  scenario 12 on that database only (default: SQLite, then PostgreSQL + Redis with the PostgreSQL pass)

@@ -27,8 +27,8 @@
  *
  * Both bundles sit at the same place under node_modules/.cache and start with plain node as `npm start` runs them,
  * with the same environment, each on a fresh database with the demo seed, both up for the whole comparison on the
- * server core. Runs alternate without, with, without, with... (BENCH_WRITE_PAIRS pairs, default 3; each a 2 s
- * warm-up and a BENCH_SECONDS run at BENCH_WRITE_CONNECTIONS connections), so the machine's drift falls on both.
+ * server core. Runs alternate without, with, without, with... (BENCH_WRITE_PAIRS pairs, default 7; each a 2 s
+ * warm-up and a BENCH_PAIR_SECONDS run at BENCH_WRITE_CONNECTIONS connections; the ratio is the median of the pairs'), so the machine's drift falls on both.
  *
  * Every write changes something: Marnie edits 100 of her tickets in turn (request n of a run edits ticket n mod 100),
  * the title and priority alternating between two versions each round. Checked once on both gateways; on the one
@@ -41,11 +41,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, 
 import { dirname, join } from 'node:path';
 import { createPostgresDatabase } from '@fulcrum/schema/testing';
 import { bundleServer, type StartedProcess } from '../../gateway/src/testing/processes.js';
-import { SECONDS, WRITE_CONNECTIONS, bundledGateway, check, failures, gql, login, rows, stop, tmp } from '../context.js';
+import { PAIRS, PAIR_SECONDS, WRITE_CONNECTIONS, bundledGateway, pairedNote, pairedRatio, check, failures, gql, login, rows, stop, tmp } from '../context.js';
 import { autocannon, log, progress, ROOT, type LoadResult, type LoadSpec } from '../lib.js';
 import { fmtInt } from '../report.js';
 
-const PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 3);
 const TICKETS = 100;
 const MARNIE_ID = 2;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -363,8 +362,8 @@ const ok = (r: LoadResult) => r.requests - r.non2xx - (r.mismatches ?? 0);
 async function run(side: Side, label: string, spec: LoadSpec): Promise<LoadResult> {
   progress(`  ${label}, ${side.name} the event record: warm-up`);
   side.acknowledged += ok(await autocannon({ ...spec, seconds: 2 }));
-  progress(`  ${label}, ${side.name} the event record: ${SECONDS} s at ${WRITE_CONNECTIONS} connections`);
-  const r = await autocannon({ ...spec, seconds: SECONDS });
+  progress(`  ${label}, ${side.name} the event record: ${PAIR_SECONDS} s at ${WRITE_CONNECTIONS} connections`);
+  const r = await autocannon({ ...spec, seconds: PAIR_SECONDS });
   side.acknowledged += ok(r);
   const failed = failures(r);
   log(`  ${label}, ${side.name} the event record: ${fmtInt(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${failed ? `; ${failed}` : ''}`);
@@ -410,7 +409,8 @@ async function compare(
     for (const [n, what] of kinds) {
       const runs = results.get(n)!;
       const rps = { without: mean(runs.without.map((r) => r.rps)), with: mean(runs.with.map((r) => r.rps)) };
-      const ratio = rps.with / rps.without;
+      const paired = pairedRatio(runs.with, runs.without);
+      const ratio = paired.ratio;
       const failed = [...runs.without, ...runs.with].map(failures).filter(Boolean);
       const list = (rs: LoadResult[]) => rs.map((r) => fmtInt(r.rps)).join(', ');
       rows.push(
@@ -439,7 +439,7 @@ async function compare(
           budget: 'ratio to the row above ≥ 0.9',
           met: ratio >= 0.9 && !failed.length && covered && !leaked,
           note: [
-            `ratio column: to the same writes without the event record (mean of ${PAIRS} alternated runs each; with: ${list(runs.with)} req/s; pair by pair ${runs.with.map((r, i) => (r.rps / runs.without[i].rps).toFixed(2)).join(', ')})`,
+            `ratio column: to the same writes without the event record, the ${pairedNote(paired)}; with: ${list(runs.with)} req/s`,
             `${fmtInt(events)} UPDATED events for ${fmtInt(withEvents.acknowledged)} acknowledged edits of both kinds${covered ? '' : ': SOME EDITS HAVE NO EVENT'}`,
             leaked ? `the side without recorded ${fmtInt(leaked)} change entries: NOT WITHOUT THE RECORD` : '',
             bundles.caveat,

@@ -17,7 +17,7 @@
  *   machine, and on two cores parsing hundreds of mails a second here took CPU from the gateway being measured.
  * - 11b: the reply's write path with its outbox against a note's: GraphQL `replyToRequester` and `addTicketNote`
  *   against the same gateway (mail sender running, SMTP server answering), runs alternating note, reply, note,
- *   reply... (BENCH_WRITE_PAIRS pairs, default 3; each a 2 s warm-up and a BENCH_SECONDS run at
+ *   reply... (BENCH_WRITE_PAIRS pairs, default 7; each a 2 s warm-up and a BENCH_PAIR_SECONDS run at
  *   BENCH_WRITE_CONNECTIONS connections, autocannon on the load core), request n of a run writing on ticket
  *   n mod 100. Goal: the mean reply throughput ≥ 0.9× the mean note throughput. Checked: one write of each kind
  *   first (the reply QUEUED); after the runs every acknowledged reply must have arrived as a mail (distinct
@@ -29,12 +29,11 @@
 import { join } from 'node:path';
 import { createPostgresDatabase } from '@fulcrum/schema/testing';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../gateway/src/testing/smtp.js';
-import { SECONDS, WRITE_CONNECTIONS, check, failures, gateway, login, rows, stop, tmp } from '../context.js';
+import { PAIRS, PAIR_SECONDS, SECONDS, WRITE_CONNECTIONS, check, pairedNote, pairedRatio, failures, gateway, login, rows, stop, tmp } from '../context.js';
 import { autocannon, log, progress, type Child, type LoadResult, type LoadSpec } from '../lib.js';
 import { fmt, fmtInt } from '../report.js';
 
 const RATE = Number(process.env.BENCH_REPLY_RATE ?? 100);
-const PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 3);
 const TICKETS = 100;
 const MARNIE_ID = 2;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -244,8 +243,8 @@ async function writeRows(s: Setup, label: string, run: string): Promise<void> {
       const what = `11b. ${kind}${label} (${p + 1}/${PAIRS})`;
       progress(`  ${what}: warm-up`);
       const warm = await autocannon({ ...sides[kind], seconds: 2 });
-      progress(`  ${what}: ${SECONDS} s at ${WRITE_CONNECTIONS} connections`);
-      const r = await autocannon({ ...sides[kind], seconds: SECONDS });
+      progress(`  ${what}: ${PAIR_SECONDS} s at ${WRITE_CONNECTIONS} connections`);
+      const r = await autocannon({ ...sides[kind], seconds: PAIR_SECONDS });
       if (kind === 'reply') repliesAcked += ok(warm) + ok(r);
       const failed = failures(r);
       log(`  ${what}: ${fmtInt(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${failed ? `; ${failed}` : ''}`);
@@ -271,7 +270,8 @@ async function writeRows(s: Setup, label: string, run: string): Promise<void> {
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const rps = { note: mean(results.note.map((r) => r.rps)), reply: mean(results.reply.map((r) => r.rps)) };
-  const ratio = rps.reply / rps.note;
+  const paired = pairedRatio(results.reply, results.note);
+  const ratio = paired.ratio;
   const failed = [...results.note, ...results.reply].map(failures).filter(Boolean);
   const list = (rs: LoadResult[]) => rs.map((r) => fmtInt(r.rps)).join(', ');
   rows.push(
@@ -293,7 +293,7 @@ async function writeRows(s: Setup, label: string, run: string): Promise<void> {
       budget: 'ratio to the note row above ≥ 0.9',
       met: ratio >= 0.9 && !failed.length && covered,
       note: [
-        `ratio column: to the notes (mean of ${PAIRS} alternated runs each; replies: ${list(results.reply)} req/s; pair by pair ${results.reply.map((r, i) => (r.rps / results.note[i].rps).toFixed(2)).join(', ')})`,
+        `ratio column: to the notes, the ${pairedNote(paired)}; replies: ${list(results.reply)} req/s`,
         `${fmtInt(distinct)} mails received for ${fmtInt(repliesAcked)} acknowledged replies${distinct < repliesAcked ? ': SOME REPLIES WERE NOT MAILED' : ''}${duplicated ? `; ${duplicated} DUPLICATED` : ''}`,
         ...failed,
       ]
