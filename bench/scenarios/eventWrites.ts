@@ -23,7 +23,8 @@
  *
  * BENCH_WITHOUT_EVENTS_COMMIT=<rev> compares with that commit's tree instead, exported the same way but unpatched
  * (e.g. the parent of the commit adding Migration20261126130000TicketTimeline, the gateway before the record came in:
- * that measures every feature added since too). Its side must answer that `timeline` does not exist.
+ * that measures every feature added since too; or a commit with the record, to time another change of the write path
+ * against this code, as the webhook fan-out's was). What that side records is not checked.
  *
  * Both bundles sit at the same place under node_modules/.cache and start with plain node as `npm start` runs them,
  * with the same environment, each on a fresh database with the demo seed, both up for the whole comparison on the
@@ -307,7 +308,7 @@ const TIMELINE_HEAD = 'query($id: Int!) { ticket(id: $id) { timeline(first: 1) {
 
 /**
  * One write of each kind checked on both sides; on the one with the record, each write's UPDATED entry is read back;
- * on the patched one without, the ticket has no entry; BENCH_WITHOUT_EVENTS_COMMIT's has no `timeline`.
+ * on the patched one without, the ticket has no entry (BENCH_WITHOUT_EVENTS_COMMIT's is not checked).
  */
 async function checkSide(side: Side, bundles: Bundles): Promise<void> {
   for (const [spec, via, title] of [
@@ -333,14 +334,8 @@ async function checkSide(side: Side, bundles: Bundles): Promise<void> {
     if (entries !== 0) throw new Error(`10: the gateway without the event record recorded ${entries} change entries for two edits of ticket ${side.ids[0]}`);
     return;
   }
-  const res = await fetch(`${side.gw.url}/graphql`, {
-    method: 'POST',
-    headers: side.graphql.headers,
-    body: JSON.stringify({ query: TIMELINE_HEAD, variables: { id: side.ids[0] } }),
-  });
-  const body = (await res.json()) as { errors?: { message: string }[] };
-  if (!body.errors?.some((e) => e.message.includes('timeline')))
-    throw new Error(`10: the gateway of ${bundles.commit} (without the event record) answers \`timeline\``);
+  // BENCH_WITHOUT_EVENTS_COMMIT: any commit (before the record, or one with it, to time another change of the write
+  // path against this code); what it records is said in the row, not checked.
 }
 
 /** The change entries (CREATED, UPDATED, DELETED) of the tickets `ids` (default: every edited one), read through GraphQL. */
