@@ -365,7 +365,7 @@ export async function readableTicket(ctx: ServiceContext, rawId: unknown): Promi
 
 /**
  * Tickets this request (this context: one HTTP request or one websocket operation's read) has read through the rule
- * in `readSql`, with their event counter at that read: `ticket(id) { timeline }` checks access once, not twice.
+ * (`readSql`, or `mayRead` on the ticket read), with their event counter at that read: `ticket(id) { timeline }` checks access once, not twice.
  * Only a read through the rule puts a ticket here (ticketPages.getTicket); a context lives for one request, so a
  * change of role or team counts from the next request on, as the scope does.
  */

@@ -490,12 +490,14 @@ export async function listAllTickets(ctx: ServiceContext): Promise<TicketRecord[
 /** A ticket the caller may see (the access policy); anything else is "not found", so ids leak nothing. */
 export async function getTicket(ctx: ServiceContext, rawId: unknown): Promise<TicketRecord> {
   const id = parseId(rawId);
-  const read = ticketAccess.readSql(await ticketAccess.scopeOf(ctx));
-  const [row] = id ? await loadTicketRows(ctx, 'ticket_of_agent', TICKET_SELECT_WITH_SEQ, `where t.id = ? and ${read.sql}`, [id, ...read.bindings]) : [];
-  if (!row) throw AppError.notFound('Ticket');
-  const ticket = ticketRecordAt(row, 0);
+  if (!id) throw AppError.notFound('Ticket');
+  // The viewer's scope and the ticket are read side by side (on PostgreSQL two round trips at once, not one after
+  // the other), then the rule is applied to the ticket at hand (ticketAccess.mayRead, the same rule as readSql).
+  const [scope, rows] = await Promise.all([ticketAccess.scopeOf(ctx), loadTicketRows(ctx, 'ticket_by_id', TICKET_SELECT_WITH_SEQ, 'where t.id = ?', [id])]);
+  const ticket = rows[0] ? ticketRecordAt(rows[0], 0) : null;
+  if (!ticket || !ticketAccess.mayRead(scope, ticket)) throw AppError.notFound('Ticket');
   // Read through the rule just now: this request's timeline of it needs no second access check (its total is the counter read here).
-  ticketAccess.readInThisRequest(ctx, ticket.id, Number(row[TICKET_EVENT_SEQ]));
+  ticketAccess.readInThisRequest(ctx, ticket.id, Number(rows[0][TICKET_EVENT_SEQ]));
   return ticket;
 }
 
