@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientsOf } from '../gateway/src/testing/client.js';
+import { median } from '../gateway/src/testing/measure.js';
 import { autocannon, log, progress, ROOT, sequential, startBundle, startChild, startGateway, type Child, type LoadResult, type LoadSpec } from './lib.js';
 import type { StartedProcess } from '../gateway/src/testing/processes.js';
 import { fmtInt, type LadderStep, type Row } from './report.js';
@@ -34,11 +35,8 @@ export const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 5);
  */
 export function pairedRatio(subject: readonly LoadResult[], yardstick: readonly LoadResult[]): { ratio: number; pairs: number[]; ofMeans: number } {
   const pairs = subject.map((r, i) => r.rps / yardstick[i].rps);
-  const sorted = [...pairs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const ratio = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   const mean = (rs: readonly LoadResult[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
-  return { ratio, pairs, ofMeans: mean(subject) / mean(yardstick) };
+  return { ratio: median(pairs), pairs, ofMeans: mean(subject) / mean(yardstick) };
 }
 
 /** How a paired ratio was read, for a row's note. */
