@@ -46,10 +46,9 @@ async function teamRecord(ctx: ServiceContext, teamId: number): Promise<TeamReco
  * asks `team` of each: graphql/context.ts batches it). For tickets already read through the access policy.
  */
 export async function teamsByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, TeamRecord>> {
-  const wanted = [...new Set(ids.map(Number))].filter(Number.isSafeInteger);
-  if (!wanted.length) return new Map();
+  const any = anyOfIds(ctx.em, ids);
+  if (!any) return new Map();
   // One prepared statement (teams with their members in user order), not two ORM queries.
-  const any = anyOfIds(ctx.em, wanted);
   const rows = await hotRead<{ id: number | string; name: string; created_at: unknown; auto_assign: unknown; user_id: number | string | null }>(
     ctx.em,
     'teams_by_ids',

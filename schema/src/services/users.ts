@@ -64,9 +64,8 @@ export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
 
 /** The users of these ids (any number of them, one fixed statement: the ids as one array parameter). */
 export async function usersByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, UserRecord>> {
-  const wanted = [...new Set(ids.map(Number))].filter(Number.isSafeInteger);
-  if (!wanted.length) return new Map();
-  const any = anyOfIds(ctx.em, wanted);
+  const any = anyOfIds(ctx.em, ids);
+  if (!any) return new Map();
   const rows = await hotRead<UserRow>(ctx.em, 'users_by_ids', `select ${USER_COLUMNS} from users where id ${any.sql}`, [any.binding]);
   return new Map(rows.map((r) => [Number(r.id), userOfRow(r)]));
 }
