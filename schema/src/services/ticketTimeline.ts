@@ -10,7 +10,7 @@ import { hotRead, type Em } from '../database.js';
 import { TicketNote, TicketNoteRevision, User } from '../entities/index.js';
 import { MESSAGES, hasErrors, validateTicketNote } from '../validation/rules.js';
 import { toDate, type UserRecord } from '../records/index.js';
-import { userOfRow } from './users.js';
+import { userOfRow, type UserRow } from './users.js';
 import { parseId, requireViewer, type ActorKind, type ChangeSource, type ServiceContext } from './context.js';
 import { encodeCursor, pageSize, readCursor, type CursorKind, type Page, type PageArgs } from './connection.js';
 import { flushWithEvents, ticketEventOnly, type FieldChange, type TicketEventKind } from './changeLog.js';
@@ -121,7 +121,7 @@ function peopleOf(rows: readonly EventRow[]): Map<number, UserRecord | null> {
       Number(id),
       r.u_id === null
         ? null
-        : userOfRow({ id: r.u_id, username: r.u_username!, email: r.u_email!, role: r.u_role as UserRecord['role'] & string, created_at: r.u_created_at }),
+        : userOfRow({ id: r.u_id, username: r.u_username!, email: r.u_email!, role: r.u_role as UserRow['role'], created_at: r.u_created_at }),
     );
   }
   return people;

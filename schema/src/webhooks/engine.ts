@@ -200,8 +200,8 @@ export class WebhookEngine {
     // a target, so it is dropped here in one statement, the check included, instead of the fan-out transaction's
     // six. Exact: the statement reads the webhooks as that transaction would (at its own start on PostgreSQL, under
     // the writer lock on SQLite); with any endpoint enabled it deletes nothing and the pass goes on as before.
-    const noEndpoint = outer('webhooks').select(outer.raw('1')).whereNull('disabled_at');
-    if ((await outer('webhook_events').where('fanned_out', false).whereNotExists(noEndpoint).delete()) > 0) return 0;
+    const enabledEndpoint = outer('webhooks').select(outer.raw('1')).whereNull('disabled_at');
+    if ((await outer('webhook_events').where('fanned_out', false).whereNotExists(enabledEndpoint).delete()) > 0) return 0;
     return this.em().transactional(async (em) => {
       const knex = em.getKnex();
       const trx = em.getTransactionContext<Knex.Transaction>()!;
