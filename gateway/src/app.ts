@@ -13,6 +13,7 @@ import {
   databaseIdentity,
   DEFAULT_AUTH_LIMITS,
   MailSender,
+  ReportFolder,
   openDatabase,
   requesterReplies,
   parseAllowList,
@@ -116,6 +117,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       })
     : null;
   if (mailSender && deps.mail) deps.mail.wake = () => mailSender.wake();
+  // The reports' rollups (services/reports/rollupQueue.ts): folds the deltas writes queue, woken by this process's commits.
+  const reportFolder = new ReportFolder(orm, { log });
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
   const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
@@ -200,6 +203,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   });
   await webhooks.start();
   await mailSender?.start();
+  reportFolder.start();
   const { port, address } = httpServer.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   if (deps.mail && !deps.mail.publicUrl) deps.mail.publicUrl = `http://${host}:${port}`;
@@ -231,6 +235,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         await apollo.stop();
         await webhooks.stop();
         await mailSender?.stop();
+        await reportFolder.stop();
         await presence.close();
         await sessions.store.dispose();
         await events.close();

@@ -77,7 +77,7 @@ export function postgresSsl(databaseUrl: string): false | { rejectUnauthorized: 
  * Tables the database keeps in step with `tickets` by triggers (migration 20261123140000): the per-agent counters
  * and the full-text index. They are not entities, so the schema diff leaves them alone.
  */
-export const DERIVED_TABLES: RegExp[] = [/^ticket_counts$/, /^ticket_search(_\w+)?$/, /^report_(facts|state|rollups)$/];
+export const DERIVED_TABLES: RegExp[] = [/^ticket_counts$/, /^ticket_search(_\w+)?$/, /^report_(facts|state|rollups|rollup_queue)$/];
 
 /** Which driver an entity manager talks to: the one question the driver-specific SQL asks (services/ticketSearch.ts). */
 export function emKind(em: Em): DatabaseKind {

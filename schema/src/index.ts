@@ -14,4 +14,5 @@ export { demoTicketImage } from './seed/demoImages.js';
 export * as rules from './validation/rules.js';
 export { WebhookEngine } from './webhooks/engine.js';
 export { MailSender } from './mail/sender.js';
+export { ReportFolder } from './services/reports/rollupQueue.js';
 export { parseAllowList } from './webhooks/ssrf.js';

@@ -140,7 +140,47 @@ export class RollupDeltas {
       }
     }
   }
+
+  /**
+   * The gathered rows as queued (services/reports/rollupQueue.ts): one JSON array per write, each row its key, its
+   * counts and sums, and its histograms as [bin, count] pairs; rows that add nothing are left out ('[]': none).
+   */
+  serialize(): string {
+    const rows: QueuedRow[] = [];
+    for (const { key: k, delta: d } of this.rows.values()) {
+      if (isEmpty(d)) continue;
+      const metrics = METRICS.flatMap((m) => [d[m].n, d[m].sum, [...d[m].bins].filter(([, n]) => n !== 0)] as const);
+      rows.push([k.grain, k.cell, k.teamId, k.assigneeId, k.dim, k.value, d.created, d.solved, d.reopened, d.backlog, ...metrics] as QueuedRow);
+    }
+    return JSON.stringify(rows);
+  }
+
+  /** Adds the rows of a queued write (`serialize`'s output) to the gathered ones: deltas add exactly, in any order. */
+  merge(serialized: string): void {
+    for (const row of JSON.parse(serialized) as QueuedRow[]) {
+      const [grain, cell, teamId, assigneeId, dim, value, created, solved, reopened, backlog] = row;
+      const id = `${grain}|${cell}|${teamId}|${assigneeId}|${dim}|${value}`;
+      let kept = this.rows.get(id);
+      if (!kept) this.rows.set(id, (kept = { key: { grain, cell, teamId, assigneeId, dim, value }, delta: emptyDelta() }));
+      const d = kept.delta;
+      d.created += created;
+      d.solved += solved;
+      d.reopened += reopened;
+      d.backlog += backlog;
+      METRICS.forEach((m, i) => {
+        const n = row[10 + 3 * i] as number;
+        const sum = row[11 + 3 * i] as number;
+        const bins = row[12 + 3 * i] as [number, number][];
+        d[m].n += n;
+        d[m].sum += sum;
+        for (const [bin, count] of bins) d[m].bins.set(bin, (d[m].bins.get(bin) ?? 0) + count);
+      });
+    }
+  }
 }
+
+/** A queued rollup row: key, counts, then for fr, fs and rs: count, sum (ms), histogram as [bin, count] pairs. */
+type QueuedRow = [Grain, number, number, number, Dim, string, number, number, number, number, ...(number | [number, number][])[]];
 
 export const ROLLUP_COLUMNS =
   'grain, cell, team_id, assignee_id, dim, value, created, solved, reopened, backlog, fr_n, fr_sum, fr_bins, fs_n, fs_sum, fs_bins, rs_n, rs_sum, rs_bins';
@@ -197,12 +237,27 @@ const rowParams = ({ key, delta: d }: { key: RollupKey; delta: RollupDelta }): u
 const isEmpty = (d: RollupDelta) =>
   !d.created && !d.solved && !d.reopened && !d.backlog && METRICS.every((m) => !d[m].n && !d[m].sum && [...d[m].bins.values()].every((n) => !n));
 
-/** Writes gathered deltas with the upsert: one statement for up to 1,000 rows. */
+/** The most rows one upsert statement writes. */
+const UPSERT_ROWS = 64;
+
+/**
+ * Writes gathered deltas with the upsert, in statements of UPSERT_ROWS rows and then of the powers of two that make
+ * up the rest (150 rows: 64 + 64 + 16 + 4 + 2), so each connection prepares at most seven statements however many
+ * rows a fold brings. The rows go in key order: two folds at once (two gateways) lock the rows they share in the
+ * same order and cannot deadlock.
+ */
 export async function writeRollups(run: RunStatement, deltas: RollupDeltas, postgres: boolean): Promise<void> {
-  const list = [...deltas.rows.values()].filter((r) => !isEmpty(r.delta));
-  for (let i = 0; i < list.length; i += 1000) {
-    const part = list.slice(i, i + 1000);
-    await run(`report_rollups_upsert_${postgres ? 'pg' : 'sqlite'}_${part.length}`, upsertSql(postgres, part.length), part.flatMap(rowParams));
+  const list = [...deltas.rows.entries()]
+    .filter(([, r]) => !isEmpty(r.delta))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, r]) => r);
+  let i = 0;
+  while (i < list.length) {
+    const left = list.length - i;
+    const size = left >= UPSERT_ROWS ? UPSERT_ROWS : 2 ** Math.floor(Math.log2(left));
+    const part = list.slice(i, i + size);
+    i += size;
+    await run(`report_rollups_upsert_${postgres ? 'pg' : 'sqlite'}_${size}`, upsertSql(postgres, size), part.flatMap(rowParams));
   }
 }
 

@@ -19,6 +19,7 @@ import { insertEvents, wakeWorkers, type WebhookEventDraft as OutboxDraft } from
 import { actorOf, type ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
 import { applyReportFacts, reportFactsOn } from './reports/facts.js';
+import { wakeRollupFolders } from './reports/rollupQueue.js';
 
 type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
 type Data = Record<string, unknown>;
@@ -299,8 +300,9 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           d.teamId ?? null,
         ]);
     }
-    // The report facts of these entries, in this same transaction (services/reports/facts.ts): a write is in every
-    // report once it commits.
+    // The report facts of these entries, in this same transaction (services/reports/facts.ts), and their rollup
+    // deltas queued (services/reports/rollupQueue.ts): every report folds the queue before it reads, so a write is in
+    // every report once it commits.
     if (reportFactsOn())
       await applyReportFacts(
         statements,
@@ -319,7 +321,9 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
   return appended;
 }
 
+/** Once a write has committed: its record entries go out live, and this process's rollup folder looks at its queue. */
 function publishTimeline(ctx: ServiceContext, appended: AppendedTicketEvent[]): void {
+  if (appended.length) wakeRollupFolders(ctx.em);
   for (const e of appended) ticketAccess.publishTimeline(ctx.deps.bus, e.audience ?? { assigneeId: e.assigneeId }, { ticketId: e.ticketId, seq: e.seq });
 }
 

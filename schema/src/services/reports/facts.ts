@@ -19,7 +19,8 @@ import {
   type StateRow,
   type TicketRow,
 } from '../../migrations/reportFold.js';
-import { FACT_READ_COLUMNS, RollupDeltas, factOfRow, writeRollups } from '../../migrations/reportRollups.js';
+import { FACT_READ_COLUMNS, RollupDeltas, factOfRow } from '../../migrations/reportRollups.js';
+import { queueRollups } from './rollupQueue.js';
 
 /**
  * Whether the write path keeps the facts: always, except in the bench's paired "without" run
@@ -32,19 +33,20 @@ export function reportFactsOn(): boolean {
 /**
  * Keeps the facts of one ticket's new entries in the write's transaction (changeLog.appendTicketEvents): reads the
  * ticket's state (one statement by primary key; for a ticket older than the record, its row), folds the entries,
- * clears earlier solves' `final` on a reopen, writes the facts and the state, and adds the facts to the rollups
- * (migrations/reportRollups.ts) under the ticket's team and assignee now: a reassignment moves the ticket's earlier
- * contributions, a reopen takes back the final solve's resolution time, a deletion takes back all. Nothing at all
- * for entries that cannot change a report (notes, text edits, requester messages).
+ * clears earlier solves' `final` on a reopen, writes the facts and the state, and queues the facts' rollup deltas
+ * (migrations/reportRollups.ts, folded by ./rollupQueue.ts) under the ticket's team and assignee now: a reassignment
+ * moves the ticket's earlier contributions, a reopen takes back the final solve's resolution time, a deletion takes
+ * back all. Nothing at all for entries that cannot change a report (notes, text edits, requester messages). True
+ * when it queued rollup deltas (the change log then wakes this process's folder once the write commits).
  */
-export async function applyReportFacts(statements: TransactionStatements, ticketId: number, events: readonly ReportEvent[]): Promise<void> {
+export async function applyReportFacts(statements: TransactionStatements, ticketId: number, events: readonly ReportEvent[]): Promise<boolean> {
   const deletion = events.some((e) => e.kind === 'DELETED');
   const relevant = events.filter((e) => mattersToReports(e.kind, e.actorKind, e.changes));
-  if (!relevant.length && !deletion) return;
+  if (!relevant.length && !deletion) return false;
   const [row] = await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]);
   let state: ReportState | null = row ? stateOf(row) : null;
   const deltas = new RollupDeltas();
-  const write = () => writeRollups((name, sql, params) => statements.all(name, sql, params), deltas, statements.postgres);
+  const write = () => queueRollups(statements, deltas);
   if (deletion) {
     // A deleted ticket leaves every report: its contributions leave the rollups (its facts stay, joined out).
     if (state) for (const f of await factsOf(statements, ticketId)) deltas.add(f, state, -1);
@@ -56,7 +58,7 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
       'select team_id, assignee_id, priority, type, status, created_at from tickets where id = ?',
       [ticketId],
     );
-    if (!ticket) return;
+    if (!ticket) return false;
     state = stateBefore(ticket, relevant);
   }
   const before = state;
@@ -101,7 +103,7 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
          solved_once = excluded.solved_once`,
       [ticketId, ...stateParams(folded.state)],
     );
-  await write();
+  return write();
 }
 
 /** Every fact of a ticket, as kept. */

@@ -2,7 +2,8 @@
  * Reports (issue 29): volume (created, solved, reopened, backlog) and times (first response, first resolution,
  * resolution) per day, week or month in the viewer's IANA time zone, optionally broken down by team, assignee,
  * priority, type or status. Every number comes from the report facts (./facts.ts, where each metric is defined),
- * which the change log keeps in each write's transaction, so a report is current the moment a write commits.
+ * which the change log keeps in each write's transaction (their rollups' deltas queued there and folded before a report
+ * reads them: ./rollupQueue.ts), so a report is current the moment a write commits.
  *
  * - Buckets: `from`/`to` are local dates in `timeZone` (`to` exclusive). A bucket is a local day, an ISO week
  *   (Monday to Sunday) or a calendar month; its `bucketStart` is the local date it starts on (a week's Monday, a
@@ -41,6 +42,7 @@ import {
 } from '../../validation/rules.js';
 import { requireViewer, type ServiceContext } from '../context.js';
 import * as ticketAccess from '../ticketAccess.js';
+import { foldQueuedRollups } from './rollupQueue.js';
 
 export type ReportBucket = 'DAY' | 'WEEK' | 'MONTH';
 export type ReportBreakdown = 'TEAM' | 'ASSIGNEE' | 'PRIORITY' | 'TYPE' | 'STATUS';
@@ -623,7 +625,8 @@ function groupKey(breakdown: ReportBreakdown, value: string): string {
  * buckets by cellPlan. Counts and means are exact; medians and p90s are within FIGURE_ERROR (reportRollups.ts).
  */
 async function rollupReport(ctx: ServiceContext, input: ReportInput, starts: string[], bounds: number[], end: number): Promise<ReportResult> {
-  const scope = await ticketAccess.scopeOf(ctx);
+  // The writes acknowledged so far are in the rollups once their queued deltas are folded (./rollupQueue.ts).
+  const [scope] = await Promise.all([ticketAccess.scopeOf(ctx), foldQueuedRollups(ctx.em)]);
   const access = ticketAccess.countsSql(input.filter?.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope, 'r');
   const breakdown = input.breakdown ?? null;
   const dim = breakdown ? DIM_OF[breakdown] : 'W';
