@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await one.orm.em.fork().getConnection().execute(sql, params)) as T[];
+  return one.orm.em.fork().getConnection().execute<T[]>(sql, params);
 }
 
 const queued = async () => Number((await rows<{ n: number }>('select count(*) as n from report_rollup_queue'))[0].n);
