@@ -20,7 +20,7 @@ import {
   type TicketRow,
 } from '../../migrations/reportFold.js';
 import { FACT_READ_COLUMNS, RollupDeltas, factOfRow } from '../../migrations/reportRollups.js';
-import { queueRollups } from './rollupQueue.js';
+import { queueRollups, rollupQueueInsert } from './rollupQueue.js';
 
 /**
  * Whether the write path keeps the facts: always, except in the bench's paired "without" run
@@ -43,7 +43,12 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
   const deletion = events.some((e) => e.kind === 'DELETED');
   const relevant = events.filter((e) => mattersToReports(e.kind, e.actorKind, e.changes));
   if (!relevant.length && !deletion) return false;
-  const [row] = await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]);
+  // On PostgreSQL a status change reads the solves that are final with the state, in one round trip (a reopen takes
+  // their resolution back, below); SQLite runs in process, where a second statement costs no round trip.
+  const withFinals = statements.postgres && relevant.some((e) => e.changes.some((c) => c.field === 'status'));
+  const [row] = withFinals
+    ? await statements.all<StateRow & { finals: FinalRow[] }>('report_state_read_finals', STATE_READ_WITH_FINALS, [1, ticketId])
+    : await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]);
   let state: ReportState | null = row ? stateOf(row) : null;
   const deltas = new RollupDeltas();
   const write = () => queueRollups(statements, deltas);
@@ -75,35 +80,83 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
     }
   } else if (before && folded.reopened) {
     // A reopen takes back the resolution time of the solve that was final.
-    const finals = await statements.all<Parameters<typeof factOfRow>[0]>(
-      'report_facts_finals',
-      `select ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id = ? and f.kind = 'SOLVED' and f.final = ?`,
-      [ticketId, 1],
-    );
+    const finals: FinalRow[] =
+      row && 'finals' in row
+        ? (row as { finals: FinalRow[] }).finals
+        : await statements.all<FinalRow>(
+            'report_facts_finals',
+            `select ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id = ? and f.kind = 'SOLVED' and f.final = ?`,
+            [ticketId, 1],
+          );
     for (const r of finals) deltas.add(factOfRow(r), before, -1, true);
   }
   if (now) for (const f of folded.facts) deltas.add(f, now, 1);
+  const writes: Write[] = [];
   if (folded.reopened)
-    await statements.all('report_facts_unfinal', `update report_facts set final = ? where ticket_id = ? and kind = 'SOLVED' and final = ?`, [0, ticketId, 1]);
+    writes.push({ name: 'unfinal', sql: `update report_facts set final = ? where ticket_id = ? and kind = 'SOLVED' and final = ?`, params: [0, ticketId, 1] });
   // The entries' facts in one statement (a created ticket has two): one round trip on PostgreSQL, not one per fact.
   if (folded.facts.length)
-    await statements.all(
-      `report_facts_insert_${folded.facts.length}`,
-      `insert into report_facts (${FACT_COLUMNS}) values ${folded.facts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      folded.facts.flatMap((f) => factParams(ticketId, f)),
-    );
+    writes.push({
+      name: `facts${folded.facts.length}`,
+      sql: `insert into report_facts (${FACT_COLUMNS}) values ${folded.facts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      params: folded.facts.flatMap((f) => factParams(ticketId, f)),
+    });
   // A kept state the entries left as it was (foldEvent returns the same object: a reply on a ticket already answered,
   // an update that changes nothing reports count) is not written again.
   if (folded.state && !(row && folded.state === before))
-    await statements.all(
-      'report_state_upsert',
-      `insert into report_state (ticket_id, ${STATE_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    writes.push({
+      name: 'state',
+      sql: `insert into report_state (ticket_id, ${STATE_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (ticket_id) do update set created_at = excluded.created_at, team_id = excluded.team_id, assignee_id = excluded.assignee_id,
          priority = excluded.priority, type = excluded.type, status = excluded.status, awaiting_since = excluded.awaiting_since,
          solved_once = excluded.solved_once`,
-      [ticketId, ...stateParams(folded.state)],
-    );
-  return write();
+      params: [ticketId, ...stateParams(folded.state)],
+    });
+  const queued = rollupQueueInsert(deltas);
+  if (queued) writes.push({ ...queued, name: 'queue' });
+  await runWrites(statements, writes);
+  return !!queued;
+}
+
+/** A solve that is final, as the rollups read it. */
+type FinalRow = Parameters<typeof factOfRow>[0];
+
+/** The state with the ticket's final solves (as JSON objects with FACT_READ_COLUMNS' names), PostgreSQL only. */
+const STATE_READ_WITH_FINALS = `select ${STATE_COLUMNS}, (select coalesce(json_agg(json_build_object(${FACT_READ_COLUMNS.split(', ')
+  .map((c) => {
+    const [column, alias] = c.split(' as ');
+    return `'${alias ?? column.slice(2)}', ${column}`;
+  })
+  .join(', ')})), '[]'::json) from report_facts f where f.ticket_id = report_state.ticket_id and f.kind = 'SOLVED' and f.final = ?) as finals
+  from report_state where ticket_id = ?`;
+
+interface Write {
+  name: string;
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The facts' writes of one ticket (clearing `final`, the facts, the state, the queued rollups): on SQLite one
+ * statement each, in process; on PostgreSQL one statement of data-modifying CTEs, so one round trip instead of up to
+ * four. The parts touch different rows (the update only solves kept before this write, which the insert adds none of),
+ * so running them against one snapshot changes nothing.
+ */
+async function runWrites(statements: TransactionStatements, writes: Write[]): Promise<void> {
+  if (!statements.postgres || writes.length < 2) {
+    for (const w of writes) await statements.all(`report_fact_write_${w.name}`, w.sql, w.params);
+    return;
+  }
+  const last = writes[writes.length - 1];
+  const sql = `with ${writes
+    .slice(0, -1)
+    .map((w, i) => `w${i} as (${w.sql})`)
+    .join(', ')} ${last.sql}`;
+  await statements.all(
+    `report_fact_writes_${writes.map((w) => w.name).join('_')}`,
+    sql,
+    writes.flatMap((w) => w.params),
+  );
 }
 
 /** Every fact of a ticket, as kept. */

@@ -28,12 +28,18 @@ const FOLD_BATCH = 500;
 /** The shortest time between two background folds' starts unless the first was full: a burst's writes fold together. */
 const GATHER_MS = 250;
 
+/** The statement that appends a write's rollup deltas to the queue; null when they add nothing. */
+export function rollupQueueInsert(deltas: RollupDeltas): { name: string; sql: string; params: unknown[] } | null {
+  const rows = deltas.serialize();
+  if (rows === '[]') return null;
+  return { name: 'report_rollup_queue_insert', sql: 'insert into report_rollup_queue (deltas) values (?)', params: [rows] };
+}
+
 /** Appends a write's rollup deltas to the queue, in the write's transaction. True when there was something to add. */
 export async function queueRollups(statements: TransactionStatements, deltas: RollupDeltas): Promise<boolean> {
-  const rows = deltas.serialize();
-  if (rows === '[]') return false;
-  await statements.all('report_rollup_queue_insert', 'insert into report_rollup_queue (deltas) values (?)', [rows]);
-  return true;
+  const insert = rollupQueueInsert(deltas);
+  if (insert) await statements.all(insert.name, insert.sql, insert.params);
+  return !!insert;
 }
 
 const CLAIM_SQLITE = 'delete from report_rollup_queue where id in (select id from report_rollup_queue order by id limit ?) returning deltas';
