@@ -11,7 +11,7 @@
  * comes from the read rules (a ticket's from services/ticketAccess.ts), its data from the plain records.
  */
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
-import { hotRead, transactionStatements, type Em } from '../database.js';
+import { hotRead, transactionStatements, type Em, type TransactionStatements } from '../database.js';
 import { AppError } from '../errors.js';
 import { ticketRecordOf, type TicketRecord } from '../records/index.js';
 import type { TicketFacets } from '../realtime/events.js';
@@ -375,9 +375,15 @@ export async function recordEvents(ctx: ServiceContext, em: Em, events: ChangeDr
 /**
  * Flushes the unit of work and writes the webhook events it caused in one transaction; once committed, announces
  * the change on the live bus (`publish`) and wakes this process's delivery worker. `events` runs after the flush
- * (new records have their ids) and before the commit.
+ * (new records have their ids) and before the commit; so does `afterFlush`, the caller's own fixed statements in the
+ * same transaction (prepared once per connection: database.ts transactionStatements).
  */
-export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeDraft | ChangeDraft[], publish?: () => void): Promise<AppendedTicketEvent[]> {
+export async function flushWithEvents(
+  ctx: ServiceContext,
+  events: () => ChangeDraft | ChangeDraft[],
+  publish?: () => void,
+  afterFlush?: (statements: TransactionStatements) => Promise<void>,
+): Promise<AppendedTicketEvent[]> {
   const em = ctx.em;
   const drafts = () => {
     const made = events();
@@ -385,6 +391,7 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   };
   if (em.isInTransaction()) {
     await em.flush();
+    if (afterFlush) await afterFlush(await transactionStatements(em));
     return recordEvents(ctx, em, drafts(), publish);
   }
   let appended: AppendedTicketEvent[];
@@ -392,6 +399,7 @@ export async function flushWithEvents(ctx: ServiceContext, events: () => ChangeD
   await em.begin();
   try {
     await em.flush();
+    if (afterFlush) await afterFlush(await transactionStatements(em));
     const made = drafts();
     await ticketAudiences(em, made);
     appended = await appendTicketEvents(ctx, em, ticketEventDrafts(made));
