@@ -76,18 +76,17 @@ const RECORD_STATEMENTS = `    const deletion = list.every((d) => d.kind === 'DE
         })),
       );
       const who = [actor.kind, actor.userId, name, ctx.via];
-      let rows = await statements.all<{ seq: number }>('ticket_events_append', POSTGRES_APPEND, [
-        list.length,
-        ticketId,
-        ticketId,
-        list.length,
-        ...who,
-        entries,
-      ]);
+      const facts = reportFactsOn();
+      let rows = await statements.all<{ seq: number } & Partial<ReportReadRow>>(
+        facts ? 'ticket_events_append_report' : 'ticket_events_append',
+        facts ? POSTGRES_APPEND_WITH_REPORT_READ : POSTGRES_APPEND,
+        [list.length, ticketId, ticketId, list.length, ...who, entries],
+      );
       if (!rows.length && deletion)
         rows = await statements.all<{ seq: number }>('ticket_events_append_deleted', POSTGRES_APPEND_AFTER_DELETE, [ticketId, ticketId, ...who, entries]);
       if (!rows.length) throw AppError.notFound('Ticket');
       first = Math.min(...rows.map((r) => Number(r.seq)));
+      reportRead = reportReadOf(rows[0]);
     } else {
       const [bumped] = await statements.all<{ event_seq: number }>(
         'ticket_events_bump',

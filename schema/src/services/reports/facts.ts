@@ -39,16 +39,22 @@ export function reportFactsOn(): boolean {
  * back all. Nothing at all for entries that cannot change a report (notes, text edits, requester messages). True
  * when it queued rollup deltas (the change log then wakes this process's folder once the write commits).
  */
-export async function applyReportFacts(statements: TransactionStatements, ticketId: number, events: readonly ReportEvent[]): Promise<boolean> {
+export async function applyReportFacts(
+  statements: TransactionStatements,
+  ticketId: number,
+  read: ReportRead | undefined,
+  events: readonly ReportEvent[],
+): Promise<boolean> {
   const deletion = events.some((e) => e.kind === 'DELETED');
   const relevant = events.filter((e) => mattersToReports(e.kind, e.actorKind, e.changes));
   if (!relevant.length && !deletion) return false;
-  // On PostgreSQL a status change reads the solves that are final with the state, in one round trip (a reopen takes
-  // their resolution back, below); SQLite runs in process, where a second statement costs no round trip.
-  const withFinals = statements.postgres && relevant.some((e) => e.changes.some((c) => c.field === 'status'));
-  const [row] = withFinals
-    ? await statements.all<StateRow & { finals: FinalRow[] }>('report_state_read_finals', STATE_READ_WITH_FINALS, [1, ticketId])
-    : await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]);
+  // The state (and on PostgreSQL the final solves, which a reopen takes back below) as the record's statement read
+  // them (`read`), or read here: SQLite runs in process, where a second statement costs no round trip.
+  const row: (StateRow & { finals?: FinalRow[] }) | undefined = read
+    ? read.state
+      ? { ...read.state, finals: read.finals }
+      : undefined
+    : (await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]))[0];
   let state: ReportState | null = row ? stateOf(row) : null;
   const deltas = new RollupDeltas();
   const write = () => queueRollups(statements, deltas);
@@ -80,14 +86,13 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
     }
   } else if (before && folded.reopened) {
     // A reopen takes back the resolution time of the solve that was final.
-    const finals: FinalRow[] =
-      row && 'finals' in row
-        ? (row as { finals: FinalRow[] }).finals
-        : await statements.all<FinalRow>(
-            'report_facts_finals',
-            `select ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id = ? and f.kind = 'SOLVED' and f.final = ?`,
-            [ticketId, 1],
-          );
+    const finals: FinalRow[] = row?.finals
+      ? row.finals
+      : await statements.all<FinalRow>(
+          'report_facts_finals',
+          `select ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id = ? and f.kind = 'SOLVED' and f.final = ?`,
+          [ticketId, 1],
+        );
     for (const r of finals) deltas.add(factOfRow(r), before, -1, true);
   }
   if (now) for (const f of folded.facts) deltas.add(f, now, 1);
@@ -121,14 +126,35 @@ export async function applyReportFacts(statements: TransactionStatements, ticket
 /** A solve that is final, as the rollups read it. */
 type FinalRow = Parameters<typeof factOfRow>[0];
 
-/** The state with the ticket's final solves (as JSON objects with FACT_READ_COLUMNS' names), PostgreSQL only. */
-const STATE_READ_WITH_FINALS = `select ${STATE_COLUMNS}, (select coalesce(json_agg(json_build_object(${FACT_READ_COLUMNS.split(', ')
-  .map((c) => {
-    const [column, alias] = c.split(' as ');
-    return `'${alias ?? column.slice(2)}', ${column}`;
-  })
-  .join(', ')})), '[]'::json) from report_facts f where f.ticket_id = report_state.ticket_id and f.kind = 'SOLVED' and f.final = ?) as finals
-  from report_state where ticket_id = ?`;
+/** What the facts of a ticket's write start from, read by the event record's own statement on PostgreSQL. */
+export interface ReportRead {
+  state: StateRow | null;
+  finals: FinalRow[];
+}
+
+/** The columns REPORT_READ_RETURNING adds to the record's RETURNING. */
+export interface ReportReadRow {
+  report_state: StateRow | null;
+  report_finals: FinalRow[];
+}
+
+/**
+ * The ticket's report state and its final solves (FACT_READ_COLUMNS' names), as JSON columns of the RETURNING of the
+ * record's insert into ticket_events (changeLog.ts): one round trip less for every write the reports count.
+ */
+export const REPORT_READ_RETURNING = `(select row_to_json(s) from (select ${STATE_COLUMNS} from report_state where ticket_id = ticket_events.ticket_id) s) as report_state,
+  (select coalesce(json_agg(json_build_object(${FACT_READ_COLUMNS.split(', ')
+    .map((c) => {
+      const [column, alias] = c.split(' as ');
+      return `'${alias ?? column.slice(2)}', ${column}`;
+    })
+    .join(', ')})), '[]'::json) from report_facts f where f.ticket_id = ticket_events.ticket_id and f.kind = 'SOLVED' and f.final) as report_finals`;
+
+/** The read in a record's returned row (undefined: the statement did not read it). */
+export function reportReadOf(row: Partial<ReportReadRow> | undefined): ReportRead | undefined {
+  if (!row || !('report_state' in row)) return undefined;
+  return { state: row.report_state ?? null, finals: row.report_finals ?? [] };
+}
 
 interface Write {
   name: string;
