@@ -25,8 +25,12 @@ import { WorkerLoop } from '../../workerLoop.js';
 
 /** Queued writes one fold takes at most. */
 const FOLD_BATCH = 500;
-/** The shortest time between two background folds' starts unless the first was full: a burst's writes fold together. */
-const GATHER_MS = 250;
+/**
+ * The shortest time between two background folds' starts unless the first was full: a burst's writes fold together.
+ * A fold's cost depends on the rows it touches (a burst on one team and day touches the same few), not on the writes
+ * it sums, so fewer folds cost the writes less; a report never waits for one (it folds what is queued itself).
+ */
+const GATHER_MS = 1000;
 
 /** The statement that appends a write's rollup deltas to the queue; null when they add nothing. */
 export function rollupQueueInsert(deltas: RollupDeltas): { name: string; sql: string; params: unknown[] } | null {
