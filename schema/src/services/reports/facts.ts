@@ -48,13 +48,13 @@ export async function applyReportFacts(
   const deletion = events.some((e) => e.kind === 'DELETED');
   const relevant = events.filter((e) => mattersToReports(e.kind, e.actorKind, e.changes));
   if (!relevant.length && !deletion) return false;
-  // The state (and on PostgreSQL the final solves, which a reopen takes back below) as the record's statement read
-  // them (`read`), or read here: SQLite runs in process, where a second statement costs no round trip.
+  // The state and the final solves (which a reopen takes back below) as the record's statement read them on
+  // PostgreSQL (`read`), or read here: with a status change, both in one statement.
   const row: (StateRow & { finals?: FinalRow[] }) | undefined = read
     ? read.state
       ? { ...read.state, finals: read.finals }
       : undefined
-    : (await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]))[0];
+    : await readState(statements, ticketId, relevant);
   let state: ReportState | null = row ? stateOf(row) : null;
   const deltas = new RollupDeltas();
   const write = () => queueRollups(statements, deltas);
@@ -138,17 +138,35 @@ export interface ReportReadRow {
   report_finals: FinalRow[];
 }
 
+/** A final solve's columns as a JSON object's entries (FACT_READ_COLUMNS' names). */
+const FINAL_OBJECT_ENTRIES = FACT_READ_COLUMNS.split(', ')
+  .map((c) => {
+    const [column, alias] = c.split(' as ');
+    return `'${alias ?? column.slice(2)}', ${column}`;
+  })
+  .join(', ');
+
 /**
  * The ticket's report state and its final solves (FACT_READ_COLUMNS' names), as JSON columns of the RETURNING of the
  * record's insert into ticket_events (changeLog.ts): one round trip less for every write the reports count.
  */
 export const REPORT_READ_RETURNING = `(select row_to_json(s) from (select ${STATE_COLUMNS} from report_state where ticket_id = ticket_events.ticket_id) s) as report_state,
-  (select coalesce(json_agg(json_build_object(${FACT_READ_COLUMNS.split(', ')
-    .map((c) => {
-      const [column, alias] = c.split(' as ');
-      return `'${alias ?? column.slice(2)}', ${column}`;
-    })
-    .join(', ')})), '[]'::json) from report_facts f where f.ticket_id = ticket_events.ticket_id and f.kind = 'SOLVED' and f.final) as report_finals`;
+  (select coalesce(json_agg(json_build_object(${FINAL_OBJECT_ENTRIES})), '[]'::json) from report_facts f where f.ticket_id = ticket_events.ticket_id and f.kind = 'SOLVED' and f.final) as report_finals`;
+
+/** SQLite: the state, with the final solves as a JSON array when the write changes a status (a reopen needs them). */
+const SQLITE_STATE_WITH_FINALS = `select ${STATE_COLUMNS}, (select json_group_array(json_object(${FINAL_OBJECT_ENTRIES})) from report_facts f
+  where f.ticket_id = report_state.ticket_id and f.kind = 'SOLVED' and f.final = 1) as finals from report_state where ticket_id = ?`;
+
+async function readState(
+  statements: TransactionStatements,
+  ticketId: number,
+  events: readonly ReportEvent[],
+): Promise<(StateRow & { finals?: FinalRow[] }) | undefined> {
+  if (statements.postgres || !events.some((e) => e.changes.some((c) => c.field === 'status')))
+    return (await statements.all<StateRow>('report_state_read', `select ${STATE_COLUMNS} from report_state where ticket_id = ?`, [ticketId]))[0];
+  const [row] = await statements.all<StateRow & { finals: string }>('report_state_read_finals', SQLITE_STATE_WITH_FINALS, [ticketId]);
+  return row && { ...row, finals: JSON.parse(row.finals) as FinalRow[] };
+}
 
 /** The read in a record's returned row (undefined: the statement did not read it). */
 export function reportReadOf(row: Partial<ReportReadRow> | undefined): ReportRead | undefined {

@@ -134,11 +134,13 @@ export class ReportFolder {
 
   /** One fold, at most every GATHER_MS unless the last was full. True when there may be more at once. */
   private async tick(): Promise<boolean> {
-    const em = this.orm.em.fork();
-    if (!(await anyQueued(em))) return false;
+    // Waits first, then looks: woken by every commit of this process (most queue nothing: notes, or the reports' facts
+    // switched off), the folder looks at the queue at most once per GATHER_MS.
     const since = Date.now() - this.lastPassAt;
     if (since < GATHER_MS) await new Promise((resolve) => setTimeout(resolve, GATHER_MS - since));
     this.lastPassAt = Date.now();
+    const em = this.orm.em.fork();
+    if (!(await anyQueued(em))) return false;
     const folded = await foldOnce(em, FOLD_BATCH);
     if (folded === FOLD_BATCH) this.lastPassAt = 0;
     return folded === FOLD_BATCH;
