@@ -59,7 +59,8 @@ it("rows queued elsewhere are folded by the gateways' polls, each exactly once w
   // A team id no real ticket has, in a cell of its own: 40 writes of one creation each.
   const team = 900_000 + Math.floor(Math.random() * 90_000);
   const cell = Date.UTC(2020, 0, 1);
-  const delta = JSON.stringify([['D', cell, team, 0, 'W', `${team}:0`, 1, 0, 0, 0, 0, 0, [], 0, 0, [], 0, 0, []]]);
+  // One queued contribution (reportRollups.ts RollupEntries): a creation fact of that team, +1, under that team.
+  const delta = JSON.stringify([[team, null, 1, 0, 'CREATED', cell, 0, null, 0, 0, team, null, 'Low', 'Question', 'OPEN']]);
   await Promise.all(Array.from({ length: 40 }, () => rows('insert into report_rollup_queue (deltas) values (?)', [delta])));
   await until(async () => (await queued()) === 0, 'the polls to fold the queue');
   const [row] = await rows<{ created: number }>(`select created from report_rollups where grain = 'D' and dim = 'W' and team_id = ?`, [team]);

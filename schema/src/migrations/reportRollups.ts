@@ -141,46 +141,74 @@ export class RollupDeltas {
     }
   }
 
-  /**
-   * The gathered rows as queued (services/reports/rollupQueue.ts): one JSON array per write, each row its key, its
-   * counts and sums, and its histograms as [bin, count] pairs; rows that add nothing are left out ('[]': none).
-   */
-  serialize(): string {
-    const rows: QueuedRow[] = [];
-    for (const { key: k, delta: d } of this.rows.values()) {
-      if (isEmpty(d)) continue;
-      const metrics = METRICS.flatMap((m) => [d[m].n, d[m].sum, [...d[m].bins].filter(([, n]) => n !== 0)] as const);
-      rows.push([k.grain, k.cell, k.teamId, k.assigneeId, k.dim, k.value, d.created, d.solved, d.reopened, d.backlog, ...metrics] as QueuedRow);
-    }
-    return JSON.stringify(rows);
-  }
-
-  /** Adds the rows of a queued write (`serialize`'s output) to the gathered ones: deltas add exactly, in any order. */
+  /** Adds the contributions of a queued write (`RollupEntries.serialize`'s output): deltas add exactly, in any order. */
   merge(serialized: string): void {
-    for (const row of JSON.parse(serialized) as QueuedRow[]) {
-      const [grain, cell, teamId, assigneeId, dim, value, created, solved, reopened, backlog] = row;
-      const id = `${grain}|${cell}|${teamId}|${assigneeId}|${dim}|${value}`;
-      let kept = this.rows.get(id);
-      if (!kept) this.rows.set(id, (kept = { key: { grain, cell, teamId, assigneeId, dim, value }, delta: emptyDelta() }));
-      const d = kept.delta;
-      d.created += created;
-      d.solved += solved;
-      d.reopened += reopened;
-      d.backlog += backlog;
-      METRICS.forEach((m, i) => {
-        const n = row[10 + 3 * i] as number;
-        const sum = row[11 + 3 * i] as number;
-        const bins = row[12 + 3 * i] as [number, number][];
-        d[m].n += n;
-        d[m].sum += sum;
-        for (const [bin, count] of bins) d[m].bins.set(bin, (d[m].bins.get(bin) ?? 0) + count);
-      });
-    }
+    for (const [teamId, assigneeId, sign, resolutionOnly, kind, at, delta, valueMs, firstSolve, final, fTeam, fAssignee, priority, type, status] of JSON.parse(
+      serialized,
+    ) as QueuedEntry[])
+      this.add(
+        { kind, at, delta, valueMs, firstSolve: firstSolve === 1, final: final === 1, teamId: fTeam, assigneeId: fAssignee, priority, type, status },
+        { teamId, assigneeId },
+        sign,
+        resolutionOnly === 1,
+      );
   }
 }
 
-/** A queued rollup row: key, counts, then for fr, fs and rs: count, sum (ms), histogram as [bin, count] pairs. */
-type QueuedRow = [Grain, number, number, number, Dim, string, number, number, number, number, ...(number | [number, number][])[]];
+/**
+ * A write's contributions to the rollups as it gathers them: each fact with the key it counts under, +1 or -1, and
+ * whether only its resolution counts (the arguments of `RollupDeltas.add`), queued as they are (about 60 bytes each:
+ * a fact touches 12 rows, so expanded a status change queued 1.5 kB) and expanded into rows by the fold
+ * (services/reports/rollupQueue.ts).
+ */
+export class RollupEntries {
+  readonly entries: QueuedEntry[] = [];
+
+  add(f: ReportFact, current: CurrentKey, sign: 1 | -1, resolutionOnly = false): void {
+    if (resolutionOnly && !(f.kind === 'SOLVED' && f.final)) return;
+    this.entries.push([
+      current.teamId,
+      current.assigneeId,
+      sign,
+      resolutionOnly ? 1 : 0,
+      f.kind,
+      f.at,
+      f.delta,
+      f.valueMs,
+      f.firstSolve ? 1 : 0,
+      f.final ? 1 : 0,
+      f.teamId,
+      f.assigneeId,
+      f.priority,
+      f.type,
+      f.status,
+    ]);
+  }
+
+  /** The entries as queued ('[]': none). */
+  serialize(): string {
+    return JSON.stringify(this.entries);
+  }
+}
+
+/** A queued contribution: the key now (team, assignee), sign, resolution only, then the fact's fields. */
+type QueuedEntry = [
+  number | null,
+  number | null,
+  1 | -1,
+  0 | 1,
+  ReportFact['kind'],
+  number,
+  number,
+  number | null,
+  0 | 1,
+  0 | 1,
+  number | null,
+  number | null,
+  string,
+  string,
+  string,
+];
 
 export const ROLLUP_COLUMNS =
   'grain, cell, team_id, assignee_id, dim, value, created, solved, reopened, backlog, fr_n, fr_sum, fr_bins, fs_n, fs_sum, fs_bins, rs_n, rs_sum, rs_bins';

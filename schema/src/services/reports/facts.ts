@@ -19,7 +19,7 @@ import {
   type StateRow,
   type TicketRow,
 } from '../../migrations/reportFold.js';
-import { FACT_READ_COLUMNS, RollupDeltas, factOfRow } from '../../migrations/reportRollups.js';
+import { FACT_READ_COLUMNS, RollupEntries, factOfRow } from '../../migrations/reportRollups.js';
 import { queueRollups, rollupQueueInsert } from './rollupQueue.js';
 
 /**
@@ -56,7 +56,7 @@ export async function applyReportFacts(
       : undefined
     : await readState(statements, ticketId, relevant);
   let state: ReportState | null = row ? stateOf(row) : null;
-  const deltas = new RollupDeltas();
+  const deltas = new RollupEntries();
   const write = () => queueRollups(statements, deltas);
   if (deletion) {
     // A deleted ticket leaves every report: its contributions leave the rollups (its facts stay, joined out).

@@ -1,7 +1,8 @@
 /**
  * The rollups' queue (issue 29, "write throughput with the rollups on ≥ 0.9× without"): a write's transaction does
- * not upsert the rollup rows itself; it appends its deltas, one row of JSON, to `report_rollup_queue`, and folds
- * add queued deltas into `report_rollups` in batches:
+ * not upsert the rollup rows itself; it appends its contributions (its facts with the key they count under and a
+ * sign: reportRollups.ts RollupEntries), one row of JSON, to `report_rollup_queue`, and folds expand and sum queued
+ * contributions into `report_rollups` in batches:
  *
  *   write's transaction --> report_rollup_queue (one insert) --fold: claim, sum, upsert--> report_rollups
  *
@@ -19,7 +20,7 @@
  */
 import type { Em, Orm } from '../../database.js';
 import { hotRead, transactionStatements } from '../../database.js';
-import { RollupDeltas, writeRollups } from '../../migrations/reportRollups.js';
+import { RollupDeltas, writeRollups, type RollupEntries } from '../../migrations/reportRollups.js';
 import type { TransactionStatements } from '../../database.js';
 import { WorkerLoop } from '../../workerLoop.js';
 
@@ -33,14 +34,14 @@ const FOLD_BATCH = 500;
 const GATHER_MS = 1000;
 
 /** The statement that appends a write's rollup deltas to the queue; null when they add nothing. */
-export function rollupQueueInsert(deltas: RollupDeltas): { name: string; sql: string; params: unknown[] } | null {
+export function rollupQueueInsert(deltas: RollupEntries): { name: string; sql: string; params: unknown[] } | null {
   const rows = deltas.serialize();
   if (rows === '[]') return null;
   return { name: 'report_rollup_queue_insert', sql: 'insert into report_rollup_queue (deltas) values (?)', params: [rows] };
 }
 
 /** Appends a write's rollup deltas to the queue, in the write's transaction. True when there was something to add. */
-export async function queueRollups(statements: TransactionStatements, deltas: RollupDeltas): Promise<boolean> {
+export async function queueRollups(statements: TransactionStatements, deltas: RollupEntries): Promise<boolean> {
   const insert = rollupQueueInsert(deltas);
   if (insert) await statements.all(insert.name, insert.sql, insert.params);
   return !!insert;
