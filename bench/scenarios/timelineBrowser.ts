@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { percentile } from '../../gateway/src/testing/measure.js';
 import { gateway, newWorkspace, rows, stop, tmp } from '../context.js';
-import { log, progress } from '../lib.js';
+import { log, progress, ROOT } from '../lib.js';
 import { fmt } from '../report.js';
 import { openDb } from '../seed.js';
 import { agentPage, ARGS, CHROMIUM } from './web.js';
@@ -96,6 +96,16 @@ export async function timelineInBrowser(): Promise<void> {
   const scenario = `10e. Ticket page with ${BIG.toLocaleString('en')} timeline entries (headless Chromium): live entry → rendered, and the longest main-thread task`;
   if (!existsSync(CHROMIUM)) {
     rows.push({ scenario, value: `not measured: no Chromium at ${CHROMIUM}`, budget: '≤ 2× the 50-entry page; no task ≥ 50 ms', met: null });
+    return;
+  }
+  // The page is the built web app the gateway serves (as rows 6 and 9 need it): without it the page never opens.
+  if (!existsSync(join(ROOT, 'web/dist/index.html'))) {
+    rows.push({
+      scenario,
+      value: 'not measured: the web app is not built (npm run build -w web)',
+      budget: '≤ 2× the 50-entry page; no task ≥ 50 ms',
+      met: null,
+    });
     return;
   }
   progress('10e. timeline in the browser: seeding a ticket with 5,000 entries');

@@ -22,7 +22,7 @@
  * by the write transaction's upsert, with fixed bins the read can add and subtract; sketch libraries (DDSketch's JS
  * port) keep their state in process memory.
  */
-import type { ReportFact } from './reportFold.js';
+import { factParams, type ReportFact } from './reportFold.js';
 
 const GAMMA = 1.05;
 /** The largest relative error of a median or p90 read from the rollups. */
@@ -166,23 +166,8 @@ export class RollupEntries {
 
   add(f: ReportFact, current: CurrentKey, sign: 1 | -1, resolutionOnly = false): void {
     if (resolutionOnly && !(f.kind === 'SOLVED' && f.final)) return;
-    this.entries.push([
-      current.teamId,
-      current.assigneeId,
-      sign,
-      resolutionOnly ? 1 : 0,
-      f.kind,
-      f.at,
-      f.delta,
-      f.valueMs,
-      f.firstSolve ? 1 : 0,
-      f.final ? 1 : 0,
-      f.teamId,
-      f.assigneeId,
-      f.priority,
-      f.type,
-      f.status,
-    ]);
+    // The fact's fields as its row holds them (reportFold.ts factParams, without the ticket id).
+    this.entries.push([current.teamId, current.assigneeId, sign, resolutionOnly ? 1 : 0, ...(factParams(0, f).slice(1) as FactFields)]);
   }
 
   /** The entries as queued ('[]': none). */
@@ -192,23 +177,9 @@ export class RollupEntries {
 }
 
 /** A queued contribution: the key now (team, assignee), sign, resolution only, then the fact's fields. */
-type QueuedEntry = [
-  number | null,
-  number | null,
-  1 | -1,
-  0 | 1,
-  ReportFact['kind'],
-  number,
-  number,
-  number | null,
-  0 | 1,
-  0 | 1,
-  number | null,
-  number | null,
-  string,
-  string,
-  string,
-];
+type QueuedEntry = [number | null, number | null, 1 | -1, 0 | 1, ...FactFields];
+/** A fact's fields in FACT_COLUMNS' order after the ticket id (reportFold.ts factParams). */
+type FactFields = [ReportFact['kind'], number, number, number | null, 0 | 1, 0 | 1, number | null, number | null, string, string, string];
 
 export const ROLLUP_COLUMNS =
   'grain, cell, team_id, assignee_id, dim, value, created, solved, reopened, backlog, fr_n, fr_sum, fr_bins, fs_n, fs_sum, fs_bins, rs_n, rs_sum, rs_bins';
@@ -219,9 +190,9 @@ const METRICS = ['fr', 'fs', 'rs'] as const;
 const binsJson = (entries: Iterable<[number, number]>) => JSON.stringify(Object.fromEntries([...entries].filter(([, n]) => n !== 0)));
 
 /**
- * The write path's upsert of `rows` rows at once: adds each row's counts, and merges its histogram into the stored one
- * bin by bin (a sum per bin over both JSON objects, in SQL), creating rows as needed. One statement per write (per
- * 1,000 rows), prepared once per connection and row count.
+ * A fold's upsert of `rows` rows at once: adds each row's counts, and merges its histogram into the stored one bin by
+ * bin (a sum per bin over both JSON objects, in SQL), creating rows as needed. Prepared once per connection and row
+ * count (`writeRollups` uses at most seven counts).
  */
 function upsertSql(postgres: boolean, rows: number): string {
   const add = COUNTS.map((c) => `${c} = report_rollups.${c} + excluded.${c}`).join(', ');
@@ -245,7 +216,7 @@ function upsertSql(postgres: boolean, rows: number): string {
     on conflict (grain, dim, cell, team_id, assignee_id, value) do update set ${add}, ${bins}`;
 }
 
-/** Runs one named statement in the write's transaction (services/reports/facts.ts passes TransactionStatements.all). */
+/** Runs one named statement in the fold's transaction (services/reports/rollupQueue.ts passes TransactionStatements.all). */
 type RunStatement = (name: string, sql: string, params: readonly unknown[]) => Promise<unknown>;
 
 const rowParams = ({ key, delta: d }: { key: RollupKey; delta: RollupDelta }): unknown[] => [
