@@ -55,6 +55,8 @@ export interface Gateway {
   sessions: Sessions;
   /** The SMTP listener's address, when FULCRUM_SMTP_LISTEN is set (issue 26). */
   smtp: { host: string; port: number } | null;
+  /** This gateway's background fold of the reports' rollup queue (schema/src/services/reports/rollupQueue.ts). */
+  reportFolder: ReportFolder;
   /** Drains in-flight requests, closes websockets, the bus and the database. */
   close(): Promise<void>;
 }
@@ -227,6 +229,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     server: httpServer,
     orm,
     deps,
+    reportFolder,
     sessions,
     close: () =>
       (closing ??= (async () => {

@@ -23,9 +23,12 @@ const statements: string[] = [];
 beforeAll(async () => {
   // The webhook engine runs on the same knex client: each write wakes it 10 ms after its commit, and on a loaded
   // machine that wake's statements landed in the next request's count (a fresh-clone CI run on PostgreSQL counted
-  // 7 against 6). Nothing here delivers webhooks, so it is stopped: only requests' statements are counted.
+  // 7 against 6). Nothing here delivers webhooks, so it is stopped: only requests' statements are counted. So is the
+  // reports' rollup folder (woken by the set-up's writes, its fold landed in a timeline's count on PostgreSQL: 7
+  // against 5); nothing here reads a report.
   gw = await startTestGateway();
   await gw.deps.webhooks?.stop();
+  await gw.reportFolder.stop();
   const knex = gw.orm.em.fork().getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
   knex.on('query', (q) => statements.push(q.sql));
   // 60 more tickets for the demo agent, spread over every customer and macro (distinct relations per row).

@@ -18,6 +18,8 @@ beforeAll(async () => {
   gw = await startTestGateway({ webhooks: { allowHosts: '127.0.0.1', pollMs: 60_000 } });
   // Passes are run by the test itself (fanOut), so what one pass costs is counted alone.
   await gw.deps.webhooks?.stop();
+  // The reports' rollup folder too: its folds and looks at its queue are not a pass's statements.
+  await gw.reportFolder.stop();
   const knex = gw.orm.em.fork().getConnection().getKnex() as unknown as { on(event: 'query', fn: (q: { sql: string }) => void): void };
   knex.on('query', (q) => statements.push(q.sql));
   demo = await gw.as(0);
