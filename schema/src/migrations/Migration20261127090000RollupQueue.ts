@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The rollups' queue (issue 29): a write's rollup deltas, one JSON row per write, appended in the write's transaction
+ * The rollups' queue (issue 29): a write's contributions to the rollups (reportRollups.ts RollupEntries), one JSON row per write, appended in the write's transaction
  * and folded into `report_rollups` in batches (services/reports/rollupQueue.ts) instead of upserted by the write
  * itself. A derived table (database.ts DERIVED_TABLES): no entity; empty once folded.
  */

@@ -36,18 +36,17 @@ export function reportFactsOn(): boolean {
  * clears earlier solves' `final` on a reopen, writes the facts and the state, and queues the facts' rollup deltas
  * (migrations/reportRollups.ts, folded by ./rollupQueue.ts) under the ticket's team and assignee now: a reassignment
  * moves the ticket's earlier contributions, a reopen takes back the final solve's resolution time, a deletion takes
- * back all. Nothing at all for entries that cannot change a report (notes, text edits, requester messages). True
- * when it queued rollup deltas (the change log then wakes this process's folder once the write commits).
+ * back all. Nothing at all for entries that cannot change a report (notes, text edits, requester messages).
  */
 export async function applyReportFacts(
   statements: TransactionStatements,
   ticketId: number,
   read: ReportRead | undefined,
   events: readonly ReportEvent[],
-): Promise<boolean> {
+): Promise<void> {
   const deletion = events.some((e) => e.kind === 'DELETED');
   const relevant = events.filter((e) => mattersToReports(e.kind, e.actorKind, e.changes));
-  if (!relevant.length && !deletion) return false;
+  if (!relevant.length && !deletion) return;
   // The state and the final solves (which a reopen takes back below) as the record's statement read them on
   // PostgreSQL (`read`), or read here: with a status change, both in one statement.
   const row: (StateRow & { finals?: FinalRow[] }) | undefined = read
@@ -57,11 +56,10 @@ export async function applyReportFacts(
     : await readState(statements, ticketId, relevant);
   let state: ReportState | null = row ? stateOf(row) : null;
   const deltas = new RollupEntries();
-  const write = () => queueRollups(statements, deltas);
   if (deletion) {
     // A deleted ticket leaves every report: its contributions leave the rollups (its facts stay, joined out).
     if (state) for (const f of await factsOf(statements, ticketId)) deltas.add(f, state, -1);
-    return write();
+    return queueRollups(statements, deltas);
   }
   if (!state && relevant[0].kind !== 'CREATED') {
     const [ticket] = await statements.all<TicketRow>(
@@ -69,7 +67,7 @@ export async function applyReportFacts(
       'select team_id, assignee_id, priority, type, status, created_at from tickets where id = ?',
       [ticketId],
     );
-    if (!ticket) return false;
+    if (!ticket) return;
     state = stateBefore(ticket, relevant);
   }
   const before = state;
@@ -120,7 +118,6 @@ export async function applyReportFacts(
   const queued = rollupQueueInsert(deltas);
   if (queued) writes.push({ ...queued, name: 'queue' });
   await runWrites(statements, writes);
-  return !!queued;
 }
 
 /** A solve that is final, as the rollups read it. */

@@ -18,10 +18,8 @@
  *   every second for other gateways' rows; and every report, which folds what is queued before it reads
  *   (`foldQueuedRollups`), so a report counts every write acknowledged before it was asked, on any gateway.
  */
-import type { Em, Orm } from '../../database.js';
-import { hotRead, transactionStatements } from '../../database.js';
+import { hotRead, transactionStatements, type Em, type Orm, type TransactionStatements } from '../../database.js';
 import { RollupDeltas, writeRollups, type RollupEntries } from '../../migrations/reportRollups.js';
-import type { TransactionStatements } from '../../database.js';
 import { WorkerLoop } from '../../workerLoop.js';
 
 /** Queued writes one fold takes at most. */
@@ -40,11 +38,10 @@ export function rollupQueueInsert(deltas: RollupEntries): { name: string; sql: s
   return { name: 'report_rollup_queue_insert', sql: 'insert into report_rollup_queue (deltas) values (?)', params: [rows] };
 }
 
-/** Appends a write's rollup deltas to the queue, in the write's transaction. True when there was something to add. */
-export async function queueRollups(statements: TransactionStatements, deltas: RollupEntries): Promise<boolean> {
+/** Appends a write's rollup deltas to the queue, in the write's transaction (nothing when they add nothing). */
+export async function queueRollups(statements: TransactionStatements, deltas: RollupEntries): Promise<void> {
   const insert = rollupQueueInsert(deltas);
   if (insert) await statements.all(insert.name, insert.sql, insert.params);
-  return !!insert;
 }
 
 const CLAIM_SQLITE = 'delete from report_rollup_queue where id in (select id from report_rollup_queue order by id limit ?) returning deltas';
