@@ -5,7 +5,7 @@
  * Who may reply is decided by services/ticketAccess.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { hotRead } from '../database.js';
+import { dateBinding, hotRead } from '../database.js';
 import { AppError } from '../errors.js';
 import { ReplyAttachment, TicketReply, User } from '../entities/index.js';
 import { composeReplyMail, messageIdHost } from '../mail/compose.js';
@@ -149,7 +149,7 @@ export async function replyToRequester(
     () => publishTicket(ctx, 'UPDATED', ticket, event?.audience ?? [], previous),
     async (statements) => {
       if (outbox === null) return;
-      const when = statements.postgres ? at : at.getTime();
+      const when = dateBinding(statements.postgres ? 'postgresql' : 'sqlite', at.getTime());
       await statements.all('mail_outbox_insert', OUTBOX_INSERT, [reply.id, outbox, 'pending', 0, when, when]);
     },
   );
