@@ -29,7 +29,7 @@ import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createSocketQuota } from './graphql/socketQuota.js';
 import { createImageRouter } from './http/images.js';
-import { afterBody } from './http/afterBody.js';
+import { afterBody, dropBodyAfterAnswer } from './http/afterBody.js';
 import { createDrainableServer } from './http/drain.js';
 import { refuseUndeclaredUploads } from './http/uploadGuard.js';
 import { createExplorerRouter } from './http/explorer.js';
@@ -169,6 +169,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),
+    dropBodyAfterAnswer,
     graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: rules.LIMITS.replyAttachments.max, maxFieldSize: 1_000_000 }),
     refuseUndeclaredUploads,
     expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps, 'graphql')) }),

@@ -32,3 +32,21 @@ export function afterBody(req: IncomingMessage, res: ServerResponse, answer: () 
   req.unpipe();
   req.resume();
 }
+
+/**
+ * Drops what is left of a request's body once its answer has gone out. A GraphQL multipart request is answered when
+ * its resolver is done, which may be before the parser (graphql-upload's busboy) has read the whole body: a reply
+ * refused on its first file's size leaves the later files unread, the parser waits for someone to read them, the
+ * connection stops being read, and the client, still sending, waits until the server's request timeout closes the
+ * connection under it (ECONNRESET a minute later instead of the answer it was sent). Node drops an unread body by
+ * itself (IncomingMessage's _dump) only when nothing was piped from it, so the pipe is cut here, as Express's
+ * finalhandler does for its own answers.
+ */
+export function dropBodyAfterAnswer(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  res.once('finish', () => {
+    if (req.complete || req.readableEnded || req.destroyed) return;
+    req.unpipe();
+    req.resume();
+  });
+  next();
+}
