@@ -76,17 +76,18 @@ const RECORD_STATEMENTS = `    const deletion = list.every((d) => d.kind === 'DE
         })),
       );
       const who = [actor.kind, actor.userId, name, ctx.via];
-      const facts = reportFactsOn();
-      let rows = await statements.all<{ seq: number } & Partial<ReportReadRow>>(
-        facts ? 'ticket_events_append_report' : 'ticket_events_append',
-        facts ? POSTGRES_APPEND_WITH_REPORT_READ : POSTGRES_APPEND,
-        [list.length, ticketId, ticketId, list.length, ...who, entries],
-      );
+      let rows = await statements.all<{ seq: number }>('ticket_events_append', POSTGRES_APPEND, [
+        list.length,
+        ticketId,
+        ticketId,
+        list.length,
+        ...who,
+        entries,
+      ]);
       if (!rows.length && deletion)
         rows = await statements.all<{ seq: number }>('ticket_events_append_deleted', POSTGRES_APPEND_AFTER_DELETE, [ticketId, ticketId, ...who, entries]);
       if (!rows.length) throw AppError.notFound('Ticket');
       first = Math.min(...rows.map((r) => Number(r.seq)));
-      reportRead = reportReadOf(rows[0]);
     } else {
       const [bumped] = await statements.all<{ event_seq: number }>(
         'ticket_events_bump',
@@ -155,7 +156,7 @@ function cutEventRecord(src: string): void {
   if (left) throw new Error(`10: the patched ${CHANGE_LOG} still runs ${[...new Set(left)].join(', ')}`);
   for (const kept of [
     'await actorName(em, actor.userId)',
-    'await applyReportFacts(',
+    'await queueReportEvents(',
     'appended.push(',
     'await insertEvents(em, webhooks)',
     'await ticketAudiences(em,',

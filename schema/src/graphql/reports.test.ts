@@ -85,7 +85,9 @@ class Story {
       demoTicketImage(1),
       full.teamId == null ? {} : { teamId: full.teamId, assigneeId: full.assigneeId },
     );
-    // The services' own creation happened now: left out, the story's creation is the chosen instant.
+    // The services' own creation happened now: left out (once folded from the queue), the story's creation is the
+    // chosen instant.
+    await foldQueuedRollups(kit.orm.em.fork());
     await forgetRollups(ticket.id);
     await kit.rows('delete from report_facts where ticket_id = ?', [ticket.id]);
     await kit.rows('delete from report_state where ticket_id = ?', [ticket.id]);

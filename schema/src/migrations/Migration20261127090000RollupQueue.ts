@@ -1,9 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The rollups' queue (issue 29): a write's contributions to the rollups (reportRollups.ts RollupEntries), one JSON row per write, appended in the write's transaction
- * and folded into `report_rollups` in batches (services/reports/rollupQueue.ts) instead of upserted by the write
- * itself. A derived table (database.ts DERIVED_TABLES): no entity; empty once folded.
+ * The reports' queue (issue 29): what a write contributes to the reports, one JSON row per write (today the entries
+ * that can change a report: services/reports/facts.ts queueReportEvents), appended in the write's transaction and
+ * folded into the facts and `report_rollups` in batches (services/reports/rollupQueue.ts) instead of kept by the
+ * write itself. A derived table (database.ts DERIVED_TABLES): no entity; empty once folded.
  */
 export class Migration20261127090000RollupQueue extends Migration {
   async up(): Promise<void> {

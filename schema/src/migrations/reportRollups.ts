@@ -22,7 +22,7 @@
  * by the write transaction's upsert, with fixed bins the read can add and subtract; sketch libraries (DDSketch's JS
  * port) keep their state in process memory.
  */
-import { factParams, type ReportFact } from './reportFold.js';
+import type { ReportFact } from './reportFold.js';
 
 const GAMMA = 1.05;
 /** The largest relative error of a median or p90 read from the rollups. */
@@ -141,7 +141,10 @@ export class RollupDeltas {
     }
   }
 
-  /** Adds the contributions of a queued write (`RollupEntries.serialize`'s output): deltas add exactly, in any order. */
+  /**
+   * Adds the contributions of a row an earlier version queued (each fact with the key it counted under, a sign and
+   * whether only its resolution counts: QueuedEntry); deltas add exactly, in any order.
+   */
   merge(serialized: string): void {
     for (const [teamId, assigneeId, sign, resolutionOnly, kind, at, delta, valueMs, firstSolve, final, fTeam, fAssignee, priority, type, status] of JSON.parse(
       serialized,
@@ -155,28 +158,7 @@ export class RollupDeltas {
   }
 }
 
-/**
- * A write's contributions to the rollups as it gathers them: each fact with the key it counts under, +1 or -1, and
- * whether only its resolution counts (the arguments of `RollupDeltas.add`), queued as they are (about 60 bytes each:
- * a fact touches 12 rows, so expanded a status change queued 1.5 kB) and expanded into rows by the fold
- * (services/reports/rollupQueue.ts).
- */
-export class RollupEntries {
-  readonly entries: QueuedEntry[] = [];
-
-  add(f: ReportFact, current: CurrentKey, sign: 1 | -1, resolutionOnly = false): void {
-    if (resolutionOnly && !(f.kind === 'SOLVED' && f.final)) return;
-    // The fact's fields as its row holds them (reportFold.ts factParams, without the ticket id).
-    this.entries.push([current.teamId, current.assigneeId, sign, resolutionOnly ? 1 : 0, ...(factParams(0, f).slice(1) as FactFields)]);
-  }
-
-  /** The entries as queued ('[]': none). */
-  serialize(): string {
-    return JSON.stringify(this.entries);
-  }
-}
-
-/** A queued contribution: the key now (team, assignee), sign, resolution only, then the fact's fields. */
+/** A contribution as an earlier version queued it: the key (team, assignee), sign, resolution only, then the fact's fields. */
 type QueuedEntry = [number | null, number | null, 1 | -1, 0 | 1, ...FactFields];
 /** A fact's fields in FACT_COLUMNS' order after the ticket id (reportFold.ts factParams). */
 type FactFields = [ReportFact['kind'], number, number, number | null, 0 | 1, 0 | 1, number | null, number | null, string, string, string];

@@ -18,7 +18,7 @@ import type { TicketFacets } from '../realtime/events.js';
 import { insertEvents, wakeWorkers, type WebhookEventDraft as OutboxDraft } from '../webhooks/outbox.js';
 import { actorOf, type ServiceContext } from './context.js';
 import * as ticketAccess from './ticketAccess.js';
-import { REPORT_READ_RETURNING, applyReportFacts, reportFactsOn, reportReadOf, type ReportRead, type ReportReadRow } from './reports/facts.js';
+import { queueReportEvents, reportFactsOn } from './reports/facts.js';
 import { wakeRollupFolders } from './reports/rollupQueue.js';
 
 type Kind = 'CREATED' | 'UPDATED' | 'DELETED';
@@ -214,8 +214,6 @@ insert into ticket_events (${EVENT_COLUMNS})
 select ?, bumped.event_seq - ? + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id, r.team_id
 from bumped, json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int, team_id int)
 returning seq`;
-/** POSTGRES_APPEND that also returns the ticket's report state and final solves (facts.ts REPORT_READ_RETURNING). */
-const POSTGRES_APPEND_WITH_REPORT_READ = POSTGRES_APPEND.replace(/returning seq$/, `returning seq, ${REPORT_READ_RETURNING}`);
 const POSTGRES_APPEND_AFTER_DELETE = `insert into ticket_events (${EVENT_COLUMNS})
 select ?, coalesce((select max(seq) from ticket_events where ticket_id = ?), 0) + r.i, r.at, ?, ?, ?, ?, r.kind, r.changes, r.note_id, r.reply_id, r.requester_message_id, r.assignee_id, r.team_id
 from json_to_recordset(?::json) as r(i int, at timestamptz, kind text, changes text, note_id int, reply_id int, requester_message_id int, assignee_id int, team_id int)
@@ -240,8 +238,6 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
   for (const d of drafts) byTicket.set(d.ticketId, [...(byTicket.get(d.ticketId) ?? []), d]);
   const appended: AppendedTicketEvent[] = [];
   for (const [ticketId, list] of byTicket) {
-    // On PostgreSQL the record's statement also reads what the report facts start from (services/reports/facts.ts).
-    let reportRead: ReportRead | undefined;
     const deletion = list.every((d) => d.kind === 'DELETED');
     let first: number;
     if (statements.postgres) {
@@ -259,17 +255,18 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
         })),
       );
       const who = [actor.kind, actor.userId, name, ctx.via];
-      const facts = reportFactsOn();
-      let rows = await statements.all<{ seq: number } & Partial<ReportReadRow>>(
-        facts ? 'ticket_events_append_report' : 'ticket_events_append',
-        facts ? POSTGRES_APPEND_WITH_REPORT_READ : POSTGRES_APPEND,
-        [list.length, ticketId, ticketId, list.length, ...who, entries],
-      );
+      let rows = await statements.all<{ seq: number }>('ticket_events_append', POSTGRES_APPEND, [
+        list.length,
+        ticketId,
+        ticketId,
+        list.length,
+        ...who,
+        entries,
+      ]);
       if (!rows.length && deletion)
         rows = await statements.all<{ seq: number }>('ticket_events_append_deleted', POSTGRES_APPEND_AFTER_DELETE, [ticketId, ticketId, ...who, entries]);
       if (!rows.length) throw AppError.notFound('Ticket');
       first = Math.min(...rows.map((r) => Number(r.seq)));
-      reportRead = reportReadOf(rows[0]);
     } else {
       const [bumped] = await statements.all<{ event_seq: number }>(
         'ticket_events_bump',
@@ -303,14 +300,13 @@ export async function appendTicketEvents(ctx: ChangeActor, em: Em, drafts: Ticke
           d.teamId ?? null,
         ]);
     }
-    // The report facts of these entries, in this same transaction (services/reports/facts.ts), and their rollup
-    // deltas queued (services/reports/rollupQueue.ts): every report folds the queue before it reads, so a write is in
-    // every report once it commits.
+    // The entries that can change a report, queued in this same transaction for the reports' fold
+    // (services/reports/facts.ts, rollupQueue.ts): every report folds the queue before it reads, so a write is in every
+    // report once it commits.
     if (reportFactsOn())
-      await applyReportFacts(
+      await queueReportEvents(
         statements,
         ticketId,
-        reportRead,
         list.map((d) => ({
           kind: d.kind,
           at: (d.at ?? at).getTime(),

@@ -312,7 +312,8 @@ export async function report(ctx: ServiceContext, input: ReportInput): Promise<R
 
 /** The report from the facts themselves (exact figures): for filters the rollups are not keyed by. */
 async function exactReport(ctx: ServiceContext, input: ReportInput, starts: string[], bounds: number[], end: number): Promise<ReportResult> {
-  const where = await ticketConditions(ctx, input.filter);
+  // The writes acknowledged so far are in the facts once the queue is folded (./rollupQueue.ts).
+  const [where] = await Promise.all([ticketConditions(ctx, input.filter), foldQueuedRollups(ctx.em)]);
   const breakdown = input.breakdown ?? null;
   const group = breakdown ? BREAKDOWN_COLUMNS[breakdown] : 'null';
   const inRange = `select f.kind as kind, f.at as at, f.delta as delta, f.value_ms as value_ms, f.first_solve as first_solve, f.final as final, ${group} as g
@@ -625,7 +626,7 @@ function groupKey(breakdown: ReportBreakdown, value: string): string {
  * buckets by cellPlan. Counts and means are exact; medians and p90s are within FIGURE_ERROR (reportRollups.ts).
  */
 async function rollupReport(ctx: ServiceContext, input: ReportInput, starts: string[], bounds: number[], end: number): Promise<ReportResult> {
-  // The writes acknowledged so far are in the rollups once their queued deltas are folded (./rollupQueue.ts).
+  // The writes acknowledged so far are in the rollups once the queue is folded (./rollupQueue.ts).
   const [scope] = await Promise.all([ticketAccess.scopeOf(ctx), foldQueuedRollups(ctx.em)]);
   const access = ticketAccess.countsSql(input.filter?.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope, 'r');
   const breakdown = input.breakdown ?? null;
