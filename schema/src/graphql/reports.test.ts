@@ -317,7 +317,7 @@ describe('the rollups (migrations/reportRollups.ts)', () => {
     expect(volume((await report(kit.as(other), range)).totals)).toEqual({ created: 1, solved: 0, reopened: 0, backlog: 1 });
   });
 
-  it("a write queues its rollup deltas in its transaction; folds running at once add each write's exactly once", async () => {
+  it("a write queues its report events in its transaction; folds running at once fold each write's exactly once", async () => {
     await foldQueuedRollups(kit.orm.em.fork());
     const agent = await kit.newAgent();
     const today = new Date().toISOString().slice(0, 10);
@@ -326,11 +326,14 @@ describe('the rollups (migrations/reportRollups.ts)', () => {
     for (let i = 0; i < 6; i++)
       tickets.push(await createTicket(kit.as(agent), { title: `Queued ${i}`, requesterId: 1, description: 'Folded later.' }, demoTicketImage(1)));
     for (const t of tickets.slice(0, 4)) await setTicketStatus(kit.as(agent), t.id, 'SOLVED');
-    // Each creation and each solve queued one row, and nothing was added to the rollups yet.
+    // Each creation and each solve queued one row, and nothing was added to the facts or the rollups yet.
     expect((await kit.rows('select id from report_rollup_queue')).length).toBe(10);
     const cells = `select count(*) as n from report_rollups where assignee_id = ?`;
     expect(Number((await kit.rows<{ n: number }>(cells, [agent]))[0].n)).toBe(0);
-    // Three folds at once (on PostgreSQL three connections, the rows claimed with SKIP LOCKED): ten rows folded in all.
+    const facts = `select count(*) as n from report_facts where ticket_id in (${tickets.map((t) => t.id).join(', ')})`;
+    expect(Number((await kit.rows<{ n: number }>(facts))[0].n)).toBe(0);
+    // Three folds at once (on PostgreSQL three connections, one at a time under the fold's advisory lock): ten rows
+    // folded in all.
     const folded = await Promise.all([1, 2, 3].map(() => foldQueuedRollups(kit.orm.em.fork())));
     expect(folded.reduce((a, b) => a + b, 0)).toBe(10);
     expect(await kit.rows('select id from report_rollup_queue')).toEqual([]);
