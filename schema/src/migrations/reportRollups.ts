@@ -232,13 +232,21 @@ export async function writeRollups(run: RunStatement, deltas: RollupDeltas, post
     .filter(([, r]) => !isEmpty(r.delta))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, r]) => r);
+  for (const part of statementParts(list))
+    await run(`report_rollups_upsert_${postgres ? 'pg' : 'sqlite'}_${part.length}`, upsertSql(postgres, part.length), part.flatMap(rowParams));
+}
+
+/**
+ * A multi-row statement's rows in parts of UPSERT_ROWS and then of the powers of two that make up the rest (150
+ * rows: 64 + 64 + 16 + 4 + 2): a connection prepares at most seven statements of one kind, however many rows come.
+ */
+export function* statementParts<T>(rows: readonly T[]): Generator<T[]> {
   let i = 0;
-  while (i < list.length) {
-    const left = list.length - i;
+  while (i < rows.length) {
+    const left = rows.length - i;
     const size = left >= UPSERT_ROWS ? UPSERT_ROWS : 2 ** Math.floor(Math.log2(left));
-    const part = list.slice(i, i + size);
+    yield rows.slice(i, i + size);
     i += size;
-    await run(`report_rollups_upsert_${postgres ? 'pg' : 'sqlite'}_${size}`, upsertSql(postgres, size), part.flatMap(rowParams));
   }
 }
 

@@ -346,7 +346,8 @@ export async function listTickets(
   const ctes: string[] = [];
   const bindings: unknown[] = [];
   if (c.search) {
-    const matches = matchesSql(kind, c.search, c.scope);
+    // Scored only when the page is in relevance order.
+    const matches = matchesSql(kind, c.search, c.scope, c.order === 'RELEVANCE');
     ctes.push(`matches as materialized (${matches.sql})`);
     bindings.push(...matches.bindings);
     const found = foundSql(c);
@@ -461,7 +462,8 @@ export async function viewTotals(
   const all = views.map(({ scope, view, filter }, i) => {
     const c = criteria(scope, filter, null, view);
     if (c.search) {
-      const matches = matchesSql(kind, c.search, c.scope);
+      // A count needs no ranking.
+      const matches = matchesSql(kind, c.search, c.scope, false);
       const found = foundSql(c);
       ctes.push(`m${i} as materialized (${matches.sql})`, `f${i} as materialized (${found.sql.replace('from matches m', `from m${i} m`)})`);
       cteBindings.push(...matches.bindings, ...found.bindings);

@@ -44,8 +44,10 @@ function postgresQuery(words: string[]): string {
 /**
  * A statement yielding `(ticket_id, score)` for the viewer's tickets that match, higher score = more relevant.
  * The ticket named by its id ranks first. Ownership is enforced again by the caller's join on tickets.
+ * `ranked: false` (a page in another order, a view's count): every text match scores 0, and the engine ranks
+ * nothing (bm25 / ts_rank cost about half of a search with thousands of matches: docs/performance.md, 13c).
  */
-export function matchesSql(kind: DatabaseKind, search: ParsedSearch, scope: ticketAccess.AccessScope): { sql: string; bindings: unknown[] } {
+export function matchesSql(kind: DatabaseKind, search: ParsedSearch, scope: ticketAccess.AccessScope, ranked = true): { sql: string; bindings: unknown[] } {
   const parts: string[] = [];
   const bindings: unknown[] = [];
   // The named ticket is its own row; the text part leaves it out, so no ticket appears twice (no GROUP BY: SQLite
@@ -54,13 +56,15 @@ export function matchesSql(kind: DatabaseKind, search: ParsedSearch, scope: tick
   if (search.words.length) {
     if (kind === 'sqlite') {
       // bm25 is lower-is-better; weights: title 10, description 1, requester 5, agent 0.
-      parts.push(`select rowid as ticket_id, -bm25(ticket_search, 10.0, 1.0, 5.0, 0.0) as score from ticket_search where ticket_search match ?${notNamed}`);
+      const score = ranked ? '-bm25(ticket_search, 10.0, 1.0, 5.0, 0.0)' : '0.0';
+      parts.push(`select rowid as ticket_id, ${score} as score from ticket_search where ticket_search match ?${notNamed}`);
       bindings.push(sqliteMatch(search.words, scope));
     } else {
       // ts_rank's default weights (A title 1.0, B requester 0.4, D description 0.1); float8 so a cursor round-trips it exactly.
       const readable = ticketAccess.searchSql(scope, 's');
+      const score = ranked ? 'ts_rank(s.document, q.q)::float8' : '0.0::float8';
       parts.push(
-        `select s.ticket_id, ts_rank(s.document, q.q)::float8 as score from ticket_search s, to_tsquery('simple', ?) as q(q) where ${readable.sql} and s.document @@ q.q${notNamed}`,
+        `select s.ticket_id, ${score} as score from ticket_search s, to_tsquery('simple', ?) as q(q) where ${readable.sql} and s.document @@ q.q${notNamed}`,
       );
       bindings.push(postgresQuery(search.words), ...readable.bindings);
     }

@@ -29,7 +29,7 @@ import {
   type StateRow,
   type TicketRow,
 } from '../../migrations/reportFold.js';
-import { FACT_READ_COLUMNS, factOfRow, type RollupDeltas } from '../../migrations/reportRollups.js';
+import { FACT_READ_COLUMNS, factOfRow, statementParts, type RollupDeltas } from '../../migrations/reportRollups.js';
 
 /**
  * Whether the write path keeps the facts: always, except in the bench's paired "without" run
@@ -227,17 +227,10 @@ export async function foldReportEvents(
   );
 }
 
-/** Rows per multi-row statement; the rest goes in powers of two, so a connection prepares at most seven per statement. */
-const ROWS_PER_STATEMENT = 64;
-
+/** A multi-row insert of `rows` in parts (reportRollups.ts statementParts), each part's statement prepared once. */
 async function insertRows(statements: TransactionStatements, name: string, head: string, tail: string, rows: unknown[][]): Promise<void> {
-  let i = 0;
-  while (i < rows.length) {
-    const left = rows.length - i;
-    const size = left >= ROWS_PER_STATEMENT ? ROWS_PER_STATEMENT : 2 ** Math.floor(Math.log2(left));
-    const part = rows.slice(i, i + size);
-    i += size;
+  for (const part of statementParts(rows)) {
     const mark = `(${part[0].map(() => '?').join(', ')})`;
-    await statements.all(`${name}_${size}`, `${head} ${part.map(() => mark).join(', ')}${tail}`, part.flat());
+    await statements.all(`${name}_${part.length}`, `${head} ${part.map(() => mark).join(', ')}${tail}`, part.flat());
   }
 }
