@@ -291,14 +291,13 @@ function postgresHotReader(em: Em): HotReader {
  * "Any of these ids" as ONE statement text whatever their number, for a hot read (a prepared statement per list
  * length would fill the statement cache): the distinct ids travel as one parameter, a PostgreSQL integer array or,
  * on SQLite, a JSON array read by json_each; the caller writes `<column> ${sql}` and binds `binding`. Null when
- * there is no id to look for.
+ * there is no id to look for. Also for a write's own statements (`transactionStatements`).
  */
-export function anyOfIds(em: Em, ids: readonly number[]): { sql: string; binding: unknown } | null {
+export function anyOfIds(on: Em | Pick<TransactionStatements, 'postgres'>, ids: readonly number[]): { sql: string; binding: unknown } | null {
   const wanted = [...new Set(ids.map(Number))].filter(Number.isSafeInteger);
   if (!wanted.length) return null;
-  return emKind(em) === 'postgresql'
-    ? { sql: '= any(?::int[])', binding: wanted }
-    : { sql: 'in (select value from json_each(?))', binding: JSON.stringify(wanted) };
+  const postgres = 'postgres' in on ? on.postgres : emKind(on) === 'postgresql';
+  return postgres ? { sql: '= any(?::int[])', binding: wanted } : { sql: 'in (select value from json_each(?))', binding: JSON.stringify(wanted) };
 }
 
 /** Runs a hot read (see above): rows as the driver returns them. */

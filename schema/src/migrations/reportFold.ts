@@ -91,11 +91,14 @@ const idOrNull = (value: unknown): number | null => {
   return value == null || !Number.isSafeInteger(n) || n <= 0 ? null : n;
 };
 
+/** Whether a changed field is one the fold reads (the others, texts, never change a report). */
+export const isReportField = (field: string): boolean => field in ATTRIBUTE_FIELDS;
+
 /** Whether an event can change what a report sees (the others cost the write nothing). */
 export function mattersToReports(kind: string, actorKind: string, changes: readonly FieldChange[]): boolean {
   if (kind === 'CREATED') return true;
   if (kind === 'REPLY_ADDED') return AGENT_ACTORS.has(actorKind);
-  if (kind === 'UPDATED') return changes.some((c) => c.field in ATTRIBUTE_FIELDS);
+  if (kind === 'UPDATED') return changes.some((c) => isReportField(c.field));
   return false;
 }
 

@@ -12,12 +12,13 @@
  * state, its final solves, the facts, the state, the queued rollups) and measured 0.88 to 0.93 of the writes without;
  * queued, a write pays one insert, and a fold of a burst's writes reads and writes each ticket once.
  */
-import type { TransactionStatements } from '../../database.js';
+import { anyOfIds, type TransactionStatements } from '../../database.js';
 import {
   FACT_COLUMNS,
   STATE_COLUMNS,
   factParams,
   foldAll,
+  isReportField,
   mattersToReports,
   stateBefore,
   stateOf,
@@ -38,9 +39,6 @@ import { FACT_READ_COLUMNS, factOfRow, statementParts, type RollupDeltas } from 
 export function reportFactsOn(): boolean {
   return process.env.FULCRUM_REPORT_FACTS !== 'off';
 }
-
-/** The fields of a change the fold reads (reportFold.ts ATTRIBUTE_FIELDS); the rest (texts) is not queued. */
-const REPORT_FIELDS = new Set(['status', 'priority', 'type', 'teamId', 'assigneeId']);
 
 /** A queued entry: kind, time, actor kind, the report fields' changes as [field, from, to], assignee, team. */
 type QueuedEvent = [string, number, string, [string, unknown, unknown][], number | null, number | null];
@@ -66,7 +64,7 @@ export async function queueReportEvents(statements: TransactionStatements, ticke
       e.kind,
       e.at,
       e.actorKind,
-      e.changes.filter((c) => REPORT_FIELDS.has(c.field)).map((c) => [c.field, c.from, c.to]),
+      e.changes.filter((c) => isReportField(c.field)).map((c) => [c.field, c.from, c.to]),
       e.assigneeId,
       e.teamId,
     ]),
@@ -94,10 +92,6 @@ export function queuedWriteOf(serialized: string): { ticketId: number; events: R
 /** A solve or other fact as kept, with its ticket. */
 type FactRowOf = Parameters<typeof factOfRow>[0] & { ticket_id: number | string };
 
-/** The ids of a batch as one JSON parameter (fixed statement text whatever the batch's size). */
-const idsIn = (statements: TransactionStatements) =>
-  statements.postgres ? '(select (value)::int from json_array_elements_text(?::json))' : '(select value from json_each(?))';
-
 /**
  * Folds a batch of queued writes (in queue order) into the facts and the report state, and gathers their rollup
  * deltas into `deltas` under each ticket's team and assignee after the batch: a reassignment moves the ticket's
@@ -115,13 +109,13 @@ export async function foldReportEvents(
     if (list) list.push(...w.events);
     else byTicket.set(w.ticketId, [...w.events]);
   }
-  if (!byTicket.size) return;
-  const ids = JSON.stringify([...byTicket.keys()]);
+  const batch = anyOfIds(statements, [...byTicket.keys()]);
+  if (!batch) return;
   const states = new Map<number, StateRow>();
   for (const row of await statements.all<StateRow & { ticket_id: number | string }>(
     'report_fold_states',
-    `select ticket_id, ${STATE_COLUMNS} from report_state where ticket_id in ${idsIn(statements)}`,
-    [ids],
+    `select ticket_id, ${STATE_COLUMNS} from report_state where ticket_id ${batch.sql}`,
+    [batch.binding],
   ))
     states.set(Number(row.ticket_id), row);
 
@@ -130,7 +124,8 @@ export async function foldReportEvents(
     before: ReportState | null;
     now: ReportState | null;
     folded?: ReturnType<typeof foldAll>;
-    kept: boolean;
+    /** Whether the ticket had a report_state row before this batch. */
+    stored: boolean;
     deleted?: boolean;
     moved?: boolean;
   }
@@ -145,7 +140,7 @@ export async function foldReportEvents(
     if (all.some((e) => e.kind === 'DELETED')) {
       // A deleted ticket leaves every report: its contributions leave the rollups (its facts stay, joined out).
       if (state) {
-        plans.push({ ticketId, before: state, now: null, kept: true, deleted: true });
+        plans.push({ ticketId, before: state, now: null, stored: true, deleted: true });
         needFacts.push(ticketId);
       }
       continue;
@@ -163,16 +158,17 @@ export async function foldReportEvents(
     const folded = foldAll(state, all);
     const now = folded.state ?? state;
     const moved = !!(state && now && cell(state) !== cell(now));
-    plans.push({ ticketId, before: state, now, folded, kept: !!row, moved });
+    plans.push({ ticketId, before: state, now, folded, stored: !!row, moved });
     if (moved || (state && folded.reopened)) needFacts.push(ticketId);
   }
 
   const factsOf = new Map<number, ReportFact[]>();
-  if (needFacts.length)
+  const needed = anyOfIds(statements, needFacts);
+  if (needed)
     for (const r of await statements.all<FactRowOf>(
       'report_fold_facts',
-      `select f.ticket_id, ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id in ${idsIn(statements)}`,
-      [JSON.stringify(needFacts)],
+      `select f.ticket_id, ${FACT_READ_COLUMNS} from report_facts f where f.ticket_id ${needed.sql}`,
+      [needed.binding],
     )) {
       const id = Number(r.ticket_id);
       const list = factsOf.get(id);
@@ -205,15 +201,16 @@ export async function foldReportEvents(
     if (folded.reopened) unfinal.push(p.ticketId);
     for (const f of folded.facts) newFacts.push(factParams(p.ticketId, f));
     // A kept state the entries left as it was (foldEvent returns the same object) is not written again.
-    if (folded.state && !(p.kept && folded.state === before)) newStates.push([p.ticketId, ...stateParams(folded.state)]);
+    if (folded.state && !(p.stored && folded.state === before)) newStates.push([p.ticketId, ...stateParams(folded.state)]);
   }
 
   // Earlier solves stop being final on a reopen (before this batch's facts go in: theirs are settled by the fold).
-  if (unfinal.length)
-    await statements.all('report_fold_unfinal', `update report_facts set final = ? where kind = 'SOLVED' and final = ? and ticket_id in ${idsIn(statements)}`, [
+  const reopened = anyOfIds(statements, unfinal);
+  if (reopened)
+    await statements.all('report_fold_unfinal', `update report_facts set final = ? where kind = 'SOLVED' and final = ? and ticket_id ${reopened.sql}`, [
       0,
       1,
-      JSON.stringify(unfinal),
+      reopened.binding,
     ]);
   await insertRows(statements, 'report_fold_facts_insert', `insert into report_facts (${FACT_COLUMNS}) values`, '', newFacts);
   await insertRows(

@@ -18,7 +18,7 @@
  * - Who folds: every gateway's `ReportFolder` (a WorkerLoop), woken after this process's writes commit and polling
  *   every second for other gateways' rows; and every report, which folds what is queued before it reads
  *   (`foldQueuedRollups`), so a report counts every write acknowledged before it was asked, on any gateway.
- * - Rows queued by an earlier version hold rollup deltas (reportRollups.ts RollupEntries): they are still summed.
+ * - Rows queued by an earlier version hold rollup deltas: they are still summed (reportRollups.ts RollupDeltas.merge).
  */
 import { hotRead, transactionStatements, type Em, type Orm } from '../../database.js';
 import { RollupDeltas, writeRollups } from '../../migrations/reportRollups.js';
