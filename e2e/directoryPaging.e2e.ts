@@ -57,12 +57,34 @@ async function holdNext(page: Page, operation: string): Promise<() => void> {
   return release;
 }
 
+/** What the page sends and logs from now on (GraphQL operations with their variables, sockets, console), for a failure's message. */
+function watchPage(page: Page): string[] {
+  const seen: string[] = [];
+  const at = () => new Date().toISOString().slice(11, 23);
+  page.on('request', (request) => {
+    if (request.method() !== 'POST') return;
+    const body = (request.postData() ?? '').replace(/,"query":.*$/s, '');
+    seen.push(`${at()} POST ${request.url().replace(/^https?:\/\/[^/]+/, '')} ${body.slice(0, 160)}`);
+  });
+  page.on('requestfinished', (request) => {
+    if (request.method() === 'POST') seen.push(`${at()} answered ${(request.postData() ?? '').slice(0, 60)}`);
+  });
+  page.on('websocket', (socket) => {
+    seen.push(`${at()} socket opened`);
+    socket.on('close', () => seen.push(`${at()} socket closed`));
+  });
+  page.on('console', (message) => seen.push(`${at()} console.${message.type()} ${message.text().slice(0, 300)}`));
+  page.on('pageerror', (error) => seen.push(`${at()} page error ${error.message.slice(0, 300)}`));
+  return seen;
+}
+
 /** Loads pages with the keyboard (Enter on the focused button) until the button is gone; returns the counts seen. */
 async function loadAllWithKeyboard(page: Page, noun: string, rows: () => Promise<number>, operation: string): Promise<number[]> {
   const button = page.getByRole('button', { name: `Load more ${noun}` });
   // The live connection's catch-up refetch of the first page (after its socket opens) has come and gone: a page load
   // held below must not race it (a CI run saw "Loading..." end while its request was still held).
   await page.waitForLoadState('networkidle');
+  const happened = watchPage(page);
   const seen = [await rows()];
   for (let i = 0; (await button.count()) > 0; i++) {
     expect(i).toBeLessThan(10);
@@ -72,10 +94,19 @@ async function loadAllWithKeyboard(page: Page, noun: string, rows: () => Promise
     // Visible progress while the page loads, and the button keeps the focus: read in one step of the page (three
     // separate reads let a re-render between them detach the element the first one found, a flaky CI run).
     await shown(page.getByRole('button', { name: 'Loading...' }));
-    await page.waitForFunction(() => {
-      const focused = document.activeElement;
-      return focused?.textContent === 'Loading...' && focused.getAttribute('aria-busy') === 'true';
-    });
+    await page
+      .waitForFunction(() => {
+        const focused = document.activeElement;
+        return focused?.textContent === 'Loading...' && focused.getAttribute('aria-busy') === 'true';
+      })
+      .catch(async (error: unknown) => {
+        // A CI run (1 in many) timed out here and left nothing to go on: say what the page showed and did.
+        const state = await page.evaluate(() => ({
+          focused: document.activeElement?.outerHTML.slice(0, 200),
+          foot: document.querySelector('.load-more')?.outerHTML,
+        }));
+        throw new Error(`${String(error)}\npage: ${JSON.stringify(state)}\nsince the list opened:\n${happened.join('\n')}`);
+      });
     const before = seen.at(-1)!;
     release();
     await gone(page.getByRole('button', { name: 'Loading...' }));
