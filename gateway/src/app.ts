@@ -135,10 +135,16 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   // Sessions are cached in memory; an ended session leaves every gateway's cache through the bus (session/ormSessionStore.ts).
   // The requester page needs no session and sets no cookie: it is served before the session middleware.
   app.use(createRequesterRouter(deps));
-  const sessions = createSessions(orm, sessionSecret, options.secureCookies ?? false, {
-    bus: events.bus,
-    shared: !!options.redisUrl,
-  });
+  const sessions = createSessions(
+    orm,
+    sessionSecret,
+    options.secureCookies ?? false,
+    {
+      bus: events.bus,
+      shared: !!options.redisUrl,
+    },
+    log,
+  );
   // GraphQL requests with a bearer token skip the session (apiTokens/bearer.ts).
   app.use(bearerOrSession(sessions.middleware, deps));
 

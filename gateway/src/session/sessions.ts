@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
-import { parse as parseCookie } from 'cookie';
+import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
+import QuickLRU from 'quick-lru';
 import signature from 'cookie-signature';
 import type { Orm, SessionPort } from '@fulcrum/schema';
 import { OrmSessionStore, type SessionCacheOptions } from './ormSessionStore.js';
@@ -46,7 +47,16 @@ function isExpiredAbsolutely(data: session.SessionData | null | undefined): bool
   return !!data?.signedInAt && Date.now() - data.signedInAt > SESSION_ABSOLUTE_MS;
 }
 
-export function createSessions(orm: Orm, secret: string, secureCookies: boolean, cache: SessionCacheOptions = {}): Sessions {
+/** Requests served by the fast lane, each with the way to hand it to express-session (a sign-in or sign-out). */
+const upgrades = new WeakMap<Request, () => Promise<void>>();
+
+export function createSessions(
+  orm: Orm,
+  secret: string,
+  secureCookies: boolean,
+  cache: SessionCacheOptions = {},
+  log: (error: unknown, context: string) => void = () => {},
+): Sessions {
   const store = new OrmSessionStore(orm, SESSION_IDLE_MS, cache);
   const base = session({
     name: SESSION_COOKIE,
@@ -58,7 +68,7 @@ export function createSessions(orm: Orm, secret: string, secureCookies: boolean,
     unset: 'destroy',
     cookie: { httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: SESSION_IDLE_MS, path: '/' },
   });
-  const middleware: RequestHandler = (req, res, next) => {
+  const full: RequestHandler = (req, res, next) => {
     base(req, res, (err?: unknown) => {
       if (err) return next(err);
       if (isExpiredAbsolutely(req.session)) {
@@ -67,13 +77,71 @@ export function createSessions(orm: Orm, secret: string, secureCookies: boolean,
       next();
     });
   };
+  const cookieOptions = { httpOnly: true, sameSite: 'lax', secure: secureCookies, path: '/' } as const;
+  /** Cookie values already verified (the HMAC) and each session's signed value: both fixed for a given secret. */
+  const verified = new QuickLRU<string, string>({ maxSize: 10_000 });
+  const signedValues = new QuickLRU<string, string>({ maxSize: 10_000 });
+  const sidOf = (raw: string): string | false => {
+    const known = verified.get(raw);
+    if (known) return known;
+    const sid = raw.startsWith('s:') && signature.unsign(raw.slice(2), secret);
+    if (sid) verified.set(raw, sid);
+    return sid;
+  };
+  /**
+   * The fast lane (issue 30): a request whose cookie names a session this gateway holds in memory gets it without
+   * express-session, which for every request verified the cookie's HMAC, built its Session and Cookie objects, hashed
+   * the session twice (SHA-1) to see whether it changed, signed the cookie again and wrapped res.end. Here the
+   * cookie is verified once per value, the session is the store's copy, and the rolling cookie is the same header
+   * express-session sends (its signed value kept per session). Everything else (no cookie, a session not in memory,
+   * past its absolute timeout) goes through express-session as before; so does a sign-in or sign-out on a fast
+   * request: sessionPort() hands the request to express-session first (upgrade), since a new or ended session
+   * needs its cookie and end handling.
+   */
+  const middleware: RequestHandler = (req, res, next) => {
+    const raw = req.headers.cookie ? parseCookie(req.headers.cookie)[SESSION_COOKIE] : undefined;
+    const sid = raw ? sidOf(raw) : false;
+    if (!sid) return full(req, res, next);
+    const serve = () => {
+      const data = store.cachedData(sid);
+      if (!data?.userId || isExpiredAbsolutely(data)) return full(req, res, next);
+      req.sessionID = sid;
+      // express-session gave the store its generate() when `base` was made, and its Session class is public in
+      // JavaScript (express-session exports it; its types call the constructor private).
+      req.sessionStore = store as unknown as typeof req.sessionStore;
+      req.session = new (session.Session as unknown as new (req: Request, data: session.SessionData) => typeof req.session)(req, data);
+      const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
+      store.renew(sid, expiresAt, (err) => {
+        if (err) log(err, 'session renewal');
+      });
+      // rolling: true, as express-session does it (a cookie flagged Secure only over HTTPS).
+      let rolled: string | undefined;
+      if (!secureCookies || req.secure) {
+        let signed = signedValues.get(sid);
+        if (!signed) signedValues.set(sid, (signed = `s:${signature.sign(sid, secret)}`));
+        rolled = serializeCookie(SESSION_COOKIE, signed, { ...cookieOptions, expires: expiresAt });
+        res.setHeader('Set-Cookie', rolled);
+      }
+      upgrades.set(req, () => {
+        upgrades.delete(req);
+        if (rolled && res.getHeader('Set-Cookie') === rolled) res.removeHeader('Set-Cookie');
+        delete (req as { session?: unknown }).session;
+        return new Promise<void>((resolve, reject) =>
+          full(req, res, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err })) : resolve())),
+        );
+      });
+      next();
+    };
+    // With several gateways, answered on the next turn of the event loop like the store's get() (see there).
+    if (store.shared) setImmediate(serve);
+    else serve();
+  };
   return {
     middleware,
     store,
     async fromCookieHeader(cookieHeader) {
       const raw = cookieHeader ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
-      if (!raw || !raw.startsWith('s:')) return null;
-      const sid = signature.unsign(raw.slice(2), secret);
+      const sid = raw ? sidOf(raw) : false;
       if (!sid) return null;
       const data = await store.loadData(sid);
       if (!data?.userId || isExpiredAbsolutely(data)) return null;
@@ -98,20 +166,24 @@ export function sessionPort(req: Request): SessionPort {
     get id() {
       return req.session?.userId ? req.sessionID : undefined;
     },
-    signIn: (userId) =>
-      new Promise<boolean>((resolve, reject) =>
+    signIn: async (userId) => {
+      await upgrades.get(req)?.();
+      return new Promise<boolean>((resolve, reject) =>
         req.session.regenerate((err) => {
           if (err) return reject(err as Error);
           req.session.userId = userId;
           req.session.signedInAt = Date.now();
           req.session.save((saveErr) => (saveErr ? reject(saveErr as Error) : resolve(announced())));
         }),
-      ),
-    signOut: () =>
-      new Promise<boolean>((resolve, reject) => {
+      );
+    },
+    signOut: async () => {
+      await upgrades.get(req)?.();
+      return new Promise<boolean>((resolve, reject) => {
         req.res?.clearCookie(SESSION_COOKIE, { path: '/' });
         if (!req.session) return resolve(false);
         req.session.destroy((err) => (err ? reject(err as Error) : resolve(announced())));
-      }),
+      });
+    },
   };
 }
