@@ -10,6 +10,7 @@ import { TIMELINE_RESOLVERS } from './timeline.js';
 import { ReportResolver } from './reports.js';
 import { ViewResolver } from './views.js';
 import { MailedMessageResolver } from './incomingMail.js';
+import { usePlainFieldResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -40,6 +41,6 @@ export const SCHEMA_RESOLVERS = [
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS, validate: false, pubSub: unusedPubSub }).then(describeSchema);
+  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS, validate: false, pubSub: unusedPubSub }).then(describeSchema).then(usePlainFieldResolvers);
   return cached;
 }

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { GraphQLObjectType } from 'graphql';
+import { buildFulcrumSchema } from './buildSchema.js';
+import { PLAIN_RESOLVER } from './plainResolvers.js';
+
+const plain = (resolve: unknown) => typeof resolve === 'function' && PLAIN_RESOLVER in resolve;
+
+describe('plain field resolvers', () => {
+  it("the dashboard's relation fields are called without type-graphql's wrapper; fields with arguments keep it", async () => {
+    const schema = await buildFulcrumSchema();
+    const ticket = schema.getType('Ticket') as GraphQLObjectType;
+    const fields = ticket.getFields();
+    for (const name of ['requester', 'assignee', 'team', 'macro', 'awaitingReply']) expect(plain(fields[name].resolve), name).toBe(true);
+    expect(plain((schema.getType('TicketImage') as GraphQLObjectType).getFields().url.resolve)).toBe(true);
+    // timeline takes arguments (converted and checked by type-graphql): wrapped as before.
+    expect(fields.timeline.resolve).toBeTypeOf('function');
+    expect(plain(fields.timeline.resolve)).toBe(false);
+  });
+});

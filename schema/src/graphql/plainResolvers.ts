@@ -1,0 +1,56 @@
+import { GraphQLObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
+
+/** Marks a field whose resolve is the plain call below (plainResolvers.test.ts checks the hot ones have it). */
+export const PLAIN_RESOLVER = Symbol('plain field resolver');
+
+type Param = NonNullable<ReturnType<typeof getMetadataStorage>['fieldResolvers'][number]['params']>[number];
+
+/** The value of one parameter, or null when type-graphql does more than hand it over (conversion, validation). */
+function plainParam(param: Param): ((root: unknown, context: Record<string, unknown>, info: unknown) => unknown) | null {
+  if (param.kind === 'root') return param.propertyName || param.getType ? null : (root) => root;
+  if (param.kind === 'context') {
+    const name = param.propertyName;
+    return name ? (_root, context) => context[name] : (_root, context) => context;
+  }
+  if (param.kind === 'info') return (_root, _context, info) => info;
+  return null;
+}
+
+/**
+ * Issue 30, the dashboard: each @FieldResolver of a @Resolver class is called through type-graphql's wrapper, which
+ * per call and row asks the container for the instance, runs the middleware chain (empty here), sorts and maps the
+ * parameter metadata and converts the root. For a field resolver that takes only its root (as it is), the context
+ * (or a property of it) and the info, and has no middleware or roles, that is the method called with those values:
+ * this replaces the wrapper with that call, on the built schema, for every such field. Anything else (arguments,
+ * which type-graphql converts and may validate; a root converted to a class) keeps the wrapper. Hand-written:
+ * type-graphql has no option for it (its `simpleResolvers` covers plain fields only, which types.ts already uses).
+ */
+export function usePlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
+  const storage = getMetadataStorage();
+  const instances = new Map<unknown, Record<string, (...args: unknown[]) => unknown>>();
+  for (const resolver of storage.fieldResolvers) {
+    if (resolver.kind !== 'external' || resolver.middlewares?.length || resolver.roles?.length) continue;
+    const objectClass = resolver.resolverClassMetadata?.getObjectType();
+    const typeName = storage.objectTypes.find((type) => type.target === objectClass)?.name;
+    const type = typeName ? schema.getType(typeName) : undefined;
+    const field = type instanceof GraphQLObjectType ? type.getFields()[resolver.schemaName] : undefined;
+    if (!field) continue;
+    const params = [...(resolver.params ?? [])].sort((a, b) => a.index - b.index).map(plainParam);
+    if (params.some((param) => param === null)) continue;
+    const values = params as NonNullable<(typeof params)[number]>[];
+    let instance = instances.get(resolver.target);
+    if (!instance) {
+      instance = new (resolver.target as new () => Record<string, (...args: unknown[]) => unknown>)();
+      instances.set(resolver.target, instance);
+    }
+    const target = instance;
+    const method = target[resolver.methodName];
+    const resolve: GraphQLFieldResolver<unknown, Record<string, unknown>> =
+      values.length === 2
+        ? (root, _args, context, info) => method.call(target, values[0](root, context, info), values[1](root, context, info))
+        : (root, _args, context, info) => method.apply(target, values.map((value) => value(root, context, info)));
+    field.resolve = Object.assign(resolve, { [PLAIN_RESOLVER]: true });
+  }
+  return schema;
+}
