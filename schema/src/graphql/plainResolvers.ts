@@ -46,10 +46,13 @@ export function usePlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
     }
     const target = instance;
     const method = target[resolver.methodName];
-    const resolve: GraphQLFieldResolver<unknown, Record<string, unknown>> =
-      values.length === 2
-        ? (root, _args, context, info) => method.call(target, values[0](root, context, info), values[1](root, context, info))
-        : (root, _args, context, info) => method.apply(target, values.map((value) => value(root, context, info)));
+    const resolve: GraphQLFieldResolver<unknown, Record<string, unknown>> = values.length === 2
+      ? (root, _args, context, info) => method.call(target, values[0](root, context, info), values[1](root, context, info))
+      : (root, _args, context, info) =>
+          method.apply(
+            target,
+            values.map((value) => value(root, context, info)),
+          );
     field.resolve = Object.assign(resolve, { [PLAIN_RESOLVER]: true });
   }
   return schema;
