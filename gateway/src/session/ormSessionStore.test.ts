@@ -51,6 +51,19 @@ describe('OrmSessionStore', () => {
     expect(await storedExpiry('b')).toBeGreaterThanOrEqual(first + 99_000);
   });
 
+  it('a renewal asked while the same one is being written is not written again', async () => {
+    const store = new OrmSessionStore(orm, 60_000);
+    await call<void>((cb) => store.set('renewing', data(3_600_000), cb));
+    const later = Date.now() + 3_600_000 + 120_000;
+    const written = call<void>((cb) => store.renew('renewing', new Date(later), cb));
+    // A write calls back once the database answered; a skipped renewal at once.
+    let skipped = false;
+    store.renew('renewing', new Date(later + 1000), () => (skipped = true));
+    expect(skipped).toBe(true);
+    await written;
+    expect(await storedExpiry('renewing')).toBe(later);
+  });
+
   it('answers a cached session without the database, and never past its expiry', async () => {
     const store = new OrmSessionStore(orm, 60_000);
     await call<void>((cb) => store.set('c', data(300), cb));

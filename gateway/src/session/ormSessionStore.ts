@@ -185,12 +185,15 @@ export class OrmSessionStore extends session.Store {
     const last = this.lastWrittenExpiry.get(sid);
     // The stored expiry is less than a minute behind: the idle timeout (hours) loses nothing by skipping this write.
     if (last !== undefined && expiresAt.getTime() - last < OrmSessionStore.TOUCH_EVERY_MS) return callback?.();
+    // Remembered before the write is answered: the requests of the same session that arrive meanwhile (the fast
+    // lane does not wait for the write) do not write it again; a failed write is forgotten, so the next one retries.
+    this.remember(sid, expiresAt.getTime());
     sessions.touchSession(this.orm, sid, expiresAt).then(
-      () => {
-        this.remember(sid, expiresAt.getTime());
-        callback?.();
+      () => callback?.(),
+      (err) => {
+        if (this.lastWrittenExpiry.get(sid) === expiresAt.getTime()) this.lastWrittenExpiry.delete(sid);
+        callback?.(err);
       },
-      (err) => callback?.(err),
     );
   }
 
