@@ -58,6 +58,8 @@ export function createSessions(
   log: (error: unknown, context: string) => void = () => {},
 ): Sessions {
   const store = new OrmSessionStore(orm, SESSION_IDLE_MS, cache);
+  /** The cookie's attributes, for express-session and for the fast lane's rolling header alike. */
+  const cookieOptions = { httpOnly: true, sameSite: 'lax', secure: secureCookies, path: '/' } as const;
   const base = session({
     name: SESSION_COOKIE,
     secret,
@@ -66,7 +68,7 @@ export function createSessions(
     saveUninitialized: false,
     rolling: true,
     unset: 'destroy',
-    cookie: { httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: SESSION_IDLE_MS, path: '/' },
+    cookie: { ...cookieOptions, maxAge: SESSION_IDLE_MS },
   });
   const full: RequestHandler = (req, res, next) => {
     base(req, res, (err?: unknown) => {
@@ -77,11 +79,13 @@ export function createSessions(
       next();
     });
   };
-  const cookieOptions = { httpOnly: true, sameSite: 'lax', secure: secureCookies, path: '/' } as const;
   /** Cookie values already verified (the HMAC) and each session's signed value: both fixed for a given secret. */
   const verified = new QuickLRU<string, string>({ maxSize: 10_000 });
   const signedValues = new QuickLRU<string, string>({ maxSize: 10_000 });
-  const sidOf = (raw: string): string | false => {
+  /** The session id a Cookie header names, once its signature is checked; false without a valid one. */
+  const sidOf = (cookieHeader: string | undefined): string | false => {
+    const raw = cookieHeader ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
+    if (!raw) return false;
     const known = verified.get(raw);
     if (known) return known;
     const sid = raw.startsWith('s:') && signature.unsign(raw.slice(2), secret);
@@ -99,8 +103,7 @@ export function createSessions(
    * needs its cookie and end handling.
    */
   const middleware: RequestHandler = (req, res, next) => {
-    const raw = req.headers.cookie ? parseCookie(req.headers.cookie)[SESSION_COOKIE] : undefined;
-    const sid = raw ? sidOf(raw) : false;
+    const sid = sidOf(req.headers.cookie);
     if (!sid) return full(req, res, next);
     const serve = () => {
       const data = store.cachedData(sid);
@@ -140,8 +143,7 @@ export function createSessions(
     middleware,
     store,
     async fromCookieHeader(cookieHeader) {
-      const raw = cookieHeader ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
-      const sid = raw ? sidOf(raw) : false;
+      const sid = sidOf(cookieHeader);
       if (!sid) return null;
       const data = await store.loadData(sid);
       if (!data?.userId || isExpiredAbsolutely(data)) return null;
