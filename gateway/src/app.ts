@@ -25,6 +25,7 @@ import {
 } from '@fulcrum/schema';
 import { DEFAULT_MAIL_FROM, DEFAULT_WEB_DIST, type GatewayOptions } from './config.js';
 import { createApollo } from './graphql/apollo.js';
+import { jitGateway, type JitStats } from './graphql/jit.js';
 import { websocketValidationRules } from './graphql/armor.js';
 import { createLiveServer } from './graphql/websockets.js';
 import { createSocketQuota } from './graphql/socketQuota.js';
@@ -57,6 +58,8 @@ export interface Gateway {
   smtp: { host: string; port: number } | null;
   /** This gateway's background fold of the reports' rollup queue (schema/src/services/reports/rollupQueue.ts). */
   reportFolder: ReportFolder;
+  /** How many answers came from compiled queries (graphql/jit.ts). */
+  jit: JitStats;
   /** Drains in-flight requests, closes websockets, the bus and the database. */
   close(): Promise<void>;
 }
@@ -168,7 +171,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     sessions.store.forgetAll();
     live.closeAll('Event bus reconnected: catch up');
   });
-  const apollo = createApollo({ schema, drainHttp, introspection, log, disposeWebSockets: () => live.dispose(), budget });
+  const executor = jitGateway(schema, { after: options.jitAfter });
+  const apollo = createApollo({ executor, drainHttp, introspection, log, disposeWebSockets: () => live.dispose(), budget });
   await apollo.start();
 
   app.use('/api', refuseCrossSiteWrites, createRestRouter(deps, log));
@@ -237,6 +241,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     orm,
     deps,
     reportFolder,
+    jit: executor.stats,
     sessions,
     close: () =>
       (closing ??= (async () => {

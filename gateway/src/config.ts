@@ -31,6 +31,8 @@ export interface GatewayOptions {
   /** Presence with Redis: how long an agent of a silent (killed) gateway stays online, and how often a gateway refreshes (ms; 30 s and 10 s). */
   presenceTtlMs?: number;
   presenceHeartbeatMs?: number;
+  /** Executions of a query document by graphql-js before graphql-jit compiles it (graphql/jit.ts; default 3, 0: never). */
+  jitAfter?: number;
   /** Log each request's errors (default: on, except in tests). */
   logErrors?: boolean;
   /** Cost points each API token may spend per minute (FULCRUM_TOKEN_BUDGET; docs/integrators.md). */

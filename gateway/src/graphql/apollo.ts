@@ -6,13 +6,14 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
-import { OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { OperationTypeNode } from 'graphql';
 import type { GraphQLContext } from '@fulcrum/schema';
 import type { ErrorLog } from '../logging.js';
 import { createArmor, PARSE_OPTIONS } from './armor.js';
 import { createFormatError } from './errors.js';
 import { costPlugin } from './costPlugin.js';
 import type { TokenBudget } from '../apiTokens/budget.js';
+import type { JitGateway } from './jit.js';
 
 /** Rate-limited answers carry HTTP 429 and Retry-After on GraphQL too, like REST. */
 const rateLimitStatus: ApolloServerPlugin<GraphQLContext> = {
@@ -55,7 +56,8 @@ function apolloLogger(log: ErrorLog): NonNullable<ApolloServerOptions<GraphQLCon
 }
 
 export interface ApolloOptions {
-  schema: GraphQLSchema;
+  /** The schema with its executor (jitGateway). */
+  executor: JitGateway;
   /** Drains the HTTP server when Apollo stops (http/drain.ts). */
   drainHttp: () => Promise<void>;
   introspection: boolean;
@@ -69,7 +71,8 @@ export interface ApolloOptions {
 export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContext> {
   const armor = createArmor(!options.introspection);
   return new ApolloServer<GraphQLContext>({
-    schema: options.schema,
+    // The built schema, executed by graphql-js, and repeated queries by graphql-jit (graphql/jit.ts).
+    gateway: options.executor,
     introspection: options.introspection,
     // A request with an Authorization header was authenticated by its token (apiTokens/bearer.ts), which no
     // browser attaches by itself: it is exempt, like one with Apollo's preflight headers. Cookie requests are not.

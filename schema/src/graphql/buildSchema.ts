@@ -6,7 +6,7 @@ import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
 import { ApiTokenResolver } from './apiTokens.js';
 import { describeSchema } from './descriptions.js';
 import { WebhookResolver } from './webhooks.js';
-import { TIMELINE_RESOLVERS } from './timeline.js';
+import { TIMELINE_RESOLVERS, useSyncTypeResolvers } from './timeline.js';
 import { ReportResolver } from './reports.js';
 import { ViewResolver } from './views.js';
 import { MailedMessageResolver } from './incomingMail.js';
@@ -41,6 +41,9 @@ export const SCHEMA_RESOLVERS = [
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
 export function buildFulcrumSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS, validate: false, pubSub: unusedPubSub }).then(describeSchema).then(usePlainFieldResolvers);
+  cached ??= buildSchema({ resolvers: SCHEMA_RESOLVERS, validate: false, pubSub: unusedPubSub })
+    .then(describeSchema)
+    .then(usePlainFieldResolvers)
+    .then(useSyncTypeResolvers);
   return cached;
 }
