@@ -128,6 +128,19 @@ describe('repeated queries compiled by graphql-jit', () => {
     );
   });
 
+  it("a ticket's timeline (a union of entry types) is answered compiled, as graphql-js answers it", async () => {
+    const id = (await demo.gql('query MineForTimeline { tickets(first: 1) { nodes { id } } }')).data!.tickets.nodes[0].id as number;
+    const note = await demo.gql('mutation ($id: Int!) { addTicketNote(ticketId: $id, body: "compiled timeline") { id } }', { id });
+    expect(note.errors).toBeUndefined();
+    const TIMELINE = `query Timeline($id: Int!) { ticket(id: $id) { id timeline(first: 10) { totalCount nodes {
+      __typename ... on TicketNote { seq body } ... on TicketChange { seq } } } } }`;
+    const redone = gw.jit.redone;
+    const compiled = await compiledAnswer(demo, TIMELINE, { id });
+    expect(gw.jit.redone).toBe(redone);
+    expect(compiled.data?.ticket.timeline.nodes.map((n: { __typename: string }) => n.__typename)).toContain('TicketNote');
+    expect(body(compiled)).toEqual(body(await plainAnswer(TIMELINE, { id })));
+  });
+
   it('never compiles a mutation, nor a document asked fewer times than the threshold', async () => {
     const compiled = gw.jit.compiled;
     const MUTATION = 'mutation($id: Int!) { setTicketStatus(id: $id, status: OPEN) { id status } }';

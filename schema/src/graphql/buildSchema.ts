@@ -6,11 +6,11 @@ import { MESSAGE_CENTER_RESOLVERS } from './conversations.js';
 import { ApiTokenResolver } from './apiTokens.js';
 import { describeSchema } from './descriptions.js';
 import { WebhookResolver } from './webhooks.js';
-import { TIMELINE_RESOLVERS, useSyncTypeResolvers } from './timeline.js';
+import { TIMELINE_RESOLVERS } from './timeline.js';
 import { ReportResolver } from './reports.js';
 import { ViewResolver } from './views.js';
 import { MailedMessageResolver } from './incomingMail.js';
-import { usePlainFieldResolvers } from './plainResolvers.js';
+import { usePlainFieldResolvers, useSyncTypeResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GraphQLObjectType } from 'graphql';
+import { GraphQLObjectType, GraphQLUnionType } from 'graphql';
 import { buildFulcrumSchema } from './buildSchema.js';
 import { PLAIN_RESOLVER } from './plainResolvers.js';
 
@@ -15,5 +15,11 @@ describe('plain field resolvers', () => {
     // timeline takes arguments (converted and checked by type-graphql): wrapped as before.
     expect(fields.timeline.resolve).toBeTypeOf('function');
     expect(plain(fields.timeline.resolve)).toBe(false);
+  });
+
+  it("the timeline union names its entry's type at once, not as a promise (compiled queries take only a name)", async () => {
+    const union = (await buildFulcrumSchema()).getType('TimelineEntry') as GraphQLUnionType;
+    const kinds = { note: 'TicketNote', change: 'TicketChange', reply: 'TicketReply', requesterMessage: 'RequesterMessage' };
+    for (const [entry, typeName] of Object.entries(kinds)) expect(union.resolveType!({ entry }, {}, {} as never, union)).toBe(typeName);
   });
 });

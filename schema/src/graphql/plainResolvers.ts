@@ -1,4 +1,4 @@
-import { GraphQLObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { GraphQLInterfaceType, GraphQLObjectType, GraphQLUnionType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
 /** Marks a field whose resolve is the plain call below (plainResolvers.test.ts checks the hot ones have it). */
@@ -54,6 +54,30 @@ export function usePlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
             values.map((value) => value(root, context, info)),
           );
     field.resolve = Object.assign(resolve, { [PLAIN_RESOLVER]: true });
+  }
+  return schema;
+}
+
+/**
+ * type-graphql wraps the resolveType of every union and interface in an async function (it awaits the type's own,
+ * then maps a returned class to its GraphQL name). graphql-js awaits that promise; graphql-jit (the gateway's compiled
+ * queries, gateway/src/graphql/jit.ts) takes a type name, not a promise of one. So the built schema calls each type's
+ * own resolveType directly and maps a class to its name as the wrapper does: a name when the type's function answers
+ * at once, a promise of one (which graphql-js still awaits) when it does not.
+ */
+export function useSyncTypeResolvers(schema: GraphQLSchema): GraphQLSchema {
+  const storage = getMetadataStorage();
+  const nameOf = (resolved: unknown) =>
+    typeof resolved === 'function'
+      ? storage.objectTypes.find((type) => type.target === resolved)?.name
+      : ((resolved as string | null | undefined) ?? undefined);
+  for (const { name, resolveType: own } of [...storage.unions, ...storage.interfaceTypes]) {
+    const type = own ? schema.getType(name) : undefined;
+    if (!own || !(type instanceof GraphQLUnionType || type instanceof GraphQLInterfaceType)) continue;
+    type.resolveType = (value, context, info, abstract) => {
+      const resolved = own(value, context, info, abstract);
+      return resolved instanceof Promise ? resolved.then(nameOf) : nameOf(resolved);
+    };
   }
   return schema;
 }

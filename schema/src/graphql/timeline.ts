@@ -21,7 +21,6 @@ import {
   createUnionType,
   registerEnumType,
 } from 'type-graphql';
-import type { GraphQLSchema, GraphQLUnionType } from 'graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { forkEm } from '../database.js';
@@ -248,25 +247,12 @@ export class RequesterMessage {
 
 const ENTRY_TYPES = { note: 'TicketNote', change: 'TicketChange', reply: 'TicketReply', requesterMessage: 'RequesterMessage' } as const;
 
-/** The GraphQL type of a timeline entry, synchronously (see `useSyncTypeResolvers`). */
-const timelineEntryType = (entry: unknown) => ENTRY_TYPES[(entry as TimelineEntryRecord).entry];
-
 export const TimelineEntry = createUnionType({
   name: 'TimelineEntry',
   description: "One entry of a ticket's timeline: a note (its creation), a change, a public reply or a requester's message. Every entry has `seq` and `at`.",
   types: () => [TicketNote, TicketChange, TicketReply, RequesterMessage] as const,
-  resolveType: timelineEntryType,
+  resolveType: (entry) => ENTRY_TYPES[(entry as unknown as TimelineEntryRecord).entry],
 });
-
-/**
- * type-graphql wraps a union's resolveType in an async function. graphql-js awaits it; graphql-jit (the gateway's
- * compiled queries) takes only a type name, not a promise of one. The union's own function answers at once, so the
- * built schema calls it directly. (TimelineEntry is the schema's only abstract type.)
- */
-export function useSyncTypeResolvers(schema: GraphQLSchema): GraphQLSchema {
-  (schema.getType('TimelineEntry') as GraphQLUnionType).resolveType = timelineEntryType;
-  return schema;
-}
 
 @ObjectType({ simpleResolvers: true, description: "One page of a ticket's timeline, newest entry first." })
 export class TimelineEntryConnection {
