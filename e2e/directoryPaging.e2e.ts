@@ -24,37 +24,25 @@ async function freshAgent(): Promise<Page> {
   return page;
 }
 
-/** True for the request that asks `operation` for a page after a cursor (a "Load more"), not a first page. */
-function isNextPage(body: string | null, operation: string): boolean {
-  try {
-    const request = JSON.parse(body ?? '') as { operationName?: string; variables?: { after?: string | null } };
-    return request.operationName === operation && typeof request.variables?.after === 'string';
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Holds the next "Load more" request of `operation` until the returned function is called. Only a request for a
- * page after a cursor: a refetch of the first page (the live connection's catch-up after its socket opens) asks the
- * same operation, and holding that one instead let the real "Load more" through unheld (a flaky run saw every row
- * loaded while it waited for "Loading...").
+ * Watches the page for the busy "Load more" button from now on: true once the focused element has read "Loading..."
+ * with aria-busy. A MutationObserver sees every commit React makes, and its callback runs before any network answer
+ * can be handled, so the busy state cannot be missed however fast the page arrives. (The test used to hold the
+ * request in a page.route and look while it was held; CI runs, 1 in many, saw the page load with no request reaching
+ * the route or the page's request events, and the busy state was over before it was looked at.)
  */
-const gates = new WeakMap<Page, { operation: string; held: Promise<void> } | null>();
-async function holdNext(page: Page, operation: string): Promise<() => void> {
-  if (!gates.has(page)) {
-    await page.route('**/graphql', async (route) => {
-      const gate = gates.get(page);
-      if (gate && isNextPage(route.request().postData(), gate.operation)) {
-        gates.set(page, null);
-        await gate.held;
-      }
-      await route.continue();
+async function watchBusy(page: Page): Promise<() => Promise<boolean>> {
+  await page.evaluate(() => {
+    const watched = window as unknown as { busySeen?: boolean; busyObserver?: MutationObserver };
+    watched.busyObserver?.disconnect();
+    watched.busySeen = false;
+    watched.busyObserver = new MutationObserver(() => {
+      const focused = document.activeElement;
+      if (focused?.textContent === 'Loading...' && focused.getAttribute('aria-busy') === 'true') watched.busySeen = true;
     });
-  }
-  let release: () => void = () => {};
-  gates.set(page, { operation, held: new Promise<void>((resolve) => (release = resolve)) });
-  return release;
+    watched.busyObserver.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { busySeen?: boolean }).busySeen === true);
 }
 
 /** What the page sends and logs from now on (GraphQL operations with their variables, sockets, console), for a failure's message. */
@@ -79,40 +67,21 @@ function watchPage(page: Page): string[] {
 }
 
 /** Loads pages with the keyboard (Enter on the focused button) until the button is gone; returns the counts seen. */
-async function loadAllWithKeyboard(page: Page, noun: string, rows: () => Promise<number>, operation: string): Promise<number[]> {
+async function loadAllWithKeyboard(page: Page, noun: string, rows: () => Promise<number>): Promise<number[]> {
   const button = page.getByRole('button', { name: `Load more ${noun}` });
-  // The live connection's catch-up refetch of the first page (after its socket opens) has come and gone: a page load
-  // held below must not race it (a CI run saw "Loading..." end while its request was still held).
-  await page.waitForLoadState('networkidle');
   const happened = watchPage(page);
   const seen = [await rows()];
   for (let i = 0; (await button.count()) > 0; i++) {
     expect(i).toBeLessThan(10);
     await button.focus();
-    const release = await holdNext(page, operation);
-    await page.keyboard.press('Enter');
-    // Visible progress while the page loads, and the button keeps the focus: read in one step of the page (three
-    // separate reads let a re-render between them detach the element the first one found, a flaky CI run).
-    await shown(page.getByRole('button', { name: 'Loading...' }));
-    await page
-      .waitForFunction(() => {
-        const focused = document.activeElement;
-        return focused?.textContent === 'Loading...' && focused.getAttribute('aria-busy') === 'true';
-      })
-      .catch(async (error: unknown) => {
-        // A CI run (1 in many) timed out here and left nothing to go on: say what the page showed and did.
-        const state = await page.evaluate(() => ({
-          focused: document.activeElement?.outerHTML.slice(0, 200),
-          foot: document.querySelector('.load-more')?.outerHTML,
-        }));
-        throw new Error(`${String(error)}\npage: ${JSON.stringify(state)}\nsince the list opened:\n${happened.join('\n')}`);
-      });
+    const busySeen = await watchBusy(page);
     const before = seen.at(-1)!;
-    release();
-    await gone(page.getByRole('button', { name: 'Loading...' }));
+    await page.keyboard.press('Enter');
     // The page arrived: more rows than before (the count is read once they are there, not at the first paint).
     await expect.poll(rows).toBeGreaterThan(before);
     seen.push(await rows());
+    // While it loaded, the button said so and kept the focus (aria-disabled, not disabled).
+    expect(await busySeen(), `the focused button read "Loading..." with aria-busy\nsince the list opened:\n${happened.join('\n')}`).toBe(true);
   }
   // The last page took the button away: focus went to the count, not to the page's start.
   await page.waitForFunction(() => document.activeElement?.className === 'load-more-count');
@@ -139,7 +108,7 @@ describe('customers page', () => {
     const rows = () => page.locator('tbody tr').count();
     expect(await rows()).toBe(50);
     await shown(page.getByRole('status').filter({ hasText: `Showing 50 of ${total} customers` }));
-    const seen = await loadAllWithKeyboard(page, 'customers', rows, 'CustomersPage');
+    const seen = await loadAllWithKeyboard(page, 'customers', rows);
     expect(seen[1]).toBe(Math.min(100, total));
     expect(seen.at(-1)).toBe(total);
     await shown(page.getByRole('status').filter({ hasText: `Showing ${total} of ${total} customers` }));
@@ -158,7 +127,7 @@ describe('macros page', () => {
     await shown(page.getByRole('heading', { name: '(55) Macros' }));
     const cards = () => page.locator('.macro-grid > *').count();
     expect(await cards()).toBe(50);
-    const seen = await loadAllWithKeyboard(page, 'macros', cards, 'MacrosPage');
+    const seen = await loadAllWithKeyboard(page, 'macros', cards);
     expect(seen).toEqual([50, 55]);
     await shown(page.getByText('No Macro'));
   });
