@@ -64,8 +64,14 @@ export function jitGateway(schema: GraphQLSchema, options: JitOptions = {}): Jit
     const key = `${rc.queryHash}\u0000${rc.request.operationName ?? ''}`;
     const query = compiled.get(key);
     if (query) {
-      const result = (await query.query(undefined, rc.context, rc.request.variables ?? {})) as ExecutionResult;
-      if (!result.errors?.length) {
+      let result: ExecutionResult | undefined;
+      try {
+        result = await query.query(undefined, rc.context, rc.request.variables ?? {});
+      } catch {
+        // graphql-jit throws where graphql-js reports a field error (a property getter that throws, read by a
+        // field's default resolver): graphql-js answers, with its error on that field, never a 500.
+      }
+      if (result && !result.errors?.length) {
         stats.compiledAnswers++;
         return result;
       }

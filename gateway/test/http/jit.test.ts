@@ -9,6 +9,10 @@ import fc from 'fast-check';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import type { GqlResult, TestClient } from '../../src/testing/client.js';
 import { sleep } from '../../src/testing/measure.js';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { buildSchema } from 'graphql';
+import { jitGateway } from '../../src/graphql/jit.js';
 
 /** The web app's dashboard selections, with the relations, counts and views (web/src/tickets). */
 const DASHBOARD = `query Dashboard($first: Int!, $after: String, $filter: TicketFilter, $orderBy: TicketOrder) {
@@ -149,5 +153,39 @@ describe('repeated queries compiled by graphql-jit', () => {
     await demo.gql('query Once { me { id } }');
     await sleep(50);
     expect(gw.jit.compiled).toBe(compiled);
+  });
+});
+
+describe('a compiled query that throws', () => {
+  it("is answered by graphql-js, with the field's error, not a server error", async () => {
+    // A record whose property throws when read (as a relation not loaded does): graphql-js reports a field error,
+    // graphql-jit's compiled field access throws out of the whole query.
+    const schema = buildSchema('type Record { id: Int, name: String } type Query { record: Record }');
+    schema.getQueryType()!.getFields().record.resolve = () => ({
+      id: 1,
+      get name(): string {
+        throw new Error('name not loaded');
+      },
+    });
+    const gateway = jitGateway(schema, { after: 1 });
+    // Without cache control, as the gateway runs it (graphql/apollo.ts): with it, Apollo wraps every field's
+    // resolver and the getter is read inside graphql-jit's own guard.
+    const server = new ApolloServer({ gateway, plugins: [ApolloServerPluginCacheControlDisabled()] });
+    await server.start();
+    try {
+      const ask = async () => {
+        const { body } = await server.executeOperation({ query: '{ record { id name } }' });
+        if (body.kind !== 'single') throw new Error('expected a single answer');
+        return body.singleResult;
+      };
+      const plain = await ask();
+      expect(plain.errors?.map((e) => [e.message, e.path])).toEqual([['name not loaded', ['record', 'name']]]);
+      await expect.poll(() => gateway.stats.compiled).toBe(1);
+      const afterCompiling = await ask();
+      expect(gateway.stats.redone).toBe(1);
+      expect(afterCompiling).toEqual(plain);
+    } finally {
+      await server.stop();
+    }
   });
 });
