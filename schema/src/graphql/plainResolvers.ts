@@ -67,10 +67,11 @@ export function usePlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
  */
 export function useSyncTypeResolvers(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
-  const nameOf = (resolved: unknown) =>
-    typeof resolved === 'function'
-      ? storage.objectTypes.find((type) => type.target === resolved)?.name
-      : ((resolved as string | null | undefined) ?? undefined);
+  // Each object type's class to its name (the first registered, as a scan would find it), once per build rather than
+  // a scan of every type per resolved entry.
+  const names = new Map<unknown, string>();
+  for (const type of storage.objectTypes) if (!names.has(type.target)) names.set(type.target, type.name);
+  const nameOf = (resolved: unknown) => (typeof resolved === 'function' ? names.get(resolved) : ((resolved as string | null | undefined) ?? undefined));
   for (const { name, resolveType: own } of [...storage.unions, ...storage.interfaceTypes]) {
     const type = own ? schema.getType(name) : undefined;
     if (!own || !(type instanceof GraphQLUnionType || type instanceof GraphQLInterfaceType)) continue;
