@@ -33,6 +33,7 @@ import { createImageRouter } from './http/images.js';
 import { afterBody, dropBodyAfterAnswer } from './http/afterBody.js';
 import { createDrainableServer } from './http/drain.js';
 import { refuseUndeclaredUploads } from './http/uploadGuard.js';
+import { bodyRefusal, readsBody } from './http/appErrors.js';
 import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
 import { graphqlContextFor, serviceContextFor } from './http/serviceContext.js';
@@ -178,9 +179,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.use('/api', refuseCrossSiteWrites, createRestRouter(deps, log));
   app.use(
     '/graphql',
-    express.json({ limit: '1mb' }),
+    readsBody(express.json({ limit: '1mb' })),
     dropBodyAfterAnswer,
-    graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: rules.LIMITS.replyAttachments.max, maxFieldSize: 1_000_000 }),
+    readsBody(graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: rules.LIMITS.replyAttachments.max, maxFieldSize: 1_000_000 })),
     refuseUndeclaredUploads,
     expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps, 'graphql')) }),
   );
@@ -188,21 +189,19 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   app.use(createExplorerRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(createWebAppRouter(options.webDist ?? DEFAULT_WEB_DIST));
   app.use(((error: unknown, req, res, _next) => {
-    // Outside /api (which has its own handler): body parser failures on /graphql, and anything unexpected.
+    // Outside /api (which has its own handler): a body its parser could not read (http/appErrors.ts bodyRefusal:
+    // 400, 413 past a limit, not logged), another client error, and anything unexpected (logged, 500).
     const e = (error ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
-    const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 500;
+    const refused = bodyRefusal(error);
+    const status = refused?.status ?? (typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 500);
     if (status === 500) log(error, `${req.method} ${req.originalUrl}`);
     if (res.headersSent) return;
+    const message = refused?.message ?? (status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'));
     // A refusal before the body has all arrived (graphql-upload past its limits) is sent once the body is read.
     afterBody(req, res, () => {
       if (res.headersSent) return;
       res.status(status).json({
-        errors: [
-          {
-            message: status === 500 ? 'Internal server error' : String(e.expose ? e.message : 'Bad request'),
-            extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' },
-          },
-        ],
+        errors: [{ message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST' } }],
       });
     });
   }) as express.ErrorRequestHandler);

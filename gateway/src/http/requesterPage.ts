@@ -12,6 +12,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import multer from 'multer';
 import { forkEm, isAppError, requesterView, rules, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { sendFile } from './images.js';
+import { bodyRefusal } from './appErrors.js';
 
 type View = Awaited<ReturnType<typeof requesterView.requesterView>>;
 
@@ -170,8 +171,6 @@ interface ReadAnswer {
   files: { filename: string; data: Buffer }[];
   /** The form was refused while it was read: status and the sentence for the page. */
   refused?: { status: number; message: string };
-  /** Anything else (a malformed body): Express's own answer. */
-  transportError?: unknown;
 }
 
 /** Reads the answer form, multipart (text and images) or urlencoded (text only, as before). */
@@ -188,7 +187,8 @@ function readAnswer(req: Request, res: Response): Promise<ReadAnswer> {
         if (code === 'LIMIT_FILE_COUNT') return resolve({ files: [], refused: { status: 400, message: rules.MESSAGES.imageCount } });
         return resolve({ files: [], refused: { status: 400, message: rules.MESSAGES.requesterForm } });
       }
-      resolve({ files: [], transportError: error });
+      // Anything else the parser hands on (a body cut short, no boundary) is the form's fault too: http/appErrors.ts.
+      resolve({ files: [], refused: { status: bodyRefusal(error, true)!.status, message: rules.MESSAGES.requesterForm } });
     };
     (multi ? multipart : urlencoded)(req, res, done);
   });
@@ -215,10 +215,9 @@ export function createRequesterRouter(deps: ServiceDeps): Router {
       refusal(res, error);
     }
   });
-  router.post('/r/:token', async (req, res, next) => {
+  router.post('/r/:token', async (req, res) => {
     headers(res);
     const parsed = await readAnswer(req, res);
-    if (parsed.transportError) return next(parsed.transportError);
     const body: unknown = (req.body as Record<string, unknown> | undefined)?.body;
     const draft = typeof body === 'string' ? body : '';
     try {

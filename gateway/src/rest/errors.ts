@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, isAppError } from '@fulcrum/schema';
-import { sendAppError } from '../http/appErrors.js';
+import { bodyRefusal, sendAppError } from '../http/appErrors.js';
 import type { ErrorLog } from '../logging.js';
 
 /** Body-parser and multer failures arrive as plain errors with a status or a code. */
@@ -31,6 +31,8 @@ export function apiErrorHandler(log: ErrorLog): ErrorRequestHandler {
     if (isAppError(error)) return sendAppError(res, error, { authRoute });
     const transport = fromTransportError((error ?? {}) as Parameters<typeof fromTransportError>[0]);
     if (transport) return sendAppError(res, transport);
+    const refused = bodyRefusal(error);
+    if (refused) return sendAppError(res, new AppError(refused.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT', refused.message));
     log(error, `${req.method} ${req.originalUrl}`);
     res.status(500).json({ errors: { message: 'Internal server error' } });
   };

@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import multer from 'multer';
 import { AppError, auth, customers, macros, messages, rules, tickets, users, type ServiceContext, type ServiceDeps } from '@fulcrum/schema';
 import { serviceContextFor } from '../http/serviceContext.js';
+import { readsBody } from '../http/appErrors.js';
 import type { ErrorLog } from '../logging.js';
 import { apiErrorHandler } from './errors.js';
 import { requireSameOrigin } from '../security/sameOrigin.js';
@@ -15,8 +16,11 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
     const parsed: unknown = req.body;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   };
-  const json = express.json({ limit: '100kb', strict: true });
-  const image = multer({ storage: multer.memoryStorage(), limits: { fileSize: rules.LIMITS.imageBytes, files: 1, fields: 5, parts: 10 } }).single('image');
+  // Every error of a body parser is the body's (http/appErrors.ts bodyRefusal): 400 or 413, never a 500.
+  const json = readsBody(express.json({ limit: '100kb', strict: true }));
+  const image = readsBody(
+    multer({ storage: multer.memoryStorage(), limits: { fileSize: rules.LIMITS.imageBytes, files: 1, fields: 5, parts: 10 } }).single('image'),
+  );
   const methodNotAllowed: RequestHandler = (_req, res) => void res.status(405).json({ errors: { message: 'Method not allowed' } });
   const signedIn: RequestHandler = (req, _res, next) => next(req.session?.userId ? undefined : AppError.unauthenticated());
   /** A ticket write from a body in the wire's names; its field errors come back in them too. */
