@@ -6,7 +6,9 @@
  * within the ticket images' limits; the answer is a RequesterMessage via REQUESTER_PAGE, its images stored with
  * it). A refused answer shows the page again with the reason beside the field and the text kept; nothing is
  * stored. A wrong or revoked token shows no ticket data (404), and counts against the client address's guess
- * budget (429 past it).
+ * budget (429 past it, with Retry-After); a known link is never refused by that budget. Answers past their own
+ * budgets (per link and per address an hour, per ticket the files held) are 429 with Retry-After: the page again,
+ * saying what happened and when to try again, with the text kept; nothing is stored.
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
@@ -94,8 +96,11 @@ interface AnswerErrors {
   images?: string;
 }
 
+/** Said above the conversation of a link drawn for a new requester (services/requesterLinks.ts). */
+const STARTS_LATER = 'Earlier messages on this request are not shown here.';
+
 /** The page of one ticket as its requester sees it: only what the view holds. */
-export function renderRequesterPage(view: View, options: { errors?: AnswerErrors; draft?: string; sent?: boolean } = {}): string {
+export function renderRequesterPage(view: View, options: { errors?: AnswerErrors; draft?: string; sent?: boolean; refused?: string } = {}): string {
   const entries = view.entries
     .map((e) => {
       const who = e.kind === 'reply' ? esc(e.authorName) : 'You';
@@ -107,14 +112,16 @@ export function renderRequesterPage(view: View, options: { errors?: AnswerErrors
   const error = errors.body ? `<p class="error" id="answer-error" role="alert">${esc(errors.body)}</p>` : '';
   const imagesError = errors.images ? `<p class="error" id="images-error" role="alert">${esc(errors.images)}</p>` : '';
   const sent = options.sent ? '<p class="notice" role="status">Your message was sent.</p>' : '';
+  const refused = options.refused ? `<p class="error" role="alert">${esc(options.refused)}</p>` : '';
+  const startsLater = view.startsLater ? `<p class="hint">${esc(STARTS_LATER)}</p>\n` : '';
   return page(
     `${view.title} · Your request`,
     `<h1>${esc(view.title)}</h1>
 <p>Status: <span class="status">${esc(STATUS_WORDS[view.status] ?? view.status)}</span></p>
 <h2>Conversation</h2>
-${conversation}
+${startsLater}${conversation}
 <h2 id="answer-heading">Answer</h2>
-${sent}
+${sent}${refused}
 <form method="post" enctype="multipart/form-data" aria-labelledby="answer-heading">
 <label for="body">Your message</label>
 <textarea id="body" name="body" required maxlength="${rules.LIMITS.ticketNote.max}"${error ? ' aria-invalid="true" aria-describedby="answer-error"' : ''}>${esc(options.draft ?? '')}</textarea>
@@ -145,8 +152,14 @@ function headers(res: Response): void {
   res.type('html');
 }
 
+/** Retry-After of a RATE_LIMITED refusal (whole seconds, at least 1). */
+function retryAfter(res: Response, error: { retryAfter?: number }): void {
+  res.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfter ?? 60))));
+}
+
 function refusal(res: Response, error: unknown): void {
   if (isAppError(error) && error.code === 'RATE_LIMITED') {
+    retryAfter(res, error);
     res.status(429).send(LIMITED_PAGE);
     return;
   }
@@ -230,6 +243,18 @@ export function createRequesterRouter(deps: ServiceDeps): Router {
       await requesterView.postRequesterMessage(context(req, deps), req.params.token, body, parsed.files);
       res.redirect(303, `/r/${encodeURIComponent(req.params.token)}?sent=1`);
     } catch (error) {
+      if (isAppError(error) && error.code === 'RATE_LIMITED') {
+        // An answer past its budgets: the page again, saying what happened and when to try again, the text kept. (An
+        // unknown token past the guess budget is refused again by the view: the plain 429 page.)
+        try {
+          const view = await requesterView.requesterView(context(req, deps), req.params.token);
+          retryAfter(res, error);
+          res.status(429).send(renderRequesterPage(view, { refused: error.message, draft }));
+        } catch (again) {
+          refusal(res, again);
+        }
+        return;
+      }
       if (isAppError(error) && error.code === 'BAD_USER_INPUT') {
         try {
           const view = await requesterView.requesterView(context(req, deps), req.params.token);

@@ -30,7 +30,19 @@ export interface TestGateway extends Gateway, GatewayClients {
 }
 
 /** Generous limits so a test suite's many logins from 127.0.0.1 are not throttled; limit tests pass their own. */
-export const TEST_AUTH_LIMITS = { loginFailuresPerAccount: 1000, loginFailuresPerIp: 10000, signupsPerIp: 10000, tokenFailuresPerIp: 10000, windowSeconds: 60 };
+export const TEST_AUTH_LIMITS = {
+  loginFailuresPerAccount: 1000,
+  loginFailuresPerIp: 10000,
+  signupsPerIp: 10000,
+  tokenFailuresPerIp: 10000,
+  windowSeconds: 60,
+  // Every test's answers come from 127.0.0.1, many on one link (the property tests): the requester page's budgets are
+  // tested at their published values by gateway/test/requester/budgets.test.ts.
+  requesterAnswersPerLink: 100_000,
+  requesterAnswersPerIp: 100_000,
+  requesterBytesPerLink: 1024 ** 4,
+  requesterBytesPerIp: 1024 ** 4,
+};
 
 /**
  * The suites written before roles (issue 27) prove agent-to-agent isolation with Demo as one of the agents; the

@@ -88,6 +88,10 @@ export class RequesterLink {
   @Property({ type: 'string', length: 64, unique: 'requester_links_token_hash_unique' })
   tokenHash!: string;
 
+  /** The page shows the ticket's public entries after this seq: 0, or where the ticket's requester last changed. */
+  @Property({ type: 'integer', default: 0 })
+  shownAfterSeq: Opt<number> = 0;
+
   @Property({ type: 'Date' })
   createdAt: Opt<Date> = new Date();
 }

@@ -21,7 +21,19 @@ export interface AuthLimits {
   /** API-token guesses (unknown, expired or revoked bearer secrets) per client address in `windowSeconds`. */
   tokenFailuresPerIp: number;
   windowSeconds: number;
+  /** Answers on the requester page per link, and per client address, in an hour (not `windowSeconds`). */
+  requesterAnswersPerLink?: number;
+  requesterAnswersPerIp?: number;
+  /** Bytes of files in those answers per link, and per client address, in an hour. */
+  requesterBytesPerLink?: number;
+  requesterBytesPerIp?: number;
+  /** Bytes of files a ticket's requester messages may hold in all (the requester page refuses more). */
+  requesterTicketBytes?: number;
 }
+
+const MB = 1024 * 1024;
+/** The requester page's budgets (docs/security.md): 30 answers and 50 MB of files an hour, 200 MB per ticket. */
+export const REQUESTER_ANSWER_WINDOW_SECONDS = 60 * 60;
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   loginFailuresPerAccount: 5,
@@ -29,6 +41,11 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   signupsPerIp: 20,
   tokenFailuresPerIp: 50,
   windowSeconds: 15 * 60,
+  requesterAnswersPerLink: 30,
+  requesterAnswersPerIp: 30,
+  requesterBytesPerLink: 50 * MB,
+  requesterBytesPerIp: 50 * MB,
+  requesterTicketBytes: 200 * MB,
 };
 
 export interface AuthLimiter {
@@ -48,6 +65,16 @@ export interface AuthLimiter {
   checkTokenGuesses(ip: string): Promise<void>;
   /** Counts a bad bearer token; throws RATE_LIMITED past the limit. */
   recordTokenFailure(ip: string): Promise<void>;
+  /**
+   * Takes one answer and its files' `bytes` from the requester page's hourly budgets of this link (`link`: a key of
+   * the link, not its token) and this address, atomically; when any is spent, gives back what it took and throws
+   * RATE_LIMITED (retryAfter: until the budget that refused has room again). Call before storing the answer.
+   */
+  consumeRequesterAnswer(link: string, ip: string, bytes: number): Promise<void>;
+  /** Gives back what consumeRequesterAnswer took (the answer was not stored after all). */
+  refundRequesterAnswer(link: string, ip: string, bytes: number): Promise<void>;
+  /** The bytes of files a ticket's requester messages may hold in all. */
+  readonly requesterTicketBytes: number;
 }
 
 function limited(res: RateLimiterRes | null): AppError {
@@ -78,6 +105,31 @@ export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redi
   const perIp = make('login-ip', limits.loginFailuresPerIp);
   const signups = make('signup-ip', limits.signupsPerIp);
   const tokenGuesses = make('token-ip', limits.tokenFailuresPerIp ?? DEFAULT_AUTH_LIMITS.tokenFailuresPerIp);
+  const hourly = (keyPrefix: string, points: number): RateLimiterAbstract =>
+    redis
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `${prefix}:${keyPrefix}`,
+          points,
+          duration: REQUESTER_ANSWER_WINDOW_SECONDS,
+          useRedisPackage: false,
+        })
+      : new RateLimiterMemory({ keyPrefix, points, duration: REQUESTER_ANSWER_WINDOW_SECONDS });
+  const limit = (name: keyof AuthLimits) => limits[name] ?? DEFAULT_AUTH_LIMITS[name]!;
+  const answersPerLink = hourly('requester-answers-link', limit('requesterAnswersPerLink'));
+  const answersPerIp = hourly('requester-answers-ip', limit('requesterAnswersPerIp'));
+  const bytesPerLink = hourly('requester-bytes-link', limit('requesterBytesPerLink'));
+  const bytesPerIp = hourly('requester-bytes-ip', limit('requesterBytesPerIp'));
+  // Each budget with the key it counts under and what an answer takes from it: answers and bytes, per link and address.
+  const answerBudgets = (link: string, ip: string, bytes: number): [RateLimiterAbstract, string, number][] =>
+    (
+      [
+        [answersPerLink, link, 1],
+        [answersPerIp, ip, 1],
+        [bytesPerLink, link, bytes],
+        [bytesPerIp, ip, bytes],
+      ] as [RateLimiterAbstract, string, number][]
+    ).filter(([, , points]) => points > 0);
   const accountKey = (email: string, ip: string) => `${email.toLowerCase()}|${ip}`;
 
   return {
@@ -99,5 +151,24 @@ export function createAuthLimiter(limits: AuthLimits = DEFAULT_AUTH_LIMITS, redi
     async recordTokenFailure(ip) {
       await consume(tokenGuesses, ip);
     },
+    async consumeRequesterAnswer(link, ip, bytes) {
+      const taken: [RateLimiterAbstract, string, number][] = [];
+      for (const budget of answerBudgets(link, ip, bytes)) {
+        const [limiter, key, points] = budget;
+        try {
+          await limiter.consume(key, points);
+          taken.push(budget);
+        } catch (error) {
+          if (!(error instanceof RateLimiterRes)) throw error;
+          // The refused consume counted too: give everything back, so a refused answer costs nothing.
+          await Promise.all([...taken, budget].map(([l, k, p]) => l.reward(k, p)));
+          throw limited(error);
+        }
+      }
+    },
+    async refundRequesterAnswer(link, ip, bytes) {
+      await Promise.all(answerBudgets(link, ip, bytes).map(([l, k, p]) => l.reward(k, p)));
+    },
+    requesterTicketBytes: limit('requesterTicketBytes'),
   };
 }

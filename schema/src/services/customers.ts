@@ -5,7 +5,9 @@ import { LIMITS, MESSAGES, hasErrors, hasNul, validateCustomer, type CustomerFie
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type CustomerRecord } from '../records/index.js';
-import { customerData, flushWithEvents, webhookEvent, type WebhookEventDraft } from './changeLog.js';
+import { customerData, flushWithEvents, ticketEventOnly, webhookEvent, type ChangeDraft } from './changeLog.js';
+import { redrawLinks } from './requesterLinks.js';
+import * as ticketAccess from './ticketAccess.js';
 
 export function toCustomerRecord(c: Customer): CustomerRecord {
   return { id: c.id, name: c.name, email: c.email, ownerId: c.owner.id, createdAt: c.createdAt };
@@ -117,9 +119,14 @@ export async function isCustomerEmailAvailable(ctx: ServiceContext, email: unkno
   return count === 0;
 }
 
-async function flushUnique(ctx: ServiceContext, events: () => WebhookEventDraft, publish: () => void): Promise<void> {
+async function flushUnique(
+  ctx: ServiceContext,
+  events: () => ChangeDraft | ChangeDraft[],
+  publish: () => void,
+  afterFlush?: () => Promise<void>,
+): Promise<void> {
   try {
-    await flushWithEvents(ctx, events, publish);
+    await flushWithEvents(ctx, events, publish, afterFlush && (() => afterFlush()));
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw emailTaken();
     throw error;
@@ -140,17 +147,68 @@ export async function createCustomer(ctx: ServiceContext, input: CustomerFields)
   return record;
 }
 
+/**
+ * The customer's tickets when the caller may read every one of them (decided on the caller's full scope, their
+ * teams and role, on every door: services/ticketAccess.ts); FORBIDDEN otherwise. Changing a customer's email
+ * redirects the mail of each of their tickets (replies and the requester link go to the new address), so only an
+ * agent who may read every such ticket, or an admin, may change it.
+ */
+async function ticketsReadableInFull(ctx: ServiceContext, customerId: number): Promise<{ id: number; assignee_id: unknown; team_id: unknown }[]> {
+  const viewerId = requireViewer(ctx);
+  // The full scope whatever the door (the REST facade's own scope is the spec's narrower rule for its ticket lists).
+  const scope = (await ticketAccess.scopesOf(ctx.em, [viewerId])).get(viewerId);
+  if (!scope) throw AppError.forbidden();
+  const access = ticketAccess.readSql(scope);
+  const rows = await ctx.em
+    .getConnection()
+    .execute<{ id: number | string; assignee_id: unknown; team_id: unknown; readable: number | boolean | string }[]>(
+      `select t.id, t.assignee_id, t.team_id, case when ${access.sql} then 1 else 0 end as readable from tickets t where t.requester_id = ? order by t.id`,
+      [...access.bindings, customerId],
+    );
+  if (rows.some((r) => Number(r.readable) !== 1)) throw AppError.forbidden();
+  return rows.map((r) => ({ id: Number(r.id), assignee_id: r.assignee_id, team_id: r.team_id }));
+}
+
+/**
+ * Edits a customer the caller owns. A change of email is also each of their tickets' change: only a caller who may
+ * read all of them may make it (ticketsReadableInFull), and in the same transaction every ticket gets an UPDATED
+ * entry (`requester.email`, old → new) in its timeline and history and its requester link is drawn anew (the old
+ * address's link finds nothing: services/requesterLinks.ts).
+ */
 export async function updateCustomer(ctx: ServiceContext, rawId: unknown, input: CustomerFields): Promise<CustomerRecord> {
   const customer = await findOwnCustomer(ctx, rawId);
   const data = validated(input);
-  if (data.email !== customer.email && (await ctx.em.count(Customer, { email: data.email, id: { $ne: customer.id } })) > 0) throw emailTaken();
+  const emailChanges = data.email !== customer.email;
+  if (emailChanges && (await ctx.em.count(Customer, { email: data.email, id: { $ne: customer.id } })) > 0) throw emailTaken();
+  const tickets = emailChanges ? await ticketsReadableInFull(ctx, customer.id) : [];
   const before = customerData(customer);
   ctx.em.assign(customer, data);
   let record!: CustomerRecord;
+  const change = { field: 'requester.email', from: String(before.email), to: data.email };
   await flushUnique(
     ctx,
-    () => webhookEvent.customer('UPDATED', customer, before),
+    () => [
+      webhookEvent.customer('UPDATED', customer, before),
+      ...tickets.map((t) =>
+        ticketEventOnly({
+          ticketId: t.id,
+          kind: 'UPDATED',
+          changes: [change],
+          assigneeId: ticketAccess.audienceOwner({ assigneeId: t.assignee_id }),
+          teamId: ticketAccess.audienceTeam({ teamId: t.team_id }),
+        }),
+      ),
+    ],
     () => ctx.deps.bus.publish('customer', { kind: 'UPDATED', id: customer.id, record: (record = toCustomerRecord(customer)) }),
+    tickets.length
+      ? () =>
+          redrawLinks(
+            ctx,
+            ctx.em,
+            tickets.map((t) => t.id),
+            false,
+          )
+      : undefined,
   );
   return record;
 }

@@ -4,6 +4,12 @@
  * can copy it again (it is derived, not stored), only its SHA-256 is stored (to find the ticket of a token), and
  * revoking draws a new nonce, so the old token finds nothing. Who may copy or revoke a ticket's link is decided by
  * services/ticketAccess.ts (another agent's ticket is NOT_FOUND).
+ *
+ * A link belongs to one requester at one address: it is drawn anew (`redrawLinks`, in the change's own transaction)
+ * when the ticket's requester changes, and when the requester's email changes. A link drawn for a new requester
+ * starts at the change (`shown_after_seq`, the ticket's event counter then): its page shows only the public entries
+ * after it, so the new requester reads nothing that was said to the old one. Links do not expire otherwise: one
+ * stays valid while its ticket exists and its requester and their address stay the same, as the mail thread does.
  */
 import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
@@ -72,9 +78,48 @@ export async function ensureToken(ctx: ServiceContext, em: Em, ticketId: number,
 
 /** The ticket of a token, or null (unknown, revoked or malformed). */
 export async function ticketOfToken(em: Em, token: unknown): Promise<number | null> {
+  return (await linkOfToken(em, token))?.ticketId ?? null;
+}
+
+/** A link found by its token: its ticket and where its view starts (the seq its page shows entries after). */
+export interface FoundLink {
+  ticketId: number;
+  shownAfterSeq: number;
+}
+
+/** The link of a token, or null (unknown, revoked or malformed). */
+export async function linkOfToken(em: Em, token: unknown): Promise<FoundLink | null> {
   if (!isTokenShape(token)) return null;
-  const [row] = await run<{ ticket_id: number | string }>(em, 'select ticket_id from requester_links where token_hash = ?', [tokenHash(token)]);
-  return row ? Number(row.ticket_id) : null;
+  const [row] = await run<{ ticket_id: number | string; shown_after_seq: number | string }>(
+    em,
+    'select ticket_id, shown_after_seq from requester_links where token_hash = ?',
+    [tokenHash(token)],
+  );
+  return row ? { ticketId: Number(row.ticket_id), shownAfterSeq: Number(row.shown_after_seq) } : null;
+}
+
+/**
+ * Draws the links of these tickets anew, in `em`'s transaction (the change that calls for it: the old tokens find
+ * nothing once it commits). `startHere` (a change of requester): each link is made if the ticket has none yet, and
+ * its view starts after the ticket's event counter now, so the change's own entry and everything after it are
+ * shown and nothing before. Otherwise (the requester's address changed) only existing links get a new token and
+ * keep where their view starts.
+ */
+export async function redrawLinks(ctx: ServiceContext, em: Em, ticketIds: readonly number[], startHere: boolean): Promise<void> {
+  const now = emKind(em) === 'sqlite' ? Date.now() : new Date();
+  for (const ticketId of ticketIds) {
+    const nonce = randomBytes(16).toString('base64url');
+    const hash = tokenHash(tokenOf(ctx, ticketId, nonce));
+    if (startHere)
+      await run(
+        em,
+        `insert into requester_links (ticket_id, nonce, token_hash, created_at, shown_after_seq)
+         select id, ?, ?, ?, event_seq from tickets where id = ?
+         on conflict (ticket_id) do update set nonce = excluded.nonce, token_hash = excluded.token_hash, shown_after_seq = excluded.shown_after_seq`,
+        [nonce, hash, now, ticketId],
+      );
+    else await run(em, 'update requester_links set nonce = ?, token_hash = ? where ticket_id = ?', [nonce, hash, ticketId]);
+  }
 }
 
 /** The requester page's address of one of the viewer's tickets (`Ticket.requesterLink`). */

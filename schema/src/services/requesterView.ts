@@ -9,18 +9,24 @@
  * (gateway/src/requester/) renders this view and nothing else; the leak property test
  * (services/requesterLeak.test.ts) checks every page and mail against random timelines of notes and replies.
  *
- * Wrong, revoked or malformed tokens find nothing (NOT_FOUND, the same answer for each) and count as guesses
- * against the client address's budget (the API-token guess limit, services/authLimiter.ts).
+ * A link shows the public entries after the seq its view starts at (services/requesterLinks.ts): a link drawn for a
+ * new requester shows nothing said to the one before.
+ *
+ * The token is looked up first: a known link is never refused by the guess budget. Wrong, revoked or malformed
+ * tokens find nothing (NOT_FOUND, the same answer for each) and count as guesses against the client address's
+ * budget (the API-token guess limit, services/authLimiter.ts): past it, RATE_LIMITED. Answers have budgets of
+ * their own (per link and per address, an hour; per ticket, the bytes of files held).
  */
 import type { Knex } from '@mikro-orm/knex';
 import type { Em } from '../database.js';
 import { AppError } from '../errors.js';
 import { Ticket } from '../entities/index.js';
 import { toDate } from '../records/index.js';
-import { hasErrors, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
+import { MESSAGES, hasErrors, requesterAnswerLimitMessage, validateRequesterMessage, type TicketStatus } from '../validation/rules.js';
+import { REQUESTER_ANSWER_WINDOW_SECONDS } from './authLimiter.js';
 import { flushWithEvents } from './changeLog.js';
 import { parseId, type ServiceContext } from './context.js';
-import { ticketOfToken } from './requesterLinks.js';
+import { linkOfToken, tokenHash } from './requesterLinks.js';
 import { checkAttachments, type AttachmentRow, type CheckedAttachment, type IncomingFile } from './replyAttachments.js';
 import { publishTicket } from './tickets.js';
 import { recordRequesterMessage } from './requesterMessage.js';
@@ -51,6 +57,8 @@ export interface RequesterTicketView {
   requesterName: string;
   /** Oldest first; at most the last PUBLIC_ENTRIES_SHOWN. */
   entries: RequesterEntry[];
+  /** The link starts after the ticket's beginning (drawn for a new requester): earlier messages are not shown. */
+  startsLater: boolean;
 }
 
 export const PUBLIC_ENTRIES_SHOWN = 200;
@@ -69,7 +77,7 @@ interface PublicRow {
  * THE predicate: the public entries of one ticket, oldest first. The statement selects only the public kinds and
  * joins only the replies' and messages' own tables: a note's text is not in any table it reads.
  */
-export async function publicEntries(em: Em, ticketId: number): Promise<RequesterEntry[]> {
+export async function publicEntries(em: Em, ticketId: number, shownAfterSeq = 0): Promise<RequesterEntry[]> {
   const kinds = PUBLIC_EVENT_KINDS.map(() => '?').join(', ');
   const rows = await em.getConnection().execute<PublicRow[]>(
     `select e.kind, e.at, r.id as reply_id, m.id as message_id, r.body as reply_body, u.username as author_name, m.body as message_body
@@ -77,13 +85,13 @@ export async function publicEntries(em: Em, ticketId: number): Promise<Requester
        left join ticket_replies r on e.kind = 'REPLY_ADDED' and r.id = e.reply_id
        left join users u on u.id = r.author_id
        left join requester_messages m on e.kind = 'MESSAGE_RECEIVED' and m.id = e.requester_message_id and not m.held
-      where e.ticket_id = ? and e.kind in (${kinds})
+      where e.ticket_id = ? and e.kind in (${kinds}) and e.seq > ?
       order by e.seq desc limit ?`,
-    [ticketId, ...PUBLIC_EVENT_KINDS, PUBLIC_ENTRIES_SHOWN],
+    [ticketId, ...PUBLIC_EVENT_KINDS, shownAfterSeq, PUBLIC_ENTRIES_SHOWN],
     'all',
     em.getTransactionContext<Knex.Transaction>(),
   );
-  const files = await publicFiles(em, ticketId);
+  const files = await publicFiles(em, ticketId, shownAfterSeq);
   const ofReply = new Map<number, RequesterFile[]>();
   const ofMessage = new Map<number, RequesterFile[]>();
   for (const f of files) {
@@ -108,16 +116,24 @@ interface PublicFile extends RequesterFile {
 }
 
 /**
- * The files of a ticket's public entries (its replies' and its requester's messages' not held), numbered 1, 2, 3...
- * in upload order. Only the attachments' own table and the messages' (for `held`) are read: a note has no file.
+ * The files of a ticket's public entries (its replies' and its requester's messages' not held) after `shownAfterSeq`,
+ * numbered 1, 2, 3... in upload order. Only the attachments' own table, the messages' (for `held`) and, for a link
+ * that starts later, the entries' seqs are read: a note has no file.
  */
-async function publicFiles(em: Em, ticketId: number): Promise<PublicFile[]> {
+async function publicFiles(em: Em, ticketId: number, shownAfterSeq: number): Promise<PublicFile[]> {
+  // A link that starts later keeps the files whose entry comes after its start (a reply's REPLY_ADDED, a message's
+  // MESSAGE_RECEIVED); a link from the beginning reads no seq.
+  const since =
+    shownAfterSeq > 0
+      ? `and exists (select 1 from ticket_events e where e.ticket_id = a.ticket_id and e.seq > ?
+           and ((e.kind = 'REPLY_ADDED' and e.reply_id = a.reply_id) or (e.kind = 'MESSAGE_RECEIVED' and e.requester_message_id = a.requester_message_id)))`
+      : '';
   const rows = await em.getConnection().execute<AttachmentRow[]>(
     `select a.id, a.reply_id, a.requester_message_id, a.filename, a.mime_type, a.byte_size
        from reply_attachments a left join requester_messages m on m.id = a.requester_message_id
-      where a.ticket_id = ? and (a.reply_id is not null or (m.id is not null and not m.held))
+      where a.ticket_id = ? and (a.reply_id is not null or (m.id is not null and not m.held)) ${since}
       order by a.id`,
-    [ticketId],
+    shownAfterSeq > 0 ? [ticketId, shownAfterSeq] : [ticketId],
     'all',
     em.getTransactionContext<Knex.Transaction>(),
   );
@@ -134,9 +150,9 @@ async function publicFiles(em: Em, ticketId: number): Promise<PublicFile[]> {
 
 /** A public file of the token's ticket by its number on the page (`?file=<n>`); NOT_FOUND otherwise. */
 export async function requesterFile(ctx: ServiceContext, token: unknown, rawN: unknown): Promise<{ filename: string; mimeType: string; data: Buffer }> {
-  const ticket = await ticketForRequester(ctx, token);
+  const { ticket, shownAfterSeq } = await ticketForRequester(ctx, token);
   const n = parseId(rawN);
-  const file = n ? (await publicFiles(ctx.em, ticket.id))[n - 1] : undefined;
+  const file = n ? (await publicFiles(ctx.em, ticket.id, shownAfterSeq))[n - 1] : undefined;
   if (!file) throw AppError.notFound('File');
   const [row] = await ctx.em
     .getConnection()
@@ -145,22 +161,63 @@ export async function requesterFile(ctx: ServiceContext, token: unknown, rawN: u
   return { filename: file.filename, mimeType: file.mimeType, data: Buffer.from(row.data) };
 }
 
-/** The ticket of a requester's token; a wrong one counts as a guess (RATE_LIMITED past the budget) and is NOT_FOUND. */
-async function ticketForRequester(ctx: ServiceContext, token: unknown): Promise<Ticket> {
-  await ctx.deps.limiter.checkTokenGuesses(ctx.clientIp);
-  const ticketId = await ticketOfToken(ctx.em, token);
-  const ticket = ticketId ? await ctx.em.findOne(Ticket, ticketId, { populate: ['requester'] }) : null;
-  if (!ticket) {
+/**
+ * The ticket of a requester's token and where its view starts. The token is looked up first: a known link is
+ * answered whatever the address's guess budget. A wrong one is RATE_LIMITED once the address has spent its budget of
+ * guesses, and otherwise counts as one and is NOT_FOUND.
+ */
+async function ticketForRequester(ctx: ServiceContext, token: unknown): Promise<{ ticket: Ticket; shownAfterSeq: number }> {
+  const link = await linkOfToken(ctx.em, token);
+  const ticket = link ? await ctx.em.findOne(Ticket, link.ticketId, { populate: ['requester'] }) : null;
+  if (!ticket || !link) {
+    await ctx.deps.limiter.checkTokenGuesses(ctx.clientIp);
     await ctx.deps.limiter.recordTokenFailure(ctx.clientIp);
     throw AppError.notFound('Ticket');
   }
-  return ticket;
+  return { ticket, shownAfterSeq: link.shownAfterSeq };
 }
 
 /** What the requester page shows for a token. */
 export async function requesterView(ctx: ServiceContext, token: unknown): Promise<RequesterTicketView> {
-  const ticket = await ticketForRequester(ctx, token);
-  return { title: ticket.title, status: ticket.status, requesterName: ticket.requester.name, entries: await publicEntries(ctx.em, ticket.id) };
+  const { ticket, shownAfterSeq } = await ticketForRequester(ctx, token);
+  return {
+    title: ticket.title,
+    status: ticket.status,
+    requesterName: ticket.requester.name,
+    entries: await publicEntries(ctx.em, ticket.id, shownAfterSeq),
+    startsLater: shownAfterSeq > 0,
+  };
+}
+
+/** The bytes of files the ticket's requester messages hold (the per-ticket budget of the requester page). */
+async function requesterBytesOf(ctx: ServiceContext, ticketId: number): Promise<number> {
+  const [row] = await ctx.em
+    .getConnection()
+    .execute<{ n: number | string | null }[]>('select sum(byte_size) as n from reply_attachments where ticket_id = ? and requester_message_id is not null', [
+      ticketId,
+    ]);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The answer's budgets, before anything is stored: the ticket's files in all (its requester messages' bytes), then
+ * the hourly answers and bytes per link and per address (services/authLimiter.ts, counters shared by every gateway
+ * with Redis). Past any of them RATE_LIMITED with the page's message and when to try again. Returns the key the
+ * link's budgets count under (a digest of its token: the token itself is never a counter's key).
+ */
+async function takeAnswerBudget(ctx: ServiceContext, ticketId: number, token: string, bytes: number): Promise<string> {
+  const limiter = ctx.deps.limiter;
+  if (bytes > 0 && (await requesterBytesOf(ctx, ticketId)) + bytes > limiter.requesterTicketBytes)
+    throw new AppError('RATE_LIMITED', MESSAGES.requesterTicketFull, { retryAfter: REQUESTER_ANSWER_WINDOW_SECONDS });
+  const link = tokenHash(token);
+  try {
+    await limiter.consumeRequesterAnswer(link, ctx.clientIp, bytes);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'RATE_LIMITED')
+      throw new AppError('RATE_LIMITED', requesterAnswerLimitMessage(error.retryAfter ?? REQUESTER_ANSWER_WINDOW_SECONDS), { retryAfter: error.retryAfter });
+    throw error;
+  }
+  return link;
 }
 
 /**
@@ -171,7 +228,7 @@ export async function requesterView(ctx: ServiceContext, token: unknown): Promis
  * a refused text or file stores nothing. Every field's refusal is reported at once (`body`, `images`).
  */
 export async function postRequesterMessage(ctx: ServiceContext, token: unknown, body: unknown, images?: readonly IncomingFile[] | null): Promise<void> {
-  const ticket = await ticketForRequester(ctx, token);
+  const { ticket } = await ticketForRequester(ctx, token);
   const fields = validateRequesterMessage({ body });
   let files: CheckedAttachment[] = [];
   try {
@@ -181,13 +238,21 @@ export async function postRequesterMessage(ctx: ServiceContext, token: unknown, 
     Object.assign(fields, error.fields);
   }
   if (hasErrors(fields)) throw AppError.validation(fields);
+  const bytes = files.reduce((sum, f) => sum + f.byteSize, 0);
+  const link = await takeAnswerBudget(ctx, ticket.id, token as string, bytes);
   const asRequester: ServiceContext = { ...ctx, viewerId: null, token: undefined, via: 'REQUESTER_PAGE', requester: { name: ticket.requester.name } };
   const write = recordRequesterMessage(ctx.em, ticket, { fromEmail: ticket.requester.email, body: body as string, via: 'REQUESTER_PAGE', held: false }, files);
-  await flushWithEvents(
-    asRequester,
-    write.drafts,
-    // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): awaiting a
-    // reply now; reopened, when it was solved.
-    () => publishTicket(asRequester, 'UPDATED', ticket, write.event()?.audience ?? [], write.previous),
-  );
+  try {
+    await flushWithEvents(
+      asRequester,
+      write.drafts,
+      // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): awaiting a
+      // reply now; reopened, when it was solved.
+      () => publishTicket(asRequester, 'UPDATED', ticket, write.event()?.audience ?? [], write.previous),
+    );
+  } catch (error) {
+    // Not stored: the budgets get back what the answer took.
+    await ctx.deps.limiter.refundRequesterAnswer(link, ctx.clientIp, bytes);
+    throw error;
+  }
 }

@@ -18,6 +18,7 @@ import type { Em } from '../database.js';
 import type { TicketFacets } from '../realtime/events.js';
 import { ticketRecordOf, type TicketImageRecord, type TicketRecord } from '../records/index.js';
 import { validateAll, validateImageField, type TicketInput, type ValidTicket } from './ticketRules.js';
+import { redrawLinks } from './requesterLinks.js';
 
 export { checkTicketInput, type TicketInput } from './ticketRules.js';
 export {
@@ -189,7 +190,10 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   ticket.updatedAt = new Date();
   bumpVersion(ticket);
   if (checkedImage) attachImage(ctx.em, ticket, checkedImage);
-  return flushTicketUpdate(ctx, ticket, before, previous);
+  // A new requester gets a new link, starting at this change, in its transaction: the old requester's link finds
+  // nothing, and the new one does not show what was said to the old one (services/requesterLinks.ts).
+  const newRequester = previous.requesterId !== data.requesterId;
+  return flushTicketUpdate(ctx, ticket, before, previous, [], newRequester ? () => redrawLinks(ctx, ctx.em, [ticket.id], true) : undefined);
 }
 
 /**
@@ -202,6 +206,7 @@ async function flushTicketUpdate(
   before: ReturnType<typeof ticketData>,
   previous: TicketFacets,
   audienceBefore: readonly number[] = [],
+  afterFlush?: () => Promise<void>,
 ): Promise<TicketRecord> {
   let record!: TicketRecord;
   let draft: WebhookEventDraft | undefined;
@@ -209,6 +214,7 @@ async function flushTicketUpdate(
     ctx,
     () => (draft = webhookEvent.ticket('UPDATED', ticket, before)),
     () => (record = publishTicket(ctx, 'UPDATED', ticket, eventAudience(draft, audienceBefore), previous)),
+    afterFlush,
   );
   return record;
 }

@@ -100,6 +100,8 @@ export const MESSAGES = {
   /** The requester page's answer (issue 25): images only, as many as a reply's files. */
   imageCount: 'Attach at most 5 images to one message.',
   requesterForm: 'The form could not be read. Choose your images in the Images field and send again.',
+  /** The requester page: the ticket's requester messages hold as many bytes of files as one ticket takes. */
+  requesterTicketFull: 'Your message was not sent: this request already holds as many images as it can take. Send your message again without images.',
   attachmentType: 'Attachments must be PNG, JPEG, GIF or WebP images, or PDF files.',
   attachmentSize: 'Each attachment must be 5 MB or smaller.',
   attachmentName: 'File names must be 1 to 200 characters, without control characters, slashes or backslashes.',
@@ -108,6 +110,15 @@ export const MESSAGES = {
 /** Too many sign-in attempts, or bad API tokens, from one address (services/authLimiter.ts). */
 export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   return `Too many attempts. Try again in ${retryAfterSeconds} seconds.`;
+}
+
+/**
+ * The requester page refused an answer: its hourly budgets of answers and files, per link and per address, are
+ * spent (services/authLimiter.ts consumeRequesterAnswer). What happened, and when to try again.
+ */
+export function requesterAnswerLimitMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Your message was not sent: too many messages or images came through this page in the last hour. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
 /** Page sizes of every paginated list (GraphQL `first`): the default, and the most one request may ask for. */
@@ -195,10 +206,17 @@ function lengthBetween(value: unknown, min: number, max: number): boolean {
   return typeof value === 'string' && value.length >= min && value.length <= max && !hasNul(value);
 }
 
-/** The spec's email rule is "must contain @"; we also bound the length and refuse whitespace-only sides. */
+/**
+ * The spec's email rule is "must contain @"; we also bound the length, refuse whitespace-only sides, and refuse the
+ * characters that separate or quote addresses in a mail header (`< > , ; : " ( ) [ ] \` and control characters):
+ * `x>,<y@example.com` is one address to this rule but two to a mail client, so mail would go to someone else.
+ */
 export function isEmail(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= LIMITS.email.max && !hasNul(value) && /^[^\s@]+@[^\s@]+$/.test(value.trim());
+  return typeof value === 'string' && value.length <= LIMITS.email.max && !hasNul(value) && EMAIL_SHAPE.test(value.trim());
 }
+
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+const EMAIL_SHAPE = /^[^\s@<>,;:"()[\]\\\u0000-\u001f\u007f]+@[^\s@<>,;:"()[\]\\\u0000-\u001f\u007f]+$/;
 
 type Check = [field: string, ok: boolean, message: string];
 
