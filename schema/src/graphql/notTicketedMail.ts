@@ -12,7 +12,7 @@ import { Ticket } from './types.js';
 
 @ObjectType({ simpleResolvers: true, description: 'A mail the listener accepted and turned into no ticket (automatic mail outside a thread).' })
 export class NotTicketedMail {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The mail’s record: pass it to `ticketFromMail`.' })
   id!: number;
   @Field(() => GraphQLDateTime, { description: 'When the listener accepted it.' })
   receivedAt!: Date;
