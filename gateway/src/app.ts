@@ -41,6 +41,7 @@ import { createWebAppRouter } from './http/webApp.js';
 import { createRequesterRouter } from './http/requesterPage.js';
 import { createRestRouter } from './rest/router.js';
 import { startSmtpListener } from './mail/smtpListener.js';
+import { startNotTicketedSweep } from './mail/notTicketedSweep.js';
 import { refuseCrossSiteWrites } from './security/sameOrigin.js';
 import { logError } from './logging.js';
 import { createSessions, loadSessionSecret, type Sessions } from './session/sessions.js';
@@ -230,6 +231,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         log,
       })
     : null;
+  const notTicketedSweep = smtpListener ? startNotTicketedSweep(deps, { days: incoming?.notTicketedDays, everyMs: incoming?.notTicketedSweepMs, log }) : null;
 
   let closing: Promise<void> | undefined;
   return {
@@ -245,6 +247,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     close: () =>
       (closing ??= (async () => {
         clearInterval(pruneTimer);
+        notTicketedSweep?.stop();
         await smtpListener?.close();
         await apollo.stop();
         await webhooks.stop();

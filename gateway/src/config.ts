@@ -57,6 +57,10 @@ export interface GatewayOptions {
     defaultAgent?: string;
     /** FULCRUM_MAIL_DEFAULT_TEAM: the team (name or id) that gets new addresses' tickets instead of an agent. */
     defaultTeam?: string;
+    /** FULCRUM_MAIL_NOT_TICKETED_DAYS: how long mail not ticketed is kept (default 30 days). */
+    notTicketedDays?: number;
+    /** How often old mail not ticketed is removed (default hourly; for tests). */
+    notTicketedSweepMs?: number;
     /** mailauth's DNS (tests give fixed answers); default the system's with a 2 s timeout. */
     resolver?: (name: string, rrtype: string) => Promise<string[][] | string[]>;
   };
@@ -98,6 +102,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
       trustedRelays: env.FULCRUM_SMTP_TRUSTED_RELAYS ? env.FULCRUM_SMTP_TRUSTED_RELAYS.split(',').map((a) => a.trim()) : undefined,
       defaultAgent: env.FULCRUM_MAIL_DEFAULT_AGENT || undefined,
       defaultTeam: env.FULCRUM_MAIL_DEFAULT_TEAM || undefined,
+      notTicketedDays: number(env.FULCRUM_MAIL_NOT_TICKETED_DAYS),
     },
   };
 }
@@ -178,6 +183,8 @@ export function configurationProblems(options: GatewayOptions): string[] {
     problems.push(
       'FULCRUM_SMTP_LISTEN is set but neither FULCRUM_MAIL_DEFAULT_AGENT nor FULCRUM_MAIL_DEFAULT_TEAM is: set one to the agent (email) or team (name) that gets mail from new addresses.',
     );
+  if (incoming?.notTicketedDays !== undefined && (!Number.isInteger(incoming.notTicketedDays) || incoming.notTicketedDays < 1))
+    problems.push('FULCRUM_MAIL_NOT_TICKETED_DAYS must be a whole number of days, at least 1 (default 30).');
   for (const relay of incoming?.trustedRelays ?? [])
     if (!isIP(relay)) problems.push(`FULCRUM_SMTP_TRUSTED_RELAYS must be comma-separated IP addresses, not "${relay}".`);
   const delays = options.webhooks?.retryDelaysMs;

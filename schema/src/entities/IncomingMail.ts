@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { RequesterMessage } from './RequesterReplies.js';
 import { Ticket } from './Ticket.js';
 
@@ -9,6 +9,7 @@ import { Ticket } from './Ticket.js';
  * text and its sanitised HTML, "a click away" from the message; `auth` is the SPF/DKIM/DMARC result (JSON).
  */
 @Entity({ tableName: 'incoming_mails' })
+@Index({ name: 'incoming_mails_outcome_id_index', properties: ['outcome', 'id'] })
 export class IncomingMail {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -35,6 +36,10 @@ export class IncomingMail {
   /** Why it is held or only recorded: SENDER (not the requester), DMARC (DMARC fail), LOOP (auto-reply, bounce). */
   @Property({ type: 'string', length: 16, nullable: true })
   reason?: string | null;
+
+  /** Why an automatic mail is automatic (`Precedence: list`, `Auto-Submitted: auto-replied`...), else null. */
+  @Property({ type: 'string', length: 200, nullable: true })
+  cause?: string | null;
 
   @Property({ type: 'string', length: 255 })
   fromEmail!: string;

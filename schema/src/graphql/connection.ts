@@ -41,7 +41,7 @@ export class PageInfo {
 }
 
 /** The fields every connection has; each list names its own type (`TicketConnection`, ...). */
-function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: string) {
+export function connectionOf<TNode extends object>(node: ClassType<TNode>, plural: string) {
   @ObjectType({ simpleResolvers: true })
   abstract class Connection {
     @Field(() => Int, { description: `How many ${plural} the whole list holds (after any filter), not just this page.` })

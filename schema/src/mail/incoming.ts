@@ -78,14 +78,16 @@ const MAILER_DAEMON = /^(mailer-daemon|postmaster|mail-daemon|mailerdaemon|norep
 /**
  * Why a mail is automatic (never answered, never reopening a ticket), or null. RFC 3834 `Auto-Submitted` other than
  * `no`; `Precedence: bulk/junk/list`; a bounce (a mailer-daemon or postmaster sender, an empty envelope sender, a
- * delivery report); `X-Autoreply`/`X-Autorespond`; mail carrying one of our own Message-IDs as its own (`ours`).
+ * delivery report); `X-Autoreply`/`X-Autorespond` (never `X-Auto-Response-Suppress`); mail carrying one of our own Message-IDs as its own (`ours`).
  */
 function automaticReason(headers: Map<string, HeaderValue>, fromAddress: string | null, envelopeFrom: string | null | undefined): string | null {
   const autoSubmitted = headerText(headers.get('auto-submitted')).trim().toLowerCase();
   if (autoSubmitted && !autoSubmitted.startsWith('no')) return `Auto-Submitted: ${autoSubmitted}`;
   const precedence = headerText(headers.get('precedence')).trim().toLowerCase();
   if (/^(bulk|junk|list|auto_reply)\b/.test(precedence)) return `Precedence: ${precedence}`;
-  if (headers.has('x-autoreply') || headers.has('x-autorespond') || headers.has('x-auto-response-suppress')) return 'auto-reply header';
+  // Not X-Auto-Response-Suppress: Exchange adds it to people's mail sent through a distribution list (and some
+  // Outlook set-ups and CRMs to any mail); it asks the receiver not to auto-reply, it does not make a mail automatic.
+  if (headers.has('x-autoreply') || headers.has('x-autorespond')) return 'auto-reply header';
   if (fromAddress && MAILER_DAEMON.test(fromAddress)) return 'mailer-daemon';
   if (envelopeFrom === '') return 'empty envelope sender (a bounce)';
   const contentType = headerText(headers.get('content-type')).toLowerCase();

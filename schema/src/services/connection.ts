@@ -30,7 +30,7 @@ export interface Page<T> {
 }
 
 /** The lists that hand out cursors; a cursor is only valid on the list it came from. */
-export type CursorKind = 'ticket' | 'customer' | 'macro' | 'user' | 'conversation' | 'message' | 'delivery' | 'timeline' | 'history';
+export type CursorKind = 'ticket' | 'customer' | 'macro' | 'user' | 'conversation' | 'message' | 'delivery' | 'timeline' | 'history' | 'notTicketedMail';
 
 /** Where a page ends, as a cursor carries it: the last row's id and, for a list in another order than by id, that order and the row's sort key. */
 export interface CursorPosition {

@@ -34,12 +34,12 @@ interface CustomerRow {
 }
 
 /** `%`, `_` and the escape character itself match literally in a search. */
-function likeContaining(text: string): string {
+export function likeContaining(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A search text: trimmed, at most LIMITS.search.max characters; empty means no filter. */
-function searchText(raw: string | null | undefined): string | null {
+export function searchText(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
   if (typeof raw !== 'string' || raw.length > LIMITS.search.max || hasNul(raw)) throw AppError.validation({ search: [MESSAGES.searchLength] });
   return raw.trim() || null;

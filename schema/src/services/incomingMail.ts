@@ -129,7 +129,7 @@ interface KeptFile {
  * The attachments worth keeping: at most MAX_MAIL_ATTACHMENTS, each within the attachment size, typed by their
  * bytes; the first that passes the ticket image check is `image` (a new ticket's image). The rest stay in the original.
  */
-async function keptFiles(parsed: ParsedIncoming): Promise<{ image: (CheckedImage & { filename: string }) | null; files: KeptFile[] }> {
+export async function keptFiles(parsed: ParsedIncoming): Promise<{ image: (CheckedImage & { filename: string }) | null; files: KeptFile[] }> {
   let image: (CheckedImage & { filename: string }) | null = null;
   const files: KeptFile[] = [];
   for (const [i, a] of parsed.attachments.entries()) {
@@ -219,6 +219,7 @@ async function record(
       requesterMessage: null,
       outcome: 'LOOP',
       reason: null,
+      cause: automatic ? cut(automatic, 200) : null,
       fromEmail: cut(fromEmail, 255),
       subject: parsed.subject,
       auth: mail.auth ? JSON.stringify(mail.auth) : null,
@@ -334,7 +335,7 @@ async function defaultAgent(em: Em, deps: ServiceDeps, teamId: number | null): P
  * (FULCRUM_MAIL_DEFAULT_TEAM, issue 27) every new ticket goes to that team instead, unassigned in it, or to the member auto-assignment
  * chooses when the team has it on (services/autoAssign.ts: the SYSTEM's assignment event in this transaction).
  */
-async function newTicket(
+export async function newTicket(
   ctx: ServiceContext,
   parsed: ParsedIncoming,
   fromEmail: string,

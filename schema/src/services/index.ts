@@ -11,6 +11,7 @@ export * as requesterReplies from './requesterReplies.js';
 export * as requesterLinks from './requesterLinks.js';
 export * as requesterView from './requesterView.js';
 export * as incomingMail from './incomingMail.js';
+export * as notTicketedMail from './notTicketedMail.js';
 export * as replyAttachments from './replyAttachments.js';
 export * as messages from './messages.js';
 export * as conversations from './conversations.js';
