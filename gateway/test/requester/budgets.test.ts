@@ -6,9 +6,13 @@
  * upload 50 MB); and the guess budget, which refuses unknown tokens past 50 wrong ones from an address (429 with
  * Retry-After) but never a known link.
  */
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_LIMITS, rules, type AuthLimits } from '@fulcrum/schema';
-import { startTestGateway, TEST_AUTH_LIMITS, type TestGateway } from '../../src/testing/harness.js';
+import { startTestGateway, testDatabaseMode, TEST_AUTH_LIMITS, type TestGateway } from '../../src/testing/harness.js';
 import { dataOf } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 
@@ -126,4 +130,28 @@ describe('the guess budget', () => {
     // Unknown ones stay refused, POSTs too.
     expect((await answer(`${gw.url}/r/${'z'.repeat(43)}`, 'let me in')).status).toBe(429);
   });
+});
+
+describe.skipIf(testDatabaseMode() !== 'postgres' || process.env.FULCRUM_TEST_REDIS !== '1')('two gateways sharing Redis', () => {
+  it("one link's 30 answers are counted together, whichever gateway takes them: the 31st is 429 on either", async () => {
+    const limits = { ...TEST_AUTH_LIMITS, requesterAnswersPerLink: DEFAULT_AUTH_LIMITS.requesterAnswersPerLink };
+    const sessionSecret = randomBytes(32).toString('base64url');
+    const a = await startTestGateway({ sessionSecret, authLimits: limits });
+    const b = await startTestGateway({
+      sessionSecret,
+      authLimits: limits,
+      databaseUrl: a.options.databaseUrl,
+      dataDir: mkdtempSync(join(tmpdir(), 'fulcrum-test-')),
+    });
+    try {
+      const { id, link } = await ticketWithLink(a, 'Two doors');
+      const path = new URL(link).pathname;
+      for (let i = 1; i <= 30; i++) expect((await answer(`${(i % 2 ? a : b).url}${path}`, `answer ${i}`)).status).toBe(303);
+      for (const gw of [a, b]) await expectRefusedAnswer(await answer(`${gw.url}${path}`, 'one more'), 'Please try again in', 'one more');
+      expect(await stored(a, id)).toEqual({ messages: 30, bytes: 0 });
+    } finally {
+      await b.destroy();
+      await a.destroy();
+    }
+  }, 60_000);
 });

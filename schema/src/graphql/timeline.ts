@@ -107,7 +107,8 @@ registerEnumType(DeliveryState, {
 @ObjectType({ simpleResolvers: true, description: "One field's change: its previous and new value, as this schema spells them." })
 export class FieldChange {
   @Field(() => String, {
-    description: 'The GraphQL field name: `title`, `type`, `priority`, `status`, `requesterId`, `macroId`, `assigneeId`, `description` or `image`.',
+    description:
+      "The GraphQL field name: `title`, `type`, `priority`, `status`, `requesterId`, `macroId`, `teamId`, `assigneeId`, `description` or `image`; or `requester.email`, a change of the requester's email (updateCustomer), in each of their tickets.",
   })
   field!: string;
   @Field(() => String, {

@@ -8,14 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261207120000RequesterLinkStart extends Migration {
   async up(): Promise<void> {
-    const knex = this.getKnex();
-    this.addSql(
-      knex.schema
-        .alterTable('requester_links', (t) => {
-          t.integer('shown_after_seq').notNullable().defaultTo(0);
-        })
-        .toQuery(),
-    );
+    // Plain SQL, the same on SQLite and PostgreSQL (knex would quote the default as a string on SQLite).
+    this.addSql('alter table requester_links add column shown_after_seq integer not null default 0');
   }
 
   async down(): Promise<void> {
