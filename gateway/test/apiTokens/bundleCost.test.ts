@@ -77,6 +77,26 @@ describe('the cost model in the bundle', () => {
   });
 });
 
+describe("a token's refusals answer as docs/integrators.md says", () => {
+  it("a READ token's mutation is a 403 before it runs; a field the token may not use is FORBIDDEN in a 200", async () => {
+    const read = await createToken(demo, { name: 'reader', scopes: ['READ'] });
+    const write = await createToken(demo, { name: 'writer only', scopes: ['WRITE'] });
+    const mutation = 'mutation { createTicket(input: { title: "Not run", requesterId: 1, description: "read only" }) { id } }';
+    const whole = await bearerGql(gw.url, read.secret, mutation);
+    expect(whole.status).toBe(403);
+    expect(whole.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(whole.data).toBeUndefined();
+    for (const field of [
+      'mutation { createWebhook(input: { url: "https://example.com/hook", events: [TICKET_CREATED] }) { secret } }',
+      'mutation { createApiToken(input: { name: "more", scopes: [READ] }) { secret } }',
+    ]) {
+      const r = await bearerGql(gw.url, write.secret, field);
+      expect(r.status, field).toBe(200);
+      expect(r.errors?.[0].extensions?.code, field).toBe('FORBIDDEN');
+    }
+  });
+});
+
 describe('limits fail closed in the bundle', () => {
   it("refuses a token's operation when its budget cannot be read (a broken key in Redis), and runs nothing", async () => {
     const { secret, id } = await createToken(demo, { name: 'writer', scopes: ['WRITE'] });
