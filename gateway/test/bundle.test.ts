@@ -17,6 +17,7 @@ import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, prin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@fulcrum/schema';
 import { ensureGatewayBundle } from '../bundle.mjs';
+import { REPORT_INPUT } from './apiTokens/support.js';
 import { TestClient } from '../src/testing/client.js';
 import { PNG } from '../src/testing/fixtures.js';
 import { REDIS_URL, createPostgresDatabase, testDatabaseMode } from '../src/testing/harness.js';
@@ -63,6 +64,19 @@ describe('the gateway bundle (npm start)', () => {
     const typeNames = (sdl: string) => [...sdl.matchAll(/^(?:type|input|enum|interface|union|scalar) (\w+)/gm)].map((m) => m[1]).sort();
     expect(typeNames(served)).toEqual(typeNames(committed));
     expect(served).toBe(committed);
+  });
+
+  it('prices operations with its one copy of graphql: a page of 100 tickets costs 100 points, report 100 flat', async () => {
+    // graphql-query-complexity loaded beside the bundle brought a second graphql, threw on every schema type, and
+    // every operation was priced 0 (gateway/test/bundleCopies.test.ts checks the bundle's text for such loads).
+    const demo = await new TestClient(server.url).login(DEMO_ACCOUNTS[0].email, DEMO_ACCOUNTS[0].password);
+    const cost = (r: object) => (r as { extensions?: { cost?: { requested?: number } } }).extensions?.cost?.requested;
+    const page = await demo.gql('{ tickets(first: 100) { nodes { id requester { name } } } }');
+    expect(page.errors).toBeUndefined();
+    expect(cost(page)).toBe(200);
+    const report = await demo.gql(`{ report(input: ${REPORT_INPUT}) { totals { backlog } series { backlog } } }`);
+    expect(report.errors).toBeUndefined();
+    expect(cost(report)).toBe(100);
   });
 
   it('migrates and seeds a fresh database, then answers REST, GraphQL with an upload, images and websockets', async () => {

@@ -92,7 +92,7 @@ export function createApollo(options: ApolloOptions): ApolloServer<GraphQLContex
     plugins: [
       ...armor.plugins,
       subscriptionsOverWebsocketsOnly,
-      costPlugin(options.budget),
+      costPlugin(options.budget, options.log),
       rateLimitStatus,
       {
         async serverWillStart() {

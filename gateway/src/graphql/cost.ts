@@ -13,17 +13,27 @@
  * - introspection (`__schema`, `__type`) costs 1 point, `__typename` nothing;
  * - every operation costs at least 1 point against a token's budget.
  *
- * One operation may cost at most MAX_OPERATION_COST; `first` outside 1..100 is refused before anything runs.
+ * One operation may cost at most MAX_OPERATION_COST; `first` outside 1..100 is refused before anything runs. Pricing
+ * fails closed: an operation that cannot be priced (a malformed cost extension, a library error) is refused.
  * Sessions and tokens share these limits; tokens also have a budget per minute (apiTokens/budget.ts).
  */
-import { createRequire } from 'node:module';
-import { GraphQLError, getNamedType, getNullableType, isLeafType, isListType, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { ComplexityEstimator } from 'graphql-query-complexity';
+import {
+  GraphQLError,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  isLeafType,
+  isListType,
+  type DocumentNode,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+// The CommonJS build, imported like any other module: it requires `graphql`, the one copy the schema's types belong
+// to (esbuild inlines graphql's CommonJS files once; Node and the tests load the same files). Its ESM build imports
+// graphql's .mjs files, a second copy whose checks refuse the schema's types ("from another module or realm").
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity/cjs';
 import { AppError, isAppError, rules, tickets } from '@fulcrum/schema';
-
-// The CommonJS build, through require: its ESM build imports graphql's .mjs files, a second copy of graphql
-// that the schema's types do not belong to ("from another module or realm").
-const { getComplexity } = createRequire(import.meta.url)('graphql-query-complexity') as typeof import('graphql-query-complexity');
 
 export const COST = {
   object: 1,
@@ -36,6 +46,8 @@ export const COST = {
 
 /** The most one operation may cost. */
 export const MAX_OPERATION_COST = 2000;
+/** The most fields the pricing walks, once fragments are expanded; past it the operation is refused, not priced. */
+export const MAX_PRICED_FIELDS = 10_000;
 export const PAGE_SIZE = { min: 1, max: tickets.MAX_PAGE_SIZE, default: tickets.DEFAULT_PAGE_SIZE } as const;
 
 /** `first` outside 1..100: refused before anything runs, with the one error type (a BAD_USER_INPUT on `first`). */
@@ -45,10 +57,40 @@ export function pageSizeError(): AppError {
 
 const isFrame = (typeName: string) => typeName.endsWith('Connection') || typeName.endsWith('Edge') || typeName === 'PageInfo';
 
+/**
+ * The cost model could not price an operation: a bug on our side (a malformed cost extension, a library that throws),
+ * never the client's input. The operation is refused rather than run unpriced; its message is safe to send and says
+ * nothing of the cause, which is kept for the log.
+ */
+export class PricingFailure extends GraphQLError {
+  constructor(cause: unknown) {
+    super('This operation could not be priced, so it was not run. Try again later.', {
+      originalError: cause instanceof Error ? cause : undefined,
+      extensions: { code: 'INTERNAL' },
+    });
+  }
+}
+
+/** An operation whose fragments expand past MAX_PRICED_FIELDS: refused like one over the cost limit. */
+export function tooManyFieldsError(): GraphQLError {
+  return new GraphQLError(
+    `This operation selects more than ${MAX_PRICED_FIELDS} fields once its fragments are expanded, too many to price; spread fewer fragments or split it.`,
+    { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+  );
+}
+
+/** A cost extension (`flatCost`, `maxItems`) when the field has one: a whole number of points or items, or a pricing failure. */
+function costExtension(typeName: string, field: GraphQLField<unknown, unknown>, name: 'flatCost' | 'maxItems'): number | undefined {
+  const value: unknown = field.extensions?.[name];
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new Error(`${typeName}.${field.name} has a malformed ${name} extension (${typeof value}); it must be a whole number of at least 0`);
+}
+
 const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
   if (field.name.startsWith('__')) return field.name === '__typename' ? 0 : COST.object;
-  const flat = field.extensions?.flatCost;
-  if (typeof flat === 'number') return flat;
+  const flat = costExtension(type.name, field, 'flatCost');
+  if (flat !== undefined) return flat;
   const named = getNamedType(field.type);
   if (isLeafType(named)) return type.name === 'Mutation' ? COST.mutation : 0;
   const item = (isFrame(named.name) ? 0 : COST.object) + childComplexity;
@@ -58,16 +100,20 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
     if (!Number.isInteger(first) || first < PAGE_SIZE.min || first > PAGE_SIZE.max) throw pageSizeError();
     cost = first * item;
   } else if (isListType(getNullableType(field.type)) && !type.name.endsWith('Connection')) {
-    const bound = field.extensions?.maxItems;
-    cost = (typeof bound === 'number' ? bound : COST.unpagedList) * item;
+    cost = (costExtension(type.name, field, 'maxItems') ?? COST.unpagedList) * item;
   }
   return type.name === 'Mutation' ? cost + COST.mutation : cost;
 };
 
+/** graphql-query-complexity's own refusal when the walk passes maxQueryNodes (it has no code to tell it by). */
+const TOO_MANY_NODES = /maximum allowed number of nodes/;
+
 /**
- * The cost of the operation that will run. Throws pageSizeError() (an AppError) for a `first` out of bounds. Variables that do not
- * fit their definitions make graphql-query-complexity throw; execution refuses those same variables before any
- * resolver runs, so such an operation costs nothing.
+ * The cost of the operation that will run. Fails closed: whatever cannot be priced is refused, never run at 0 points.
+ * Throws pageSizeError() (an AppError) for a `first` out of bounds, tooManyFieldsError() (a GraphQLError) for an
+ * operation whose fragments expand past MAX_PRICED_FIELDS, and a PricingFailure for anything else that goes wrong.
+ * Variables that do not fit their definitions are the one case priced 0: execution refuses those very variables
+ * (graphql-js's getVariableValues, checked here first) before any resolver runs.
  */
 export function operationCost(
   schema: GraphQLSchema,
@@ -76,10 +122,20 @@ export function operationCost(
   operationName?: string | null,
 ): number {
   try {
-    return getComplexity({ schema, query: document, variables: variables ?? {}, operationName: operationName ?? undefined, estimators: [estimator] });
+    const operation = getOperationAST(document, operationName);
+    if (operation && getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return 0;
+    return getComplexity({
+      schema,
+      query: document,
+      variables: variables ?? {},
+      operationName: operationName ?? undefined,
+      estimators: [estimator],
+      maxQueryNodes: MAX_PRICED_FIELDS,
+    });
   } catch (error) {
     if (isAppError(error)) throw error;
-    return 0;
+    if (error instanceof GraphQLError && TOO_MANY_NODES.test(error.message)) throw tooManyFieldsError();
+    throw new PricingFailure(error);
   }
 }
 

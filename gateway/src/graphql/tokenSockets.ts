@@ -67,6 +67,8 @@ export function createTokenSockets(deps: ServiceDeps, budget: TokenBudget, reche
         cost = operationCost(schema, document, variables, operationName);
       } catch (error) {
         if (isAppError(error)) return [new GraphQLError(error.message, { extensions: appErrorExtensions(error) })];
+        // Too many fields to price, or a pricing failure (cost.ts): refused with its safe message, never started.
+        if (error instanceof GraphQLError) return [error];
         throw error;
       }
       if (cost > MAX_OPERATION_COST) return [costLimitError(cost)];

@@ -2,8 +2,7 @@
  * The snake_case wire shapes of REST-CONTRACT.md, mapped from the service records, and the ticket body's legacy
  * names mapped to the domain's on the way in (and its field errors back to the wire's on the way out).
  */
-import { createRequire } from 'node:module';
-import type fastJsonType from 'fast-json-stringify';
+import fastJson from 'fast-json-stringify';
 import {
   AppError,
   imageUrl,
@@ -85,10 +84,11 @@ const TICKET_LIST_SCHEMA = {
 let compiledTicketList: ((tickets: unknown[]) => string) | undefined;
 
 /**
- * Loaded and compiled at the first list, not at start: fast-json-stringify brings ajv, 45–90 ms of module loading
- * that `npm start`'s first answer (budget 1.5 s) would otherwise wait for.
+ * Compiled at the first list, not at start. fast-json-stringify is imported like any other module: graphql-jit
+ * loads it at start anyway, and in the bundle the import is the bundle's own copy (a require at run time loaded a
+ * second copy, and its ajv, from node_modules).
  */
 export function stringifyTicketList(tickets: unknown[]): string {
-  compiledTicketList ??= (createRequire(import.meta.url)('fast-json-stringify') as typeof fastJsonType)(TICKET_LIST_SCHEMA);
+  compiledTicketList ??= fastJson(TICKET_LIST_SCHEMA);
   return compiledTicketList(tickets);
 }

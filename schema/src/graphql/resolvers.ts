@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { createRequire } from 'node:module';
 import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+// graphql's CommonJS file, statically: the copy `graphql` itself resolves to (esbuild inlines it once in the bundle;
+// Node and the tests load the same file), so the schema's types pass its checks.
+import { collectSubfields } from 'graphql/execution/collectFields.js';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { assignment, auth, customers, macros, messages, teams, ticketAccess, tickets, users, views } from '../services/index.js';
@@ -108,12 +110,11 @@ export class TeamResolver {
   }
 }
 
-// graphql-js's own field collection (fragments, @skip/@include with this request's variables), the very one its
-// executor runs: what it returns is exactly what will be resolved. Through require, as Node loads graphql (its
-// CommonJS build): the same copy the schema's types belong to, also under Vite's alias in the tests.
-const { collectSubfields } = createRequire(import.meta.url)('graphql/execution/collectFields') as typeof import('graphql/execution/collectFields');
-
-/** The fields of `type` selected under `fieldNodes`, by field name (aliases and fragments resolved). */
+/**
+ * The fields of `type` selected under `fieldNodes`, by field name (aliases and fragments resolved), by graphql-js's
+ * own field collection (fragments, @skip/@include with this request's variables), the very one its executor runs:
+ * what it returns is exactly what will be resolved.
+ */
 function selectedFields(info: GraphQLResolveInfo, fieldNodes: readonly FieldNode[], typeName: string): Map<string, FieldNode[]> {
   const byName = new Map<string, FieldNode[]>();
   const type = info.schema.getType(typeName);

@@ -181,13 +181,16 @@ export function invalidToken(): AppError {
 }
 
 /**
- * The credential behind a bearer secret, or UNAUTHENTICATED (never saying why). Failures count against the
- * client address like failed logins; an address past its budget is refused (RATE_LIMITED) before any lookup.
+ * The credential behind a bearer secret, or UNAUTHENTICATED (never saying why). The token is looked up first, and
+ * only a refused one (unknown, malformed, expired or revoked) counts against the client address's guess budget:
+ * past it the answer is RATE_LIMITED, with retryAfter, instead. A valid token is never refused by that budget, so a
+ * client that shares its address with a misconfigured one keeps working (its own budgets still apply). Guessing
+ * stays hopeless without the budget (190 random bits, docs/integrators.md); the budget bounds the lookups and the
+ * noise one address can cause.
  */
 export async function authenticateToken(deps: ServiceDeps, secret: string, clientIp: string, em: Em = forkEm(deps.orm)): Promise<ApiCredential> {
-  await deps.limiter.checkTokenGuesses(clientIp);
   const fail = async (): Promise<never> => {
-    await deps.limiter.recordTokenFailure(clientIp);
+    await deps.limiter.recordTokenFailure(clientIp); // RATE_LIMITED past the budget
     throw invalidToken();
   };
   if (!isWellFormedSecret(secret)) return fail();

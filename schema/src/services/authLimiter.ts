@@ -59,11 +59,15 @@ export interface AuthLimiter {
   /** Counts a signup attempt; throws RATE_LIMITED past the limit. */
   consumeSignup(ip: string): Promise<void>;
   /**
-   * Throws RATE_LIMITED when this address has spent its budget of bad bearer tokens (checked before any lookup).
-   * A token lookup is one indexed read, not an argon2 verification, so unlike logins only failures are counted.
+   * Throws RATE_LIMITED when this address has spent its budget of bad tokens, without counting anything (the
+   * requester page checks before its lookup). A token lookup is one indexed read, not an argon2 verification, so
+   * unlike logins only failures are counted.
    */
   checkTokenGuesses(ip: string): Promise<void>;
-  /** Counts a bad bearer token; throws RATE_LIMITED past the limit. */
+  /**
+   * Counts a bad token; throws RATE_LIMITED (with retryAfter) past the limit. API tokens call only this, after
+   * their lookup: a valid API token is never refused by the guess budget (services/apiTokens.ts).
+   */
   recordTokenFailure(ip: string): Promise<void>;
   /**
    * Takes one answer and its files' `bytes` from the requester page's hourly budgets of this link (`link`: a key of
