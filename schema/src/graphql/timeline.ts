@@ -101,6 +101,10 @@ registerEnumType(DeliveryState, {
     SENT: { description: 'The mail server accepted it (its answer is `lastResponse`).' },
     FAILED: { description: 'Every attempt failed; the last answer is `lastResponse`. The reply stays on the requester page.' },
     NOT_CONFIGURED: { description: 'Not emailed: no mail server is configured (SMTP_URL). The requester page still shows it.' },
+    BOUNCED: {
+      description:
+        'Sent, then returned: a bounce of it came back (its Diagnostic-Code, else its Status, is `lastResponse`). The bounce is a held LOOP message on the ticket.',
+    },
   },
 });
 

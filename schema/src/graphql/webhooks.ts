@@ -16,6 +16,8 @@ const EVENT_DESCRIPTIONS: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> =
   TICKET_DELETED: 'One of your tickets was deleted; `data` is the ticket as it was.',
   TICKET_NOTE_ADDED:
     "An internal note was added to one of your tickets; `data` is {id, ticketId, authorId, createdAt}. The note's text is not in the event (a deleted note's text is removed everywhere): read it with the ticket's `timeline`.",
+  TICKET_REPLY_BOUNCED:
+    'A public reply on one of your tickets bounced (its delivery is now BOUNCED), once per reply; `data` is {id, ticketId, delivery: {state, lastResponse}}, `lastResponse` the bounce’s Diagnostic-Code (else its Status).',
   CUSTOMER_CREATED: 'A customer was added to the shared directory (every agent may read it).',
   CUSTOMER_UPDATED: "A customer of the shared directory changed; `previous` holds the changed fields' old values.",
   CUSTOMER_DELETED: 'A customer was deleted from the shared directory; `data` is the customer as it was.',

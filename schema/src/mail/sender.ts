@@ -235,6 +235,8 @@ export class MailSender {
           'id',
           rows.map((row) => row.claimed.replyId),
         )
+        // A bounce that arrived first (services/bounces.ts) is the last word on the reply.
+        .whereNot('delivery_state', 'BOUNCED')
         .update({
           delivery_state: knex.raw(state.sql, state.bindings),
           delivery_attempts: knex.raw(attempts.sql, attempts.bindings),

@@ -26,6 +26,7 @@ import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedTe
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
 import * as autoAssign from './autoAssign.js';
+import { bouncedReply, recordBounce } from './bounces.js';
 import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
@@ -231,7 +232,11 @@ async function record(
     // First: the unique key decides at once whether another gateway has this mail (it waits for that commit).
     await em.flush();
     const threadId = await threadTicket(em, parsed, host);
-    const decision = decide(threadId, automatic, mail.auth, parsed, fromEmail, threadId ? await requesterEmail(em, threadId) : null);
+    // A bounce of one of our replies is held (LOOP) on that reply's ticket, which it marks BOUNCED (services/bounces.ts).
+    const bounce = automatic ? await bouncedReply(em, mail.raw, parsed, mail.envelopeFrom) : null;
+    const decision: Decision = bounce
+      ? { outcome: 'LOOP', reason: 'LOOP', ticketId: bounce.ticketId }
+      : decide(threadId, automatic, mail.auth, parsed, fromEmail, threadId ? await requesterEmail(em, threadId) : null);
     entry.outcome = decision.outcome;
     entry.reason = decision.reason;
     if (decision.outcome === 'LOOP' && decision.ticketId === null) {
@@ -256,7 +261,11 @@ async function record(
     entry.requesterMessage = message;
     await em.flush();
     await recordEvents(inner, em, write.drafts());
-    publish = () => publishTicket(ctx, 'UPDATED', ticket, write.event()?.audience ?? [], write.previous);
+    const bounced = bounce ? await recordBounce(inner, em, ticket, bounce) : undefined;
+    publish = () => {
+      publishTicket(ctx, 'UPDATED', ticket, write.event()?.audience ?? [], write.previous);
+      bounced?.();
+    };
     return { outcome: decision.outcome, ticketId: ticket.id, requesterMessageId: message.id } satisfies IncomingResult;
   });
   publish?.();

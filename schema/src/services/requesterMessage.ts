@@ -2,7 +2,7 @@
  * A requester's message on a ticket, whichever door it came through (the requester page, or mail through the SMTP
  * listener, on a thread or as a new ticket's first entry): the one place that writes the message with its files and
  * decides the reopen. A message that is not
- * held, on a SOLVED ticket, reopens it (status OPEN, an UPDATED webhook event of its own); a held one never does.
+ * held, on a SOLVED or PENDING ticket, reopens it (status OPEN, an UPDATED webhook event of its own); a held one never does.
  * The caller flushes and hands `drafts()` to the change log in its transaction, then publishes with `previous`.
  */
 import type { Em } from '../database.js';
@@ -32,10 +32,12 @@ export interface RequesterMessageWrite {
 
 /**
  * A requester's message joins the conversation (sent, or a held one accepted: services/incomingMail.ts): a SOLVED
- * ticket reopens. Returns the ticket's data before the reopen (for its UPDATED change), or null when it stays as it is.
+ * or PENDING ticket reopens. Returns the ticket's data before the reopen (for its UPDATED change), or null when it stays as it is.
  */
 export function reopenForMessage(ticket: Ticket): ReturnType<typeof ticketData> | null {
-  if (ticket.status !== 'SOLVED') return null;
+  // PENDING waits for the requester: their answer ends the wait (as Zendesk, Freshdesk and Help Scout do), or the
+  // list would read "Pending" beside "Awaiting reply".
+  if (ticket.status !== 'SOLVED' && ticket.status !== 'PENDING') return null;
   const before = ticketData(ticket);
   ticket.status = 'OPEN';
   ticket.updatedAt = new Date();

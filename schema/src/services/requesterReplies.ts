@@ -22,7 +22,7 @@ import { facetsOf, publishTicket } from './tickets.js';
 /** A reply's mail into the outbox (the MailOutboxEntry entity's table and columns). */
 const OUTBOX_INSERT = 'insert into mail_outbox (reply_id, message, state, attempts, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?)';
 
-export const DELIVERY_STATES = ['QUEUED', 'SENT', 'FAILED', 'NOT_CONFIGURED'] as const;
+export const DELIVERY_STATES = ['QUEUED', 'SENT', 'FAILED', 'NOT_CONFIGURED', 'BOUNCED'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface TicketReplyRecord {

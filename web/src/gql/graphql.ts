@@ -68,6 +68,8 @@ export type CustomerInput = {
 
 /** Where a reply's mail is. */
 export type DeliveryState =
+  /** Sent, then returned: a bounce of it came back (its Diagnostic-Code, else its Status, is `lastResponse`). The bounce is a held LOOP message on the ticket. */
+  | 'BOUNCED'
   /** Every attempt failed; the last answer is `lastResponse`. The reply stays on the requester page. */
   | 'FAILED'
   /** Not emailed: no mail server is configured (SMTP_URL). The requester page still shows it. */
@@ -315,6 +317,8 @@ export type WebhookEventType =
   | 'TICKET_DELETED'
   /** An internal note was added to one of your tickets; `data` is {id, ticketId, authorId, createdAt}. The note's text is not in the event (a deleted note's text is removed everywhere): read it with the ticket's `timeline`. */
   | 'TICKET_NOTE_ADDED'
+  /** A public reply on one of your tickets bounced (its delivery is now BOUNCED), once per reply; `data` is {id, ticketId, delivery: {state, lastResponse}}, `lastResponse` the bounce’s Diagnostic-Code (else its Status). */
+  | 'TICKET_REPLY_BOUNCED'
   /** One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values, `changes` the same change as the ticket's event record has it ([{field, from, to}], GraphQL field names and spellings). */
   | 'TICKET_UPDATED';
 

@@ -212,6 +212,8 @@ export function deliveryWords(delivery: ReplyEntry['delivery']): string {
       return `Not delivered after ${delivery.attempts} attempts${delivery.lastResponse ? `: ${delivery.lastResponse}` : ''}`;
     case 'NOT_CONFIGURED':
       return 'not emailed: no mail server configured';
+    case 'BOUNCED':
+      return `Not delivered${delivery.lastResponse ? `: ${delivery.lastResponse}` : ' (returned by a mail server)'}`;
     default:
       return delivery.attempts > 0
         ? `Sending (attempt ${delivery.attempts + 1})${delivery.lastResponse ? `: ${delivery.lastResponse}` : ''}`
@@ -257,7 +259,10 @@ const ReplyRow = memo(function ReplyRow({ reply }: { reply: ReplyEntry }) {
         </p>
         <p className="timeline-public-body">{reply.text}</p>
         <Attachments files={reply.attachments} />
-        <p className={`delivery${reply.delivery.state === 'FAILED' ? ' delivery-failed' : ''}`} data-delivery={reply.delivery.state}>
+        <p
+          className={`delivery${reply.delivery.state === 'FAILED' || reply.delivery.state === 'BOUNCED' ? ' delivery-failed' : ''}`}
+          data-delivery={reply.delivery.state}
+        >
           {deliveryWords(reply.delivery)}
         </p>
       </article>
