@@ -32,7 +32,7 @@ import { createSocketQuota } from './graphql/socketQuota.js';
 import { createImageRouter } from './http/images.js';
 import { afterBody, dropBodyAfterAnswer } from './http/afterBody.js';
 import { createDrainableServer } from './http/drain.js';
-import { refuseUndeclaredUploads } from './http/uploadGuard.js';
+import { refuseCutShortUploads, refuseUndeclaredUploads } from './http/uploadGuard.js';
 import { bodyRefusal, readsBody } from './http/appErrors.js';
 import { createExplorerRouter } from './http/explorer.js';
 import { securityHeaders } from './security/headers.js';
@@ -184,6 +184,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     dropBodyAfterAnswer,
     readsBody(graphqlUploadExpress({ maxFileSize: rules.LIMITS.imageBytes + 1, maxFiles: rules.LIMITS.replyAttachments.max, maxFieldSize: 1_000_000 })),
     refuseUndeclaredUploads,
+    refuseCutShortUploads,
     expressMiddleware(apollo, { context: async ({ req }) => graphqlContextFor(serviceContextFor(req, deps, 'graphql')) }),
   );
   app.use(createImageRouter(deps));

@@ -22,7 +22,8 @@ import type { TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { figure } from '../../src/testing/measure.js';
 import { clientsOf, dataOf } from '../../src/testing/client.js';
-import { malformedBody, rawRequest } from './malformedBodies.js';
+import { BODY_MESSAGES } from '../../src/http/appErrors.js';
+import { malformedBody, rawRequest, uploadCutShort } from './malformedBodies.js';
 
 /** Runs per route or field; the whole file stays well under a minute. */
 const RUNS = Number(process.env.FULCRUM_FUZZ_RUNS ?? 24);
@@ -474,6 +475,33 @@ describe('fuzzing', () => {
           { numRuns: RUNS, seed: SEED },
         );
       }
+      // A signed-in upload cut short: before its operation is whole, a 400; once it runs, the operation's
+      // BAD_USER_INPUT with the same message (never an internal error, never "too large"), and no ticket.
+      const createTicket = {
+        query: 'mutation ($i: TicketInput!, $image: Upload) { createTicket(input: $i, image: $image) { id } }',
+        variables: { i: { title: 'Cut short', requesterId: 1, description: 'Never stored.' }, image: null },
+      };
+      const listed = async () => ((await demo.get('/api/tickets')).body as unknown[]).length;
+      const ticketsBefore = await listed();
+      await fc.assert(
+        fc.asyncProperty(uploadCutShort(createTicket, PNG), async ({ shape, contentType, body }) => {
+          shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+          const headers = { origin: server.url, 'apollo-require-preflight': 'true', cookie: demo.cookieHeader, 'content-type': contentType! };
+          const r = await rawRequest(port, 'POST', '/graphql', headers, body);
+          const what = `POST /graphql signed in, ${shape} at byte ${body.length}`;
+          check(what, r.status, r.text, r.type);
+          const answer = JSON.parse(r.text) as { errors?: { message: string; extensions?: { code?: string } }[] };
+          expect([200, 400], `${what}: ${r.text}`).toContain(r.status);
+          if (r.status === 200)
+            expect(
+              answer.errors?.map((e) => [e.extensions?.code, e.message]),
+              what,
+            ).toEqual([['BAD_USER_INPUT', BODY_MESSAGES.malformed]]);
+          else expect(answer.errors?.[0]?.message, what).toMatch(/\w/);
+        }),
+        { numRuns: RUNS * 2, seed: SEED },
+      );
+      expect(await listed()).toBe(ticketsBefore);
       expect(failures).toEqual([]);
       // Nothing was stored from a refused body: no requester message, no account.
       expect((await gql(`{ ticket(id: ${ticketId}) { timeline(filter: REPLIES) { nodes { __typename } } } }`)).ticket.timeline.nodes).toEqual([]);
@@ -487,7 +515,7 @@ describe('fuzzing', () => {
       const logLines = log.split('\n').filter(Boolean).length;
       figure(
         'fuzzing, malformed bodies',
-        `${stats.requests - before} requests to a real server over ${routes.length} routes (${[...shapes].map(([s, n]) => `${n} ${s}`).join(', ')}), same-site and cross-site: all 400/413 with their message (401 login/signup per the contract, 403 cross-site /api); 5xx ${stats.fiveHundreds}, stack traces in answers ${stats.leaks}, log lines ${logLines}`,
+        `${stats.requests - before} requests to a real server over ${routes.length} routes and signed-in uploads (${[...shapes].map(([s, n]) => `${n} ${s}`).join(', ')}), same-site and cross-site: all 400/413 with their message (401 login/signup per the contract, 403 cross-site /api); 5xx ${stats.fiveHundreds}, stack traces in answers ${stats.leaks}, log lines ${logLines}`,
       );
     }, 180_000);
   });

@@ -112,6 +112,24 @@ export const malformedBody: fc.Arbitrary<MalformedBody> = fc.oneof(
     ),
 );
 
+/**
+ * A GraphQL multipart request (an operation with one file) cut anywhere before its closing delimiter: before its
+ * `operations` and `map` are whole (the parser refuses it), or after them, once the operation runs (the file never
+ * arrives, or stops mid-way).
+ */
+export function uploadCutShort(operations: unknown, file: Buffer): fc.Arbitrary<MalformedBody> {
+  const b = 'fuzz-boundary';
+  const head =
+    `--${b}${CRLF}Content-Disposition: form-data; name="operations"${CRLF}${CRLF}${JSON.stringify(operations)}${CRLF}` +
+    `--${b}${CRLF}Content-Disposition: form-data; name="map"${CRLF}${CRLF}{"0":["variables.image"]}${CRLF}` +
+    `--${b}${CRLF}Content-Disposition: form-data; name="0"; filename="a.png"${CRLF}Content-Type: image/png${CRLF}${CRLF}`;
+  const body = Buffer.concat([Buffer.from(head), file, Buffer.from(`${CRLF}--${b}--${CRLF}`)]);
+  const closing = body.length - `--${b}--${CRLF}`.length;
+  return fc
+    .oneof(fc.integer({ min: 0, max: closing }), fc.integer({ min: head.length - 200, max: closing }))
+    .map((at) => described('multipart upload cut short', `multipart/form-data; boundary=${b}`, body.subarray(0, at)));
+}
+
 export interface RawAnswer {
   status: number;
   text: string;
