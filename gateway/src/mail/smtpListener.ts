@@ -12,7 +12,8 @@
  * - Authentication: the client address is the connection's, or for a connection from a trusted relay
  *   (FULCRUM_SMTP_TRUSTED_RELAYS) the one in the topmost `Received` header that relay added. DNS goes through a
  *   resolver that is a setting (tests give fixed answers) with a 2 s timeout per look-up: a machine without DNS
- *   gets `temperror`, which is only shown.
+ *   gets `temperror`, which is only shown. No DMARC result for a mail that has a From (mailauth gives none when it
+ *   names more than one address) is `fail`; `dkimAligned` says whether a signature of the From's domain verified.
  */
 import { Resolver } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
@@ -109,10 +110,15 @@ function authenticator(options: SmtpListenerOptions): AuthOf {
       });
       const dkimResults = result.dkim?.results ?? [];
       const dkim = dkimResults.some((r) => r.status?.result === 'pass') ? 'pass' : (dkimResults[0]?.status?.result ?? 'none');
+      const froms = (result.dkim as { headerFrom?: string[] } | undefined)?.headerFrom ?? [];
       return {
         spf: String((result.spf && result.spf.status?.result) || 'none'),
         dkim: String(dkim),
-        dmarc: String((result.dmarc && result.dmarc.status?.result) || 'none'),
+        // mailauth judges no DMARC when the From names no single address (two From fields, two addresses in one):
+        // with a From present that is a failure, never `none`.
+        dmarc: String((result.dmarc && result.dmarc.status?.result) || (froms.length ? 'fail' : 'none')),
+        // A signature of the From domain (relaxed alignment, mailauth's `aligned`) that verified, for one From only.
+        dkimAligned: froms.length === 1 && dkimResults.some((r) => r.status?.result === 'pass' && !!(r.status as { aligned?: unknown }).aligned),
       };
     } catch {
       return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };

@@ -1,7 +1,7 @@
 /**
  * Two gateways on one PostgreSQL database, each with its SMTP listener (issue 26): the same mail delivered to both
  * at once (an MTA that retries on the other gateway, two MX relays) becomes one entry and one ticket, the unique
- * Message-ID deciding. PostgreSQL only: SQLite has one gateway per file.
+ * (Message-ID, content hash) deciding. PostgreSQL only: SQLite has one gateway per file.
  */
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +29,8 @@ describe.skipIf(testDatabaseMode() !== 'postgres')('incoming mail on two gateway
   it('the same mail sent to both gateways at once is one entry and one ticket, each time', async () => {
     for (let round = 0; round < 10; round++) {
       const messageId = freshId('twice');
-      const mail = { from: `twin${round}@good.test`, subject: `Twice ${round}`, text: 'Delivered to both gateways.', messageId };
+      // One mail (one Date), delivered twice.
+      const mail = { from: `twin${round}@good.test`, subject: `Twice ${round}`, text: 'Delivered to both gateways.', messageId, date: new Date() };
       const results = await Promise.all([sendTo(a.smtp!.port, mail), sendTo(b.smtp!.port, mail)]);
       expect(
         results.every((r) => r.ok),

@@ -283,6 +283,31 @@ describe('attachments on replies', () => {
     expect(refused).toBeGreaterThan(0);
   }, 120_000);
 
+  it('file names are stored without bidi controls or other format characters: agents’ replies and the requester page’s images', async () => {
+    const ticketId = await newTicket(demo, 'Bidi names');
+    const made = dataOf(
+      await replyWith(demo, ticketId, 'Names', [
+        { data: PDF, name: 'invoice\u202efdp.exe' },
+        { data: PNG, name: '\u2066sc\u200breen\u2069\ufeff.png' },
+      ]),
+    ).replyToRequester;
+    expect(made.attachments.map((a: Data) => a.filename)).toEqual(['invoicefdp.exe', 'screen.png']);
+    // A name of nothing but such characters is no name.
+    const empty = await replyWith(demo, ticketId, 'Names', [{ data: PDF, name: '\u202e\u200b' }]);
+    expect(empty.errors?.[0]?.extensions?.fields?.attachments).toEqual([MESSAGES.attachmentName]);
+
+    const link = dataOf(await demo.gql(`{ ticket(id: ${ticketId}) { requesterLink } }`)).ticket.requesterLink as string;
+    const form = new FormData();
+    form.append('body', 'My photo');
+    form.append('images', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'photo\u202egnp.exe');
+    const posted = await fetch(`${gw.url}${new URL(link).pathname}`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(posted.status).toBe(303);
+    const nodes = dataOf(
+      await demo.gql(`{ ticket(id: ${ticketId}) { timeline(filter: REPLIES) { nodes { ... on RequesterMessage { attachments { filename } } } } } }`),
+    ).ticket.timeline.nodes as Data[];
+    expect(nodes.flatMap((n) => n.attachments ?? []).map((a: Data) => a.filename)).toEqual(['photognp.exe']);
+  });
+
   it('notes take no attachments', async () => {
     const ticketId = await newTicket(demo, 'Note files');
     const r = await demo.gqlUploads(

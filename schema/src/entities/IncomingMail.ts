@@ -1,22 +1,28 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { RequesterMessage } from './RequesterReplies.js';
 import { Ticket } from './Ticket.js';
 
 /**
  * One mail the SMTP listener accepted (issue 26, services/incomingMail.ts): kept whatever became of it (a new
- * ticket, a message on a thread, a held message, a loop recorded and not answered). `messageId` is unique: on
- * several gateways each accepted mail becomes one entry once. The full original is kept (`raw`) with its parsed
+ * ticket, a message on a thread, a held message, a loop recorded and not answered). `messageId` with `contentHash` is
+ * unique: on several gateways each accepted mail becomes one entry once, and a different mail reusing a Message-ID is
+ * an entry of its own (mail/messageId.ts). The full original is kept (`raw`) with its parsed
  * text and its sanitised HTML, "a click away" from the message; `auth` is the SPF/DKIM/DMARC result (JSON).
  */
 @Entity({ tableName: 'incoming_mails' })
 @Index({ name: 'incoming_mails_outcome_id_index', properties: ['outcome', 'id'] })
+@Unique({ name: 'incoming_mails_message_id_content_hash_unique', properties: ['messageId', 'contentHash'] })
 export class IncomingMail {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
-  /** The mail's Message-ID, or one derived from its bytes when it has none. */
-  @Property({ type: 'string', length: 255, unique: 'incoming_mails_message_id_unique' })
+  /** The mail's Message-ID, or one derived from its content hash when it has no usable one. */
+  @Property({ type: 'string', length: 255 })
   messageId!: string;
+
+  /** SHA-256 (hex) of its From, Subject, Date and body (mail/messageId.ts); '' for mail recorded before it was kept. */
+  @Property({ type: 'string', length: 64, default: '' })
+  contentHash: Opt<string> = '';
 
   @ManyToOne(() => Ticket, { fieldName: 'ticket_id', deleteRule: 'set null', nullable: true, index: 'incoming_mails_ticket_id_index' })
   ticket?: Ticket | null;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OneToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import {
   DEFAULT_TICKET_PRIORITY,
@@ -15,6 +16,11 @@ import { Macro } from './Macro.js';
 import { Team } from './Team.js';
 import { User } from './User.js';
 import type { TicketImage } from './TicketImage.js';
+
+/** A new ticket's mail thread token (mail/threadRoot.ts): 128 random bits, 32 lower-case hex digits. */
+export function newThreadToken(): string {
+  return randomBytes(16).toString('hex');
+}
 
 @Entity({ tableName: 'tickets' })
 /** The dashboard pages an agent's tickets newest first: (assignee_id, id) serves both the page and the count. */
@@ -90,4 +96,12 @@ export class Ticket {
 
   @Property({ type: 'integer', default: 0 })
   eventSeq: Opt<number> = 0;
+
+  /**
+   * 128 random bits (32 hex digits) in the ticket's mail thread root `<ticket-<id>.<token>@host>` (mail/threadRoot.ts),
+   * drawn when the ticket is created, so the root of a ticket is not a guess away. Null only for rows written
+   * without the entity (the old sequential root, which only ever holds a mail).
+   */
+  @Property({ type: 'string', length: 32, nullable: true, onCreate: () => newThreadToken() })
+  threadToken?: string | null;
 }

@@ -18,6 +18,9 @@ registerEnumType(HeldReason, {
     SENDER: { description: "It came from an address other than the ticket's requester's." },
     DMARC: { description: "The sender's domain's DMARC check failed (a forged sender, most likely)." },
     LOOP: { description: 'Automatic mail (an auto-reply, a bounce, a list): recorded, never answered, never reopening the ticket.' },
+    UNVERIFIED: {
+      description: 'Nothing but the thread root or the subject tag ties it to the ticket, and neither an aligned DKIM signature nor DMARC passed.',
+    },
   },
 });
 

@@ -1,3 +1,5 @@
+import { threadRootId } from './threadRoot.js';
+
 /**
  * The mail of one public reply (issue 25, docs/email.md): built from the reply alone (its text, its author's name,
  * the ticket's title and the requester's link), never from the rest of the timeline, so no internal note can reach
@@ -21,6 +23,8 @@ export interface ReplyMailInput {
   toEmail: string;
   toName: string;
   ticketId: number;
+  /** The ticket's thread token (mail/threadRoot.ts); null for a ticket without one (the old root). */
+  threadToken: string | null;
   ticketTitle: string;
   /** Who wrote the reply (an agent's username). */
   authorName: string;
@@ -49,16 +53,11 @@ export function messageIdHost(publicUrl: string): string {
   }
 }
 
-/** The thread's root id: the same for every reply of one ticket, so mail clients thread them (References). */
-export function threadRootId(ticketId: number, host: string): string {
-  return `<ticket-${ticketId}@${host}>`;
-}
-
 /** A display name without line breaks or quotes (it goes into a header). */
 const headerName = (name: string) => name.replace(/[\r\n"\\]/g, ' ').trim();
 
 export function composeReplyMail(input: ReplyMailInput, host: string): OutboundMail {
-  const root = threadRootId(input.ticketId, host);
+  const root = threadRootId(input.ticketId, input.threadToken, host);
   const references = [root, ...input.earlier.slice(-20)];
   const subject = `Re: ${input.ticketTitle} [#${input.ticketId}]`.replace(/[\r\n]+/g, ' ');
   const text = `${input.body}\n\n-- \n${input.authorName}\n\nSee the whole conversation and answer here: ${input.link}\n`;

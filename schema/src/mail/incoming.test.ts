@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../validation/rules.js';
 import { customerNameFor, ticketDescriptionFor, ticketTitleFor } from '../services/incomingMail.js';
-import { clean, cut, isOurMessageId, oneLine, parseIncoming, STRIP_WINDOW, strippedText, threadRootTicket } from './incoming.js';
+import { clean, cut, isOurMessageId, oneLine, parseIncoming, STRIP_WINDOW, strippedText } from './incoming.js';
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }));
@@ -62,8 +62,9 @@ describe('mail text helpers', () => {
   });
 
   it('our Message-IDs are recognised under our host only', () => {
-    expect(threadRootTicket('<ticket-12@help.example.com>', 'help.example.com')).toBe(12);
-    expect(threadRootTicket('<ticket-12@evil.test>', 'help.example.com')).toBeNull();
+    expect(isOurMessageId(`<ticket-12.${'b'.repeat(32)}@help.example.com>`, 'help.example.com')).toBe(true);
+    expect(isOurMessageId('<ticket-12@help.example.com>', 'help.example.com')).toBe(true);
+    expect(isOurMessageId('<ticket-12@evil.test>', 'help.example.com')).toBe(false);
     expect(isOurMessageId(`<reply-${'a'.repeat(24)}@help.example.com>`, 'help.example.com')).toBe(true);
     expect(isOurMessageId('<reply-abc@help.example.com>', 'help.example.com')).toBe(false);
   });

@@ -4,10 +4,11 @@
  * decisions (new ticket, thread, held, loop) are services/incomingMail.ts's. Every string leaving here is safe to
  * store on both databases: no NUL, no lone surrogate.
  */
-import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type HeaderValue } from 'mailparser';
 import EmailReplyParser from 'email-reply-parser';
 import sanitizeHtml from 'sanitize-html';
+import { contentHash, fromAddressCount, headerFields, messageIdOf } from './messageId.js';
+import { parseThreadRoot } from './threadRoot.js';
 
 export interface IncomingAttachment {
   filename: string;
@@ -16,8 +17,12 @@ export interface IncomingAttachment {
 }
 
 export interface ParsedIncoming {
-  /** Its Message-ID with angle brackets, or null. */
+  /** Its Message-ID with angle brackets, or null (none, or not exactly one `<id>`: mail/messageId.ts). */
   messageId: string | null;
+  /** SHA-256 of its From, Subject, Date and body (mail/messageId.ts): with the Message-ID, what makes it one mail. */
+  contentHash: string;
+  /** How many addresses its From fields name (exactly one for mail that may thread). */
+  fromCount: number;
   /** In-Reply-To first, then References newest first: the ids it answers, each with angle brackets. */
   answers: string[];
   fromAddress: string | null;
@@ -51,11 +56,6 @@ export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   const code = text.charCodeAt(max - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
-/** A key for a mail without a Message-ID: its bytes' hash, so the same mail delivered twice is still one entry. */
-export function derivedMessageId(raw: Buffer): string {
-  return `<sha256-${createHash('sha256').update(raw).digest('hex')}@fulcrum.invalid>`;
 }
 
 /** The Message-IDs in a header value (`<a@b> <c@d>`), in order; at most `max`, each at most 255 characters. */
@@ -97,14 +97,8 @@ function automaticReason(headers: Map<string, HeaderValue>, fromAddress: string 
 
 /** Whether a Message-ID is one of ours (a reply's or a thread root's, mail/compose.ts) under `host`. */
 export function isOurMessageId(id: string, host: string): boolean {
-  const m = /^<(reply-[0-9a-f]{24}|ticket-\d{1,15})@([^>]+)>$/.exec(id);
-  return !!m && m[2].toLowerCase() === host.toLowerCase();
-}
-
-/** The ticket id of our thread root (`<ticket-<id>@host>`), or null. */
-export function threadRootTicket(id: string, host: string): number | null {
-  const m = /^<ticket-(\d{1,15})@([^>]+)>$/.exec(id);
-  return m && m[2].toLowerCase() === host.toLowerCase() ? Number(m[1]) : null;
+  const m = /^<reply-[0-9a-f]{24}@([^>]+)>$/.exec(id);
+  return (!!m && m[1].toLowerCase() === host.toLowerCase()) || parseThreadRoot(id, host) !== null;
 }
 
 const HTML_RULES: sanitizeHtml.IOptions = {
@@ -186,7 +180,8 @@ export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): 
   }
   const headers = parsed?.headers ?? new Map<string, HeaderValue>();
   const from = firstAddress(parsed?.from);
-  const messageId = ids(parsed?.messageId, 1)[0] ?? null;
+  const fields = headerFields(raw);
+  const messageId = messageIdOf(fields);
   const answers = [...ids(parsed?.inReplyTo, 5), ...ids(parsed?.references).reverse()];
   const html = typeof parsed?.html === 'string' ? sanitizeMailHtml(cut(parsed.html, MAX_TEXT)) : null;
   const attachments: IncomingAttachment[] = (parsed?.attachments ?? [])
@@ -194,6 +189,8 @@ export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): 
     .map((a) => ({ filename: oneLine(a.filename ?? ''), contentType: oneLine(a.contentType ?? ''), data: a.content }));
   return {
     messageId: messageId ? clean(messageId) : null,
+    contentHash: contentHash(raw, fields),
+    fromCount: fromAddressCount(fields),
     answers: [...new Set(answers.map(clean))],
     fromAddress: from.address,
     fromName: from.name,

@@ -17,6 +17,7 @@ import { Migration20261126190000IncomingMail } from './Migration20261126190000In
 import { Migration20261126200000TicketViews } from './Migration20261126200000TicketViews.js';
 import { Migration20261126210000ReportRollups } from './Migration20261126210000ReportRollups.js';
 import { Migration20261127090000RollupQueue } from './Migration20261127090000RollupQueue.js';
+import { Migration20261207110000MailIdentity } from './Migration20261207110000MailIdentity.js';
 import { Migration20261207120000RequesterLinkStart } from './Migration20261207120000RequesterLinkStart.js';
 import { Migration20261207140000MacroSharing } from './Migration20261207140000MacroSharing.js';
 import { Migration20261207150000NotTicketedMail } from './Migration20261207150000NotTicketedMail.js';
@@ -41,6 +42,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126200000TicketViews', class: Migration20261126200000TicketViews },
   { name: 'Migration20261126210000ReportRollups', class: Migration20261126210000ReportRollups },
   { name: 'Migration20261127090000RollupQueue', class: Migration20261127090000RollupQueue },
+  { name: 'Migration20261207110000MailIdentity', class: Migration20261207110000MailIdentity },
   { name: 'Migration20261207120000RequesterLinkStart', class: Migration20261207120000RequesterLinkStart },
   { name: 'Migration20261207140000MacroSharing', class: Migration20261207140000MacroSharing },
   { name: 'Migration20261207150000NotTicketedMail', class: Migration20261207150000NotTicketedMail },

@@ -6,14 +6,18 @@
  *   our own Message-ID as its own, our own From address) is recorded and never answered: on its ticket's thread a held message that never
  *   reopens the ticket; outside a thread only the record (incoming_mails).
  * - THREAD: a reply whose In-Reply-To/References name one of our Message-IDs (a reply's `<reply-...@host>`, the
- *   thread root `<ticket-<id>@host>`) or an earlier incoming mail of the ticket becomes a RequesterMessage via EMAIL
- *   (quoted history and signature stripped); to a SOLVED ticket it reopens it (an UPDATED event).
- * - HELD: on a thread, mail from an address other than the ticket's requester's, or failing DMARC, is a held
- *   RequesterMessage: the ticket's agents see it and accept or discard it; the requester side never does.
+ *   thread root `<ticket-<id>.<token>@host>`, mail/threadRoot.ts) or an earlier incoming mail of the ticket becomes a
+ *   RequesterMessage via EMAIL (quoted history and signature stripped); to a SOLVED ticket it reopens it (an UPDATED event).
+ * - HELD: on a thread, mail from an address other than the ticket's requester's, failing DMARC, or tied to the
+ *   ticket by nothing but its thread root while its sender is not authenticated (UNVERIFIED: neither an aligned
+ *   DKIM signature nor DMARC passed), is a held RequesterMessage: the ticket's agents see it and accept or discard
+ *   it; the requester side never does.
  * - TICKET: anything else makes a new ticket of the sender (a customer created when their address is new).
+ * - Refused (BAD_USER_INPUT, the listener's 550): a mail naming more than one From address (RFC 5322 allows one).
  *
- * Each mail is one entry once, on any number of gateways: `incoming_mails.message_id` is unique, inserted first in
- * the transaction, so a second delivery of the same mail (another gateway, a retrying MTA) is a DUPLICATE.
+ * Each mail is one entry once, on any number of gateways: `(incoming_mails.message_id, content_hash)` is unique,
+ * inserted first in the transaction, so a second delivery of the same mail (another gateway, a retrying MTA) is a
+ * DUPLICATE, and a different mail reusing its Message-ID an entry of its own (mail/messageId.ts).
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { fileTypeFromBuffer } from 'file-type';
@@ -22,7 +26,9 @@ import type { Em } from '../database.js';
 import { AppError } from '../errors.js';
 import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Team, Ticket, TicketImage, User } from '../entities/index.js';
 import { messageIdHost } from '../mail/compose.js';
-import { clean, cut, derivedMessageId, isOurMessageId, parseIncoming, strippedText, threadRootTicket, type ParsedIncoming } from '../mail/incoming.js';
+import { clean, cut, isOurMessageId, parseIncoming, strippedText, type ParsedIncoming } from '../mail/incoming.js';
+import { derivedMessageId } from '../mail/messageId.js';
+import { parseThreadRoot, tokenMatches } from '../mail/threadRoot.js';
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
 import * as autoAssign from './autoAssign.js';
@@ -30,6 +36,7 @@ import { bouncedReply, recordBounce } from './bounces.js';
 import { eventAudience, flushWithEvents, recordEvents, webhookEvent, type TicketEventDraft, type WebhookEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import type { RequesterMessageRecord } from './requesterReplies.js';
+import { storedFileName } from './fileName.js';
 import { checkImage, type CheckedImage } from './images.js';
 import * as ticketAccess from './ticketAccess.js';
 import { facetsOf, publishTicket } from './tickets.js';
@@ -40,6 +47,8 @@ export interface MailAuthResult {
   spf: string;
   dkim: string;
   dmarc: string;
+  /** A DKIM signature of the From address's domain (relaxed alignment) verified. */
+  dkimAligned?: boolean;
 }
 
 /** One mail as the listener accepted it. */
@@ -95,28 +104,47 @@ export function ticketDescriptionFor(text: string): string {
 
 /** A file name that passes the attachment name rule (validation/rules.ts), or a made-up one. */
 function fileNameFor(name: string, n: number): string {
-  const plain = cut(name.replace(/[/\\]/g, '_').trim(), LIMITS.attachmentName.max);
+  const plain = cut(storedFileName(name).replace(/[/\\]/g, '_'), LIMITS.attachmentName.max).trim();
   return validAttachmentName(plain) ? plain : `attachment-${n}`;
 }
 
-/** The tickets a mail answers, by our Message-IDs and earlier incoming mail, most recent reference first. */
-async function threadTicket(em: Em, parsed: ParsedIncoming, host: string): Promise<number | null> {
+/**
+ * How a mail names its ticket: REFERENCE, one of our replies' Message-IDs or an earlier mail of the ticket that
+ * joined it (both unguessable to a stranger); ROOT, only the ticket's thread root (it travels in every mail of the
+ * thread) or a held mail of it; OLD_ROOT, only the sequential root of a ticket from before thread tokens.
+ */
+type ThreadProof = 'REFERENCE' | 'ROOT' | 'OLD_ROOT';
+
+/** The ticket a mail answers (the most recent reference that names one) and how well it is named, or null. */
+async function threadTicket(em: Em, parsed: ParsedIncoming, host: string): Promise<{ ticketId: number; proof: ThreadProof } | null> {
   if (!parsed.answers.length) return null;
   const marks = parsed.answers.map(() => '?').join(', ');
   const trx = em.getTransactionContext<Knex.Transaction>();
-  const replies = await em.getConnection().execute<{ mid: string; ticket_id: number | string }[]>(
-    `select mail_message_id as mid, ticket_id from ticket_replies where mail_message_id in (${marks})
-       union all select message_id as mid, ticket_id from incoming_mails where message_id in (${marks}) and ticket_id is not null`,
+  const replies = await em.getConnection().execute<{ mid: string; ticket_id: number | string; strong: number | string | boolean }[]>(
+    `select mail_message_id as mid, ticket_id, 1 as strong from ticket_replies where mail_message_id in (${marks})
+       union all select message_id as mid, ticket_id, case when outcome in ('TICKET', 'THREAD') then 1 else 0 end as strong
+       from incoming_mails where message_id in (${marks}) and ticket_id is not null`,
     [...parsed.answers, ...parsed.answers],
     'all',
     trx,
   );
-  const found = new Map(replies.map((r) => [r.mid, Number(r.ticket_id)]));
+  const named: { ticketId: number; proof: ThreadProof }[] = [];
   for (const id of parsed.answers) {
-    const ticketId = found.get(id) ?? threadRootTicket(id, host);
-    if (ticketId && (await em.count(Ticket, { id: ticketId }))) return ticketId;
+    for (const r of replies) if (r.mid === id) named.push({ ticketId: Number(r.ticket_id), proof: Number(r.strong) ? 'REFERENCE' : 'ROOT' });
+    const root = parseThreadRoot(id, host);
+    if (!root) continue;
+    const [ticket] = await em
+      .getConnection()
+      .execute<{ thread_token: string | null }[]>('select thread_token from tickets where id = ?', [root.ticketId], 'all', trx);
+    if (!ticket) continue;
+    if (root.token === null) named.push({ ticketId: root.ticketId, proof: 'OLD_ROOT' });
+    else if (tokenMatches(root.token, ticket.thread_token)) named.push({ ticketId: root.ticketId, proof: 'ROOT' });
   }
-  return null;
+  const first = named[0];
+  if (!first) return null;
+  // The strongest proof any reference gives of that ticket.
+  const proofs = new Set(named.filter((n) => n.ticketId === first.ticketId).map((n) => n.proof));
+  return { ticketId: first.ticketId, proof: proofs.has('REFERENCE') ? 'REFERENCE' : proofs.has('ROOT') ? 'ROOT' : 'OLD_ROOT' };
 }
 
 interface KeptFile {
@@ -129,6 +157,8 @@ interface KeptFile {
 /**
  * The attachments worth keeping: at most MAX_MAIL_ATTACHMENTS, each within the attachment size, typed by their
  * bytes; the first that passes the ticket image check is `image` (a new ticket's image). The rest stay in the original.
+ * Every image is checked as an uploaded one is (services/images.ts: its real type, complete with nothing appended,
+ * within the pixel limits); one that fails is kept as a download (application/octet-stream), never shown inline.
  */
 export async function keptFiles(parsed: ParsedIncoming): Promise<{ image: (CheckedImage & { filename: string }) | null; files: KeptFile[] }> {
   let image: (CheckedImage & { filename: string }) | null = null;
@@ -137,29 +167,35 @@ export async function keptFiles(parsed: ParsedIncoming): Promise<{ image: (Check
     if (files.length >= MAX_MAIL_ATTACHMENTS) break;
     if (a.data.length > LIMITS.imageBytes) continue;
     const filename = fileNameFor(a.filename, i + 1);
-    if (!image) {
-      try {
-        image = { ...(await checkImage(a.data)), filename };
-        continue;
-      } catch {
-        // Not an image fit for a ticket: an attachment like any other.
-      }
-    }
     const detected = await fileTypeFromBuffer(a.data).catch(() => undefined);
-    files.push({ filename, mimeType: detected?.mime ?? 'application/octet-stream', byteSize: a.data.length, data: a.data });
+    let mimeType = detected?.mime ?? 'application/octet-stream';
+    if (mimeType.startsWith('image/')) {
+      const checked = await checkImage(a.data).catch(() => null);
+      if (checked && !image) {
+        image = { ...checked, filename };
+        continue;
+      }
+      mimeType = checked ? checked.mimeType : 'application/octet-stream';
+    }
+    files.push({ filename, mimeType, byteSize: a.data.length, data: a.data });
   }
   return { image, files };
 }
 
 interface Decision {
   outcome: Exclude<IncomingOutcome, 'DUPLICATE'>;
-  reason: 'SENDER' | 'DMARC' | 'LOOP' | null;
+  reason: HeldReason | null;
   ticketId: number | null;
 }
 
-/** Whether this Message-ID was accepted before (a cheap look before the work; the unique key decides). */
-async function seen(em: Em, messageId: string): Promise<boolean> {
-  const rows = await em.getConnection().execute<{ id: number }[]>('select id from incoming_mails where message_id = ? limit 1', [messageId]);
+/**
+ * Whether this mail was accepted before: its key and content, or its key on a record from before content hashes
+ * (''). A cheap look before the work; the unique key decides.
+ */
+async function seen(em: Em, messageId: string, hash: string): Promise<boolean> {
+  const rows = await em
+    .getConnection()
+    .execute<{ id: number }[]>("select id from incoming_mails where message_id = ? and content_hash in (?, '') limit 1", [messageId, hash]);
   return rows.length > 0;
 }
 
@@ -170,9 +206,11 @@ async function seen(em: Em, messageId: string): Promise<boolean> {
  */
 export async function receiveMail(deps: ServiceDeps, mail: AcceptedMail): Promise<IncomingResult> {
   const parsed = await parseIncoming(mail.raw, mail.envelopeFrom);
-  const messageId = parsed.messageId && parsed.messageId.length <= 255 ? parsed.messageId : derivedMessageId(mail.raw);
+  // RFC 5322: one From address (a Sender field would be required for more, and DMARC judges none of them).
+  if (parsed.fromCount > 1) throw new AppError('BAD_USER_INPUT', 'A mail must name exactly one From address.');
+  const messageId = parsed.messageId && parsed.messageId.length <= 255 ? parsed.messageId : derivedMessageId(parsed.contentHash);
   const duplicate: IncomingResult = { outcome: 'DUPLICATE', ticketId: null, requesterMessageId: null };
-  if (await seen(deps.orm.em.fork(), messageId)) return duplicate;
+  if (await seen(deps.orm.em.fork(), messageId, parsed.contentHash)) return duplicate;
   const files = await keptFiles(parsed);
   // A new address's customer may be created by two mails at once (two gateways): the loser tries once more.
   for (let attempt = 0; ; attempt++) {
@@ -180,7 +218,7 @@ export async function receiveMail(deps: ServiceDeps, mail: AcceptedMail): Promis
       return await record(deps, mail, parsed, messageId, files);
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
-      if (await seen(deps.orm.em.fork(), messageId)) return duplicate;
+      if (await seen(deps.orm.em.fork(), messageId, parsed.contentHash)) return duplicate;
       if (attempt >= 1) throw error;
     }
   }
@@ -216,6 +254,7 @@ async function record(
     const inner: ServiceContext = { ...ctx, em };
     const entry = em.create(IncomingMail, {
       messageId,
+      contentHash: parsed.contentHash,
       ticket: null,
       requesterMessage: null,
       outcome: 'LOOP',
@@ -231,12 +270,12 @@ async function record(
     });
     // First: the unique key decides at once whether another gateway has this mail (it waits for that commit).
     await em.flush();
-    const threadId = await threadTicket(em, parsed, host);
+    const thread = await threadTicket(em, parsed, host);
     // A bounce of one of our replies is held (LOOP) on that reply's ticket, which it marks BOUNCED (services/bounces.ts).
     const bounce = automatic ? await bouncedReply(em, mail.raw, parsed, mail.envelopeFrom) : null;
     const decision: Decision = bounce
       ? { outcome: 'LOOP', reason: 'LOOP', ticketId: bounce.ticketId }
-      : decide(threadId, automatic, mail.auth, parsed, fromEmail, threadId ? await requesterEmail(em, threadId) : null);
+      : decide(thread, automatic, mail.auth, parsed, fromEmail, thread ? await requesterEmail(em, thread.ticketId) : null);
     entry.outcome = decision.outcome;
     entry.reason = decision.reason;
     if (decision.outcome === 'LOOP' && decision.ticketId === null) {
@@ -284,20 +323,26 @@ async function requesterEmail(em: Em, ticketId: number): Promise<string | null> 
   return row ? row.email.toLowerCase() : null;
 }
 
+/** Whether the mail's From is authenticated: a DKIM signature aligned with its domain verified, or DMARC passed. */
+const authenticated = (auth: MailAuthResult | null) => !!auth && (auth.dkimAligned === true || auth.dmarc === 'pass');
+
 /** THE rule of what a mail becomes (the module's comment). */
 function decide(
-  threadId: number | null,
+  thread: { ticketId: number; proof: ThreadProof } | null,
   automatic: string | null,
   auth: MailAuthResult | null,
   parsed: ParsedIncoming,
   fromEmail: string,
   requester: string | null,
 ): Decision {
-  if (threadId === null) return automatic ? { outcome: 'LOOP', reason: 'LOOP', ticketId: null } : { outcome: 'TICKET', reason: null, ticketId: null };
-  if (automatic) return { outcome: 'LOOP', reason: 'LOOP', ticketId: threadId };
-  if (auth?.dmarc === 'fail') return { outcome: 'HELD', reason: 'DMARC', ticketId: threadId };
-  if (!parsed.fromAddress || fromEmail !== requester) return { outcome: 'HELD', reason: 'SENDER', ticketId: threadId };
-  return { outcome: 'THREAD', reason: null, ticketId: threadId };
+  if (thread === null) return automatic ? { outcome: 'LOOP', reason: 'LOOP', ticketId: null } : { outcome: 'TICKET', reason: null, ticketId: null };
+  const ticketId = thread.ticketId;
+  if (automatic) return { outcome: 'LOOP', reason: 'LOOP', ticketId };
+  if (auth?.dmarc === 'fail') return { outcome: 'HELD', reason: 'DMARC', ticketId };
+  if (!parsed.fromAddress || parsed.fromCount !== 1 || fromEmail !== requester) return { outcome: 'HELD', reason: 'SENDER', ticketId };
+  // A thread root is known to everyone who saw a mail of the thread; the old sequential one to anyone at all.
+  if (thread.proof === 'OLD_ROOT' || (thread.proof === 'ROOT' && !authenticated(auth))) return { outcome: 'HELD', reason: 'UNVERIFIED', ticketId };
+  return { outcome: 'THREAD', reason: null, ticketId };
 }
 
 /** The team that gets every new ticket from mail (FULCRUM_MAIL_DEFAULT_TEAM: its name or id), or null. */
@@ -402,7 +447,7 @@ export async function newTicket(
 }
 
 /** Why a message is held, as its mail's record says. */
-export const HELD_REASONS = ['SENDER', 'DMARC', 'LOOP'] as const;
+export const HELD_REASONS = ['SENDER', 'DMARC', 'LOOP', 'UNVERIFIED'] as const;
 export type HeldReason = (typeof HELD_REASONS)[number];
 
 /** What the timeline shows of a mailed message: its authentication result, why it is held, its subject. */

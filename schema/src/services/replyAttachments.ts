@@ -2,7 +2,7 @@
  * Files on the public conversation (issue 25, docs/email.md "Limits"): an agent's reply to the requester carries up
  * to LIMITS.replyAttachments.max files, images (PNG, JPEG, GIF, WebP, checked as ticket images are) or PDF, each at
  * most LIMITS.imageBytes; a requester's answer carries images within the ticket's image limits. A note never has
- * one. Every file's type is detected from its bytes; the name is kept as the client gave it (a plain name only).
+ * one. Every file's type is detected from its bytes; the name is kept as the client gave it (a plain name only), without format or control characters (fileName.ts).
  *
  * Agents read a file through the ticket access rule (services/ticketAccess.ts: another agent's file is NOT_FOUND);
  * the requester side reads only through the requester's token (services/requesterView.ts).
@@ -12,6 +12,7 @@ import type { Em } from '../database.js';
 import { AppError } from '../errors.js';
 import { LIMITS, MESSAGES, validAttachmentName } from '../validation/rules.js';
 import { parseId, type ServiceContext } from './context.js';
+import { storedFileName } from './fileName.js';
 import { checkImage } from './images.js';
 import * as ticketAccess from './ticketAccess.js';
 
@@ -54,17 +55,20 @@ export async function checkAttachments(
   const checked: CheckedAttachment[] = [];
   for (const file of files) {
     if (!validAttachmentName(file.filename)) throw refuse(field, MESSAGES.attachmentName);
+    // Stored without format characters (bidi overrides, zero-width): a name of nothing else is refused.
+    const filename = storedFileName(file.filename as string);
+    if (!validAttachmentName(filename)) throw refuse(field, MESSAGES.attachmentName);
     const data = file.data;
     if (!data || data.length === 0) throw refuse(field, imagesOnly ? MESSAGES.imageType : MESSAGES.attachmentType);
     if (data.length > LIMITS.imageBytes) throw refuse(field, imagesOnly ? MESSAGES.imageSize : MESSAGES.attachmentSize);
     const detected = await fileTypeFromBuffer(data);
     if (detected?.mime === 'application/pdf' && !imagesOnly) {
-      checked.push({ filename: file.filename as string, mimeType: 'application/pdf', byteSize: data.length, data });
+      checked.push({ filename, mimeType: 'application/pdf', byteSize: data.length, data });
       continue;
     }
     try {
       const image = await checkImage(data);
-      checked.push({ filename: file.filename as string, mimeType: image.mimeType, byteSize: data.length, data });
+      checked.push({ filename, mimeType: image.mimeType, byteSize: data.length, data });
     } catch (error) {
       if (error instanceof AppError) {
         const message = error.message === MESSAGES.imageType && !imagesOnly ? MESSAGES.attachmentType : error.message;

@@ -122,6 +122,7 @@ export async function replyToRequester(
         toEmail: who.email,
         toName: who.name,
         ticketId: ticket.id,
+        threadToken: ticket.threadToken ?? null,
         ticketTitle: ticket.title,
         authorName: who.username,
         body: text,

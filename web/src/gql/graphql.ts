@@ -86,7 +86,9 @@ export type HeldReason =
   /** Automatic mail (an auto-reply, a bounce, a list): recorded, never answered, never reopening the ticket. */
   | 'LOOP'
   /** It came from an address other than the ticket's requester's. */
-  | 'SENDER';
+  | 'SENDER'
+  /** Nothing but the thread root or the subject tag ties it to the ticket, and neither an aligned DKIM signature nor DMARC passed. */
+  | 'UNVERIFIED';
 
 /** The fields of a macro, on create and on edit. */
 export type MacroInput = {

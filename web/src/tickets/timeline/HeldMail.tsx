@@ -42,6 +42,7 @@ const HELD_WORDS: Record<string, string> = {
   SENDER: "Held: it came from an address other than the requester's.",
   DMARC: "Held: the sender's domain failed DMARC (the sender may be forged).",
   LOOP: 'Held: automatic mail (an auto-reply or a bounce); never answered, never reopens the ticket.',
+  UNVERIFIED: 'Held: only the thread reference ties it to this ticket, and its sender is not authenticated (no aligned DKIM, no DMARC pass).',
 };
 
 /**
