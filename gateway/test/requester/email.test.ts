@@ -59,7 +59,8 @@ describe('replies by email', () => {
     expect(mail.envelopeTo).toEqual([requester.email]);
     expect(mail.parsed.from?.text).toBe('"Fulcrum Help" <help@fulcrum.test>');
     expect(mail.parsed.messageId).toMatch(/^<reply-[0-9a-f]{24}@127\.0\.0\.1>$/);
-    expect(mail.parsed.inReplyTo).toBe(`<ticket-${ticketId}@127.0.0.1>`);
+    // The thread root: the ticket id and its 128-bit thread token (schema/src/mail/threadRoot.ts).
+    expect(mail.parsed.inReplyTo).toMatch(new RegExp(`^<ticket-${ticketId}\\.[0-9a-f]{32}@127\\.0\\.0\\.1>$`));
     expect(mail.parsed.text).toContain('Hello <there>,');
     expect(mail.parsed.html).toContain('Hello &lt;there&gt;,');
     expect(mail.raw).not.toContain('NOTE-never-mailed');
@@ -72,7 +73,7 @@ describe('replies by email', () => {
     const second = await reply(demo, ticketId, 'Second');
     const [, next] = await smtp.waitFor(2, (m) => m.parsed.subject === `Re: Mail me [#${ticketId}]`);
     expect(next.parsed.inReplyTo).toBe(mail.parsed.messageId);
-    expect(next.parsed.references).toEqual([`<ticket-${ticketId}@127.0.0.1>`, mail.parsed.messageId]);
+    expect(next.parsed.references).toEqual([mail.parsed.inReplyTo, mail.parsed.messageId]);
     const timeline = dataOf(
       await demo.gql(
         `{ ticket(id: ${ticketId}) { requesterLink timeline(filter: REPLIES) { nodes { __typename ... on TicketReply { id delivery { state } } } } } }`,

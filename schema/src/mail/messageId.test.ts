@@ -13,6 +13,16 @@ describe('what identifies a mail', () => {
     expect(messageIdOf(headerFields(mail('Message-ID: <a@b.test>\nMessage-ID: <c@d.test>')))).toBeNull();
     expect(messageIdOf(headerFields(mail('Message-ID: <<a@b.test>>')))).toBeNull();
     expect(messageIdOf(headerFields(mail('Subject: none')))).toBeNull();
+    const core = fc.stringMatching(/^[A-Za-z0-9.$%_+-]{1,30}@[a-z0-9.-]{1,20}$/);
+    fc.assert(
+      fc.property(core, core, fc.stringMatching(/^[^<>\r\n]{1,10}$/), (a, b, junk) => {
+        expect(messageIdOf(headerFields(mail(`Message-ID: <${a}>`)))).toBe(`<${a}>`);
+        fc.pre(junk.trim().length > 0);
+        for (const value of [`${junk} <${a}>`, `<${a}> ${junk}`, `<${a}> <${b}>`, `<${a}>\nMessage-ID: <${b}>`])
+          expect(messageIdOf(headerFields(mail(`Message-ID: ${value}`)))).toBeNull();
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('the content hash follows From, Subject, Date and the body, not the trace fields', () => {

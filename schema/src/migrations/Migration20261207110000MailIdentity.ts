@@ -44,5 +44,10 @@ export class Migration20261207110000MailIdentity extends Migration {
     );
     this.addSql('alter table incoming_mails drop column content_hash');
     this.addSql('alter table tickets drop column thread_token');
+    // Back to one entry per Message-ID (fails while two mails share one: remove one of them first).
+    const unique = this.getKnex().schema.alterTable('incoming_mails', (t) => {
+      t.unique(['message_id'], { indexName: 'incoming_mails_message_id_unique' });
+    });
+    for (const statement of unique.toSQL()) this.addSql(statement.sql);
   }
 }

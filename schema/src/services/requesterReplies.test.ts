@@ -71,14 +71,16 @@ describe('replies', () => {
       expect(m1.text).toContain(link);
       expect(m1.html).toContain('First &lt;b&gt;answer&lt;/b&gt;');
       expect(m1.html).not.toContain('<b>answer');
-      expect(m2.references).toEqual([`<ticket-${ticket.id}@127.0.0.1>`, m1.messageId]);
+      // The thread root: the ticket id and its 128-bit thread token (mail/threadRoot.ts), the same in every mail.
+      expect(m1.references).toEqual([expect.stringMatching(new RegExp(`^<ticket-${ticket.id}\\.[0-9a-f]{32}@127\\.0\\.0\\.1>$`))]);
+      expect(m2.references).toEqual([m1.references[0], m1.messageId]);
       expect(m2.inReplyTo).toBe(m1.messageId);
       expect(m1.messageId).not.toBe(m2.messageId);
       // A third reply names both earlier ones, oldest first, and answers the latest.
       const third = await replyToRequester(kit.as(agent), ticket.id, 'Third answer');
       const [row3] = await kit.rows<{ message: string }>('select message from mail_outbox where reply_id = ?', [third.id]);
       const m3 = JSON.parse(row3.message) as OutboundMail;
-      expect(m3.references).toEqual([`<ticket-${ticket.id}@127.0.0.1>`, m1.messageId, m2.messageId]);
+      expect(m3.references).toEqual([m1.references[0], m1.messageId, m2.messageId]);
       expect(m3.inReplyTo).toBe(m2.messageId);
       expect(m3.text).toContain(link);
     } finally {
