@@ -257,7 +257,7 @@ describe('the bearer decides alone; CSRF stays for cookies', () => {
 });
 
 describe('limits', () => {
-  it('guessing is rate-limited per client address, like logins, even for a then-valid token', async () => {
+  it('guessing is rate-limited per client address, like logins; a valid token is never refused by it', async () => {
     const limited = await startTestGateway({
       authLimits: { loginFailuresPerAccount: 1000, loginFailuresPerIp: 1000, signupsPerIp: 1000, tokenFailuresPerIp: 5, windowSeconds: 60 },
     });
@@ -266,14 +266,22 @@ describe('limits', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await bearerGql(limited.url, apiTokens.generateSecret(), '{ me { id } }')).status);
       expect(statuses).toEqual([401, 401, 401, 401, 401]);
-      const blocked = await bearerGql(limited.url, secret, '{ me { id } }');
+      const blocked = await bearerGql(limited.url, apiTokens.generateSecret(), '{ me { id } }');
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(codeOf(blocked)).toBe('RATE_LIMITED');
+      // The valid token from the same address: looked up first, answered, over HTTP and websockets.
+      const valid = await bearerGql(limited.url, secret, '{ me { id } }');
+      expect(valid.status).toBe(200);
+      expect(valid.data?.me.id).toBe(1);
       const s = openSocket(limited.url);
       s.send({ type: 'connection_init', payload: { authorization: `Bearer ${secret}` } });
-      expect((await s.closed).code).toBe(4403);
-      figure('token guessing', '5 bad tokens answered 401, the 6th request (a valid token) 429 with Retry-After; websockets refused too');
+      expect((await s.next('connection_ack')).type).toBe('connection_ack');
+      s.ws.close();
+      const guess = openSocket(limited.url);
+      guess.send({ type: 'connection_init', payload: { authorization: `Bearer ${apiTokens.generateSecret()}` } });
+      expect((await guess.closed).code).toBe(4403);
+      figure('token guessing', '5 bad tokens answered 401, the 6th 429 with Retry-After; the valid token answered 200 and its socket acknowledged');
     } finally {
       await limited.destroy();
     }
