@@ -396,6 +396,11 @@ async function findOwnNote(ctx: ServiceContext, rawId: unknown): Promise<TicketN
   return note;
 }
 
+/** Who hears of a note's edit or deletion: the ticket's audience (its assignee and team), as for every change. */
+function noteAudience(note: TicketNote): { assigneeId: number; teamId: number | null } {
+  return { assigneeId: ticketAccess.audienceOwner(note.ticket), teamId: ticketAccess.audienceTeam(note.ticket) };
+}
+
 /** Where a note sits in the timeline: its creation event's seq and time (one indexed read). */
 async function creationOf(ctx: ServiceContext, note: TicketNote): Promise<{ seq: number; at: Date }> {
   const [row] = await ctx.em
@@ -418,7 +423,15 @@ export async function addTicketNote(ctx: ServiceContext, rawTicketId: unknown, b
     audience: ticketAccess.audience(ticket),
     // The note's text stays out of the outbox: a deleted note's text must be gone from every surface.
     data: { id: note.id, ticketId: ticket.id, authorId: viewerId, createdAt: note.createdAt },
-    ticketEvent: { ticketId: ticket.id, kind: 'NOTE_ADDED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(ticket) },
+    ticketEvent: {
+      ticketId: ticket.id,
+      kind: 'NOTE_ADDED',
+      changes: [],
+      noteId: note.id,
+      // The ticket's audience (its assignee, its team's members, the admins) hears of a note as of any other change.
+      assigneeId: ticketAccess.audienceOwner(ticket),
+      teamId: ticketAccess.audienceTeam(ticket),
+    },
   }));
   return noteRecord(note, appended[0].seq, appended[0].at);
 }
@@ -432,9 +445,7 @@ export async function editTicketNote(ctx: ServiceContext, rawId: unknown, body: 
     ctx.em.create(TicketNoteRevision, { note, editor: ctx.em.getReference(User, viewerId), body: note.body ?? '', createdAt: new Date() });
     note.body = text;
     note.editedAt = new Date();
-    await flushWithEvents(ctx, () =>
-      ticketEventOnly({ ticketId: note.ticket.id, kind: 'NOTE_EDITED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(note.ticket) }),
-    );
+    await flushWithEvents(ctx, () => ticketEventOnly({ ticketId: note.ticket.id, kind: 'NOTE_EDITED', changes: [], noteId: note.id, ...noteAudience(note) }));
   }
   const { seq, at } = await creationOf(ctx, note);
   return noteRecord(note, seq, at);
@@ -449,9 +460,7 @@ export async function deleteTicketNote(ctx: ServiceContext, rawId: unknown): Pro
   for (const revision of await ctx.em.find(TicketNoteRevision, { note: note.id })) ctx.em.remove(revision);
   note.body = null;
   note.deletedAt = new Date();
-  await flushWithEvents(ctx, () =>
-    ticketEventOnly({ ticketId: note.ticket.id, kind: 'NOTE_DELETED', changes: [], noteId: note.id, assigneeId: ticketAccess.audienceOwner(note.ticket) }),
-  );
+  await flushWithEvents(ctx, () => ticketEventOnly({ ticketId: note.ticket.id, kind: 'NOTE_DELETED', changes: [], noteId: note.id, ...noteAudience(note) }));
   const { seq, at } = await creationOf(ctx, note);
   return noteRecord(note, seq, at);
 }

@@ -67,8 +67,16 @@ function parseCsv(text: string): string[][] {
   }
   return rows;
 }
-/** What a cell becomes in the CSV: a would-be formula gets a leading ' (and is quoted). */
-const asText = (cell: string) => (/^[=+\-@\t]/.test(cell) ? `'${cell}` : cell);
+/**
+ * What a cell becomes in the CSV: a would-be formula (OWASP: =, +, -, @, tab, CR, LF first, or whitespace before
+ * one of =, +, -, @) gets a leading ' (and is quoted). Written out here, apart from the module's own pattern.
+ */
+const TRIGGERS = ['=', '+', '-', '@'];
+const asText = (cell: string) => {
+  const trimmed = cell.replace(/^\s+/u, '');
+  const formula = ['\t', '\r', '\n', ...TRIGGERS].includes(cell[0] ?? '') || (trimmed !== cell && TRIGGERS.includes(trimmed[0] ?? ''));
+  return formula ? `'${cell}` : cell;
+};
 
 describe('report tables, charts and CSV', () => {
   it('chart series = table = CSV = the GraphQL answer (fast-check)', () => {
@@ -134,5 +142,34 @@ describe('report tables, charts and CSV', () => {
       ],
     };
     expect(csvOf(groupTable(r, 'Team')).split('\r\n')[1]).toMatch(/^"'=HYPERLINK\(""x""\)",1,/);
+  });
+
+  it('every cell a spreadsheet would run, leading whitespace, tab, CR or LF included, is written as text (fast-check)', () => {
+    const group = (label: string): ReportAnswer['groups'][number] => ({
+      key: label,
+      label,
+      totals: { created: 1, solved: 0, reopened: 0, backlog: 1, firstResponse: { count: 0 }, firstResolution: { count: 0 }, resolution: { count: 0 } },
+    });
+    const whitespace = fc.string({ unit: fc.constantFrom(' ', '\t', '\r', '\n', '\u00a0', '\u3000'), maxLength: 3 });
+    const label = fc.oneof(
+      fc.tuple(whitespace, fc.constantFrom(...TRIGGERS, '\t', '\r', '\n'), fc.string({ maxLength: 12 })).map(([w, t, rest]) => `${w}${t}${rest}`),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 5 }), (labels) => {
+        const r: ReportAnswer = { totals: group('').totals, series: [], groups: labels.map(group) };
+        const read = parseCsv(csvOf(groupTable(r, 'Team')))
+          .slice(1, -1)
+          .map((row) => row[0]);
+        expect(read).toEqual(labels.map(asText));
+      }),
+      { numRuns: 300 },
+    );
+    for (const label of [' =1+1', '\r=cmd', '\n@SUM(A1)', '\t-2', '  +3', '\u00a0=x']) {
+      const r: ReportAnswer = { totals: group('').totals, series: [], groups: [group(label)] };
+      expect(parseCsv(csvOf(groupTable(r, 'Team')))[1][0], JSON.stringify(label)).toBe(`'${label}`);
+    }
+    const plain: ReportAnswer = { totals: group('').totals, series: [], groups: [group(' Support')] };
+    expect(parseCsv(csvOf(groupTable(plain, 'Team')))[1][0]).toBe(' Support');
   });
 });

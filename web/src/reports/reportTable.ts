@@ -99,12 +99,22 @@ export function groupTable(report: ReportAnswer, groupName: string): ReportTable
   };
 }
 
-const csvCell = (cell: string) =>
-  /[",\r\n]/.test(cell) || /^[=+\-@\t]/.test(cell) ? `"${(/^[=+\-@\t]/.test(cell) ? `'${cell}` : cell).replace(/"/g, '""')}"` : cell;
+/**
+ * A cell a spreadsheet would run as a formula (OWASP's CSV injection rule): one starting with =, +, -, @, a tab, a
+ * carriage return or a line feed, or with whitespace before one of =, +, -, @ (spreadsheets trim it before they
+ * look). Such a cell is written as text: a leading ' and quoted. Any other cell, one starting with a plain space
+ * included, is written as it is.
+ */
+export const FORMULA_START = /^(?:[=+\-@\t\r\n]|\s+[=+\-@])/u;
+
+const csvCell = (cell: string) => {
+  const text = FORMULA_START.test(cell) ? `'${cell}` : cell;
+  return text !== cell || /[",\r\n]/.test(cell) ? `"${text.replace(/"/g, '""')}"` : cell;
+};
 
 /**
  * The table as CSV (RFC 4180: CRLF, quotes doubled): the header, the rows, the total row, cell for cell. A cell
- * that a spreadsheet would run as a formula (a group label starting with =, +, -, @) is quoted with a leading '.
+ * that a spreadsheet would run as a formula (FORMULA_START) is quoted with a leading '.
  */
 export function csvOf(table: ReportTable): string {
   return [table.columns, ...table.rows, table.total].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
