@@ -135,6 +135,10 @@ export async function replyToRequester(
   const appended = await flushWithEvents(
     ctx,
     () => ({
+      // Once, when the reply commits, with its delivery state then; delivery changes are replyDeliveryEvents'.
+      type: 'TICKET_REPLY_ADDED',
+      audience: [],
+      data: { id: reply.id, ticketId: ticket.id, authorId: viewerId, createdAt: at, delivery: { state: reply.deliveryState } },
       ticketEvent: (event = {
         ticketId: ticket.id,
         kind: 'REPLY_ADDED',
