@@ -26,7 +26,7 @@ beforeAll(async () => {
     webhooks: { allowHosts: '127.0.0.1', retryDelaysMs: [200], pollMs: 200 },
   });
   demo = await gw.as(0);
-  await createWebhook(demo, receiver.url, ['TICKET_REPLY_BOUNCED', 'TICKET_UPDATED']);
+  await createWebhook(demo, receiver.url, ['TICKET_REPLY_BOUNCED', 'TICKET_UPDATED', 'TICKET_REPLY_ADDED', 'TICKET_REQUESTER_MESSAGE_ADDED']);
 }, 60_000);
 afterAll(async () => {
   await gw?.destroy();
@@ -159,5 +159,24 @@ describe('bounces of our replies', () => {
       headers: { 'Auto-Submitted': 'auto-replied' },
     });
     expect((await ticketOf(t.id)).timeline.nodes.find((n: Data) => n.id === t.reply && n.__typename === 'TicketReply').delivery.state).toBe('SENT');
+  });
+});
+
+describe('conversation webhook events', () => {
+  it('TICKET_REPLY_ADDED once per reply with its delivery then; TICKET_REQUESTER_MESSAGE_ADDED for mail (held too), never the text', async () => {
+    const t = await repliedTicket('convo@good.test', 'CONVO-REPLY-TEXT we are on it.');
+    const first = await receiver.waitFor(1, (r) => r.json.type === 'TICKET_REQUESTER_MESSAGE_ADDED' && r.json.data.ticketId === t.id);
+    expect(first[0].json.data).toMatchObject({ ticketId: t.id, via: 'EMAIL', held: false, heldReason: null });
+    const [added] = await receiver.waitFor(1, (r) => r.json.type === 'TICKET_REPLY_ADDED' && r.json.data.ticketId === t.id);
+    expect(added.json.data).toMatchObject({ id: t.reply, ticketId: t.id, delivery: { state: 'QUEUED' } });
+    expect(added.body).not.toContain('CONVO-REPLY-TEXT');
+    // Another sender on the thread: held, and said so.
+    await sendTo(gw.smtp!.port, { from: 'other@good.test', subject: 'Re', text: 'CONVO-HELD-TEXT', messageId: freshId('h'), inReplyTo: t.messageId });
+    const messages = await receiver.waitFor(2, (r) => r.json.type === 'TICKET_REQUESTER_MESSAGE_ADDED' && r.json.data.ticketId === t.id);
+    expect(messages[1].json.data).toMatchObject({ ticketId: t.id, via: 'EMAIL', held: true, heldReason: 'SENDER' });
+    expect(messages[1].body).not.toContain('CONVO-HELD-TEXT');
+    // The delivery's later change (SENT) is not a second TICKET_REPLY_ADDED.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received.filter((r) => r.json.type === 'TICKET_REPLY_ADDED' && r.json.data.id === t.reply)).toHaveLength(1);
   });
 });

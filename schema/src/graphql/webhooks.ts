@@ -16,6 +16,10 @@ const EVENT_DESCRIPTIONS: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> =
   TICKET_DELETED: 'One of your tickets was deleted; `data` is the ticket as it was.',
   TICKET_NOTE_ADDED:
     "An internal note was added to one of your tickets; `data` is {id, ticketId, authorId, createdAt}. The note's text is not in the event (a deleted note's text is removed everywhere): read it with the ticket's `timeline`.",
+  TICKET_REPLY_ADDED:
+    'An agent’s public reply to the requester was added to one of your tickets (once, when committed); `data` is {id, ticketId, authorId, createdAt, delivery: {state}}, the delivery state then (later changes are not repeated here: see replyDeliveryEvents and TICKET_REPLY_BOUNCED). Read its text with the ticket’s `timeline`.',
+  TICKET_REQUESTER_MESSAGE_ADDED:
+    'The requester wrote on one of your tickets, by mail or on the requester page (a held mail too); `data` is {id, ticketId, via, held, heldReason, createdAt}. The message’s text and files are not in the event: read them with the ticket’s `timeline`.',
   TICKET_REPLY_BOUNCED:
     'A public reply on one of your tickets bounced (its delivery is now BOUNCED), once per reply; `data` is {id, ticketId, delivery: {state, lastResponse}}, `lastResponse` the bounce’s Diagnostic-Code (else its Status).',
   CUSTOMER_CREATED: 'A customer was added to the shared directory (every agent may read it).',

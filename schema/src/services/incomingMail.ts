@@ -294,7 +294,13 @@ async function record(
       ? [{ filename: files.image.filename, mimeType: files.image.mimeType, byteSize: files.image.byteSize, data: files.image.data }, ...files.files]
       : files.files;
     // Only a real reply from the requester reopens a solved ticket: never a held one, never a loop.
-    const write = recordRequesterMessage(em, ticket, { fromEmail: cut(fromEmail, 255), body, via: 'EMAIL', held }, allFiles.slice(0, MAX_MAIL_ATTACHMENTS));
+    const write = recordRequesterMessage(
+      em,
+      ticket,
+      { fromEmail: cut(fromEmail, 255), body, via: 'EMAIL', held },
+      allFiles.slice(0, MAX_MAIL_ATTACHMENTS),
+      decision.reason,
+    );
     const message = write.message;
     entry.ticket = ticket;
     entry.requesterMessage = message;

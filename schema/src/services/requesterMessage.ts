@@ -44,7 +44,13 @@ export function reopenForMessage(ticket: Ticket): ReturnType<typeof ticketData> 
   return before;
 }
 
-export function recordRequesterMessage(em: Em, ticket: Ticket, input: RequesterMessageInput, files: readonly CheckedAttachment[]): RequesterMessageWrite {
+export function recordRequesterMessage(
+  em: Em,
+  ticket: Ticket,
+  input: RequesterMessageInput,
+  files: readonly CheckedAttachment[],
+  heldReason: string | null = null,
+): RequesterMessageWrite {
   const createdAt = new Date();
   const message = em.create(RequesterMessage, { ticket, ...input, createdAt });
   for (const file of files) em.create(ReplyAttachment, { ticket, reply: null, requesterMessage: message, ...file, createdAt });
@@ -59,6 +65,17 @@ export function recordRequesterMessage(em: Em, ticket: Ticket, input: RequesterM
     event: () => event,
     drafts: () => [
       {
+        // Names the message, never its text or files (as TICKET_NOTE_ADDED): read them with the ticket's timeline.
+        type: 'TICKET_REQUESTER_MESSAGE_ADDED',
+        audience: [],
+        data: {
+          id: message.id,
+          ticketId: ticket.id,
+          via: input.via,
+          held: input.held,
+          heldReason: input.held ? (heldReason ?? 'SENDER') : null,
+          createdAt,
+        },
         ticketEvent: (event = {
           ticketId: ticket.id,
           kind: 'MESSAGE_RECEIVED',

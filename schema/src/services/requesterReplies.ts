@@ -10,6 +10,7 @@ import { dateBinding, hotRead } from '../database.js';
 import { AppError } from '../errors.js';
 import { ReplyAttachment, TicketReply, User } from '../entities/index.js';
 import { composeReplyMail, messageIdHost } from '../mail/compose.js';
+import { earlierIds } from '../mail/references.js';
 import { toDate } from '../records/index.js';
 import { MESSAGES, hasErrors, isTicketStatus, validateTicketReply } from '../validation/rules.js';
 import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
@@ -79,20 +80,35 @@ export async function replyToRequester(
   // SQLite the writer's lock is held for its length).
   const ticket = await ticketAccess.findForChange(ctx, rawTicketId);
   // One statement reads what the reply and its mail need besides the ticket: the requester's address and name, the
-  // author's name, the link's nonce, and the Message-IDs of the ticket's last 20 replies (one row each, newest
-  // first; one row of nulls when none).
+  // author's name, the link's nonce, and the Message-IDs of the ticket's conversation for the mail's threading
+  // headers (mail/references.ts): the last 60 of our replies and the requester's mails that joined it (not held),
+  // and the requester's first such mail however old (one row each, newest first; one row of nulls when none).
   // A statement prepared once per process (database.hotRead): a reply's own reads cost what a note's do.
-  const rows = await hotRead<{ email: string; name: string; username: string; nonce: string | null; mail_message_id: string | null }>(
+  const rows = await hotRead<{
+    email: string;
+    name: string;
+    username: string;
+    nonce: string | null;
+    mail_message_id: string | null;
+    requester: number | string | null;
+  }>(
     em,
     'reply_context',
-    `select c.email, c.name, u.username, l.nonce, r.mail_message_id
+    `select c.email, c.name, u.username, l.nonce, r.mid as mail_message_id, r.requester
        from customers c
        cross join users u
        left join requester_links l on l.ticket_id = ?
-       left join (select id, mail_message_id from ticket_replies where ticket_id = ? order by id desc limit 20) r on 1 = 1
+       left join (select at, mid, requester, head from (
+           select created_at as at, mail_message_id as mid, 0 as requester, 0 as head from ticket_replies where ticket_id = ?
+           union all
+           select i.created_at, i.message_id, 1, case when i.id = (select min(f.id) from incoming_mails f join requester_messages fm
+                    on fm.id = f.requester_message_id where f.ticket_id = ? and not fm.held and fm.discarded_at is null) then 1 else 0 end
+             from incoming_mails i join requester_messages m on m.id = i.requester_message_id
+            where i.ticket_id = ? and not m.held and m.discarded_at is null
+         ) x order by head desc, at desc limit 61) r on 1 = 1
       where c.id = ? and u.id = ?
-      order by r.id desc`,
-    [ticket.id, ticket.id, ticket.requester.id, viewerId],
+      order by r.at desc`,
+    [ticket.id, ticket.id, ticket.id, ticket.id, ticket.requester.id, viewerId],
   );
   const who = rows[0];
   if (!who) throw AppError.notFound('Ticket');
@@ -128,7 +144,7 @@ export async function replyToRequester(
         body: text,
         link: linkUrl(ctx, token),
         messageId: reply.mailMessageId,
-        earlier: rows.flatMap((r) => (r.mail_message_id ? [r.mail_message_id] : [])).reverse(),
+        earlier: earlierIds(rows.flatMap((r) => (r.mail_message_id ? [{ messageId: r.mail_message_id, requester: Number(r.requester) === 1 }] : [])).reverse()),
       },
       host,
     );
@@ -150,6 +166,10 @@ export async function replyToRequester(
     () => {
       const drafts: ChangeDraft[] = [
         {
+          // Once, when the reply commits, with its delivery state then; delivery changes are replyDeliveryEvents'.
+          type: 'TICKET_REPLY_ADDED',
+          audience: [],
+          data: { id: reply.id, ticketId: ticket.id, authorId: viewerId, createdAt: at, delivery: { state: reply.deliveryState } },
           ticketEvent: (event = {
             ticketId: ticket.id,
             kind: 'REPLY_ADDED',

@@ -319,8 +319,12 @@ export type WebhookEventType =
   | 'TICKET_DELETED'
   /** An internal note was added to one of your tickets; `data` is {id, ticketId, authorId, createdAt}. The note's text is not in the event (a deleted note's text is removed everywhere): read it with the ticket's `timeline`. */
   | 'TICKET_NOTE_ADDED'
+  /** An agent’s public reply to the requester was added to one of your tickets (once, when committed); `data` is {id, ticketId, authorId, createdAt, delivery: {state}}, the delivery state then (later changes are not repeated here: see replyDeliveryEvents and TICKET_REPLY_BOUNCED). Read its text with the ticket’s `timeline`. */
+  | 'TICKET_REPLY_ADDED'
   /** A public reply on one of your tickets bounced (its delivery is now BOUNCED), once per reply; `data` is {id, ticketId, delivery: {state, lastResponse}}, `lastResponse` the bounce’s Diagnostic-Code (else its Status). */
   | 'TICKET_REPLY_BOUNCED'
+  /** The requester wrote on one of your tickets, by mail or on the requester page (a held mail too); `data` is {id, ticketId, via, held, heldReason, createdAt}. The message’s text and files are not in the event: read them with the ticket’s `timeline`. */
+  | 'TICKET_REQUESTER_MESSAGE_ADDED'
   /** One of your tickets changed (fields, image, or its macro was deleted); `previous` holds the changed fields' old values, `changes` the same change as the ticket's event record has it ([{field, from, to}], GraphQL field names and spellings). */
   | 'TICKET_UPDATED';
 
