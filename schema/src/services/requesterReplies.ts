@@ -139,7 +139,8 @@ export async function replyToRequester(
         toName: who.name,
         ticketId: ticket.id,
         threadToken: ticket.threadToken ?? null,
-        ticketTitle: ticket.title,
+        // The mail's whole subject for a ticket that came by mail (Ticket.subject), else the title.
+        ticketTitle: ticket.subject ?? ticket.title,
         authorName: who.username,
         body: text,
         link: linkUrl(ctx, token),
