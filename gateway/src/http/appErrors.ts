@@ -28,7 +28,7 @@ export function sendAppError(res: Response, error: AppError, options: { authRout
  * past a size limit, never logged (a client's mistake is not the server's), and its message is the parser's own
  * only when that parser marks it as safe to show (`expose`, http-errors' convention).
  */
-export interface BodyRefusal {
+interface BodyRefusal {
   status: 400 | 413;
   message: string;
 }

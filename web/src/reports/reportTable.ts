@@ -105,7 +105,7 @@ export function groupTable(report: ReportAnswer, groupName: string): ReportTable
  * look). Such a cell is written as text: a leading ' and quoted. Any other cell, one starting with a plain space
  * included, is written as it is.
  */
-export const FORMULA_START = /^(?:[=+\-@\t\r\n]|\s+[=+\-@])/u;
+const FORMULA_START = /^(?:[=+\-@\t\r\n]|\s+[=+\-@])/u;
 
 const csvCell = (cell: string) => {
   const text = FORMULA_START.test(cell) ? `'${cell}` : cell;
