@@ -81,7 +81,7 @@ async function measureOn(postgres: boolean, label: string): Promise<Measured> {
     let missing = 0;
     let next = 0;
     let done = 0;
-    // The listener's 250 names the ticket ("2.0.0 Accepted: ticket #123"): read it by id, as an agent's screen would.
+    // The listener's 250 names the ticket ("2.6.0 Accepted: ticket #123"): read it by id, as an agent's screen would.
     type Found = { id: number; title: string; image: { id: number } | null } | null;
     const find = async (id: number): Promise<Found> =>
       ((await gql(gw.url, demo, 'query($id: Int!) { ticket(id: $id) { id title image { id } } }', { id }).catch(() => ({ ticket: null }))) as { ticket: Found })

@@ -25,6 +25,8 @@ try {
 }
 const database = options.databaseUrl ? 'PostgreSQL' : `SQLite in ${options.dataDir}`;
 console.log(`fulcrum listening on ${gateway.url} (${database}${options.redisUrl ? ', Redis pub/sub' : ''}) in ${Math.round(performance.now() - startedAt)} ms`);
+if (gateway.smtp)
+  console.log(`fulcrum: SMTP listener on ${gateway.smtp.host.includes(':') ? `[${gateway.smtp.host}]` : gateway.smtp.host}:${gateway.smtp.port}`);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -4,7 +4,7 @@
  * the schema's incoming-mail service (services/incomingMail.ts) decides and writes what the mail becomes.
  *
  * - Size: FULCRUM_MAIL_MAX_BYTES (default 25 MB) is advertised with EHLO `SIZE`; a `MAIL FROM ... SIZE=` beyond it,
- *   or a message that turns out larger, is answered 552 and nothing is kept.
+ *   or a message that turns out larger, is answered 552 5.3.4 and nothing is kept.
  * - Accepted means committed: 250 only once the service's transaction has committed; a failure to write is 451
  *   (the MTA keeps the mail and retries), a mail from a new address with no agent to own it too.
  * - Never a crash: every step of a message is caught and answered; the server's own errors (a client's garbage,
@@ -142,18 +142,18 @@ export async function startSmtpListener(deps: ServiceDeps, options: SmtpListener
       // Past the cap the rest is read and dropped (the client is still sending), then refused.
       if (size <= maxBytes) chunks.push(chunk);
     }
-    if (stream.sizeExceeded || size > maxBytes) throw smtpError(552, `5.3.4 Message too big: at most ${maxBytes} bytes`);
+    if (stream.sizeExceeded || size > maxBytes) throw smtpError(552, `Message too big: at most ${maxBytes} bytes`);
     const raw = Buffer.concat(chunks);
     const auth = await authOf(raw, session);
     const mailFrom = session.envelope.mailFrom;
     const result = await incomingMail.receiveMail(deps, { raw, envelopeFrom: mailFrom ? mailFrom.address : null, auth });
     switch (result.outcome) {
       case 'TICKET':
-        return `2.0.0 Accepted: ticket #${result.ticketId}`;
+        return `Accepted: ticket #${result.ticketId}`;
       case 'DUPLICATE':
-        return '2.0.0 Accepted before';
+        return 'Accepted before';
       default:
-        return `2.0.0 Accepted`;
+        return `Accepted`;
     }
   }
 
@@ -165,6 +165,12 @@ export async function startSmtpListener(deps: ServiceDeps, options: SmtpListener
     // Behind the MTA on a private address: no AUTH and no STARTTLS (the MTA speaks TLS to the world).
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
+    // Enhanced status codes (RFC 3463) on every answer, written by smtp-server once: 250 2.6.0 for an accepted mail,
+    // 451 4.3.0, 552 5.3.4 for a mail too big (also for `MAIL FROM ... SIZE=`), 554 5.6.0 for a mail without a sender.
+    // Our own texts carry none, so no answer says one twice.
+    hideENHANCEDSTATUSCODES: false,
+    // smtp-server itself refuses a message past `size` (552 5.3.4), whatever accept() answered.
+    rejectOversized: true,
     maxClients: 200,
     socketTimeout: 60_000,
     onData(stream, session, callback) {
@@ -174,12 +180,12 @@ export async function startSmtpListener(deps: ServiceDeps, options: SmtpListener
           if ((error as { responseCode?: number }).responseCode) return callback(error as Error);
           if (error instanceof incomingMail.NoMailOwnerError) {
             log(error, 'smtp: mail from a new address');
-            return callback(smtpError(451, '4.3.0 No agent to own mail from a new address; try again later'));
+            return callback(smtpError(451, 'No agent to own mail from a new address; try again later'));
           }
-          if ((error as { code?: string }).code === 'BAD_USER_INPUT') return callback(smtpError(550, `5.6.0 ${(error as Error).message}`));
+          if ((error as { code?: string }).code === 'BAD_USER_INPUT') return callback(smtpError(554, (error as Error).message));
           log(error, 'smtp: recording a mail');
           stream.resume();
-          callback(smtpError(451, '4.3.0 Could not store the message; try again later'));
+          callback(smtpError(451, 'Could not store the message; try again later'));
         },
       );
     },

@@ -38,7 +38,7 @@ export async function sendTo(port: number, mail: SendMailOptions): Promise<SendR
   }
 }
 
-/** The ticket id in the listener's answer ("250 2.0.0 Accepted: ticket #12"), or null. */
+/** The ticket id in the listener's answer ("250 2.6.0 Accepted: ticket #12"), or null. */
 export const ticketIn = (result: SendResult) => (result.ok ? Number(/ticket #(\d+)/.exec(result.response)?.[1] ?? NaN) || null : null);
 
 export interface IncomingRow {
