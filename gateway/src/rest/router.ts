@@ -16,6 +16,11 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
     const parsed: unknown = req.body;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   };
+  /** A macro in the contract's fields only: sharing is GraphQL's, so a REST body's `sharing` or `teamId` is ignored. */
+  const macroFields = (req: Request) => {
+    const { name, description } = body(req);
+    return { name, description };
+  };
   // Every error of a body parser is the body's (http/appErrors.ts bodyRefusal): 400 or 413, never a 500.
   const json = readsBody(express.json({ limit: '100kb', strict: true }));
   const image = readsBody(
@@ -88,10 +93,10 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
 
   route('/macro', 'get', async (req, res) => res.json((await macros.listMacros(ctx(req))).map(restMacro)));
   route('/macro/create', 'post', json, async (req, res) =>
-    res.status(201).json(restMacro(await macros.createMacro(ctx(req), body(req) as { name: unknown; description: unknown }))),
+    res.status(201).json(restMacro(await macros.createMacro(ctx(req), macroFields(req)))),
   );
   route('/macro/edit/:id', 'put', json, async (req, res) =>
-    res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, body(req) as { name: unknown; description: unknown }))),
+    res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, macroFields(req)))),
   );
   route('/macro/:id', 'get', async (req, res) => res.json(restMacro(await macros.getMacro(ctx(req), req.params.id))));
   deleteRoute('/macro/:id/delete', macros.deleteMacro, 'Macro deleted successfully');

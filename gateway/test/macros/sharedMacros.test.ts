@@ -47,6 +47,11 @@ describe('shared macros over the gateway', () => {
     expect(rest.body.map((m: object) => Object.keys(m).sort())).toEqual(plain.map(() => ['description', 'id', 'name', 'user_id']));
     expect(rest.body.at(-1)).toEqual({ id: 1, user_id: null, name: 'No Macro', description: expect.any(String) });
     expect((await mate.get(`/api/macro/${everyone.createMacro.id}`)).status).toBe(404);
+    // REST speaks the contract's fields only: a body's `sharing` and `teamId` share nothing.
+    const posted = await mate.post('/api/macro/create', { name: 'Mine only', description: 'x', sharing: 'EVERYONE', teamId: team });
+    expect(posted.status).toBe(201);
+    const viaRest = dataOf(await mate.gql('query($id: Int!) { macro(id: $id) { sharing team { id } } }', { id: posted.body.id }));
+    expect(viaRest.macro).toEqual({ sharing: 'PRIVATE', team: null });
 
     const ticket = (await mate.post('/api/tickets/create', validTicket())).body;
     const rendered = await mate.gql('query($m: Int!, $t: Int!) { renderMacro(macroId: $m, ticketId: $t) }', { m: everyone.createMacro.id, t: ticket.id });

@@ -62,7 +62,7 @@ const raw = (envelopeFrom: string, headers: string[], text: string) =>
   sendTo(port, { envelope: { from: envelopeFrom, to: ['help@fulcrum.test'] }, raw: `${headers.join('\r\n')}\r\n\r\n${text}\r\n` });
 
 describe('mail that tries to pass for the requester', () => {
-  it('a second From address is refused at the end of DATA (550 5.6.0) and never joins the thread', async () => {
+  it('a second From address is refused at the end of DATA (554 5.6.0) and never joins the thread', async () => {
     const { id, replyId } = await ticketWithReply('kim@bank.test');
     await setStatus(id, 'SOLVED');
     const before = (await messagesOf(id)).length;
@@ -75,7 +75,7 @@ describe('mail that tries to pass for the requester', () => {
         'Pay to my new account.',
       );
       expect(sent.ok).toBe(false);
-      expect(sent.ok ? 0 : sent.code).toBe(550);
+      expect(sent.ok ? 0 : sent.code).toBe(554);
       expect(sent.response).toMatch(/5\.6\.0 .*exactly one From/);
       expect(await incomingRows(gw.orm, messageId)).toEqual([]);
     }

@@ -76,11 +76,6 @@ export async function ensureToken(ctx: ServiceContext, em: Em, ticketId: number,
   return tokenOf(ctx, ticketId, made.nonce);
 }
 
-/** The ticket of a token, or null (unknown, revoked or malformed). */
-export async function ticketOfToken(em: Em, token: unknown): Promise<number | null> {
-  return (await linkOfToken(em, token))?.ticketId ?? null;
-}
-
 /** A link found by its token: its ticket and where its view starts (the seq its page shows entries after). */
 export interface FoundLink {
   ticketId: number;
