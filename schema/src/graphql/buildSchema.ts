@@ -13,6 +13,7 @@ import { MailedMessageResolver } from './incomingMail.js';
 import { NotTicketedMailResolver } from './notTicketedMail.js';
 import { FieldChangeLabelResolver } from './fieldChangeLabels.js';
 import { TicketSubjectResolver } from './ticketSubject.js';
+import { TicketSearchMatchResolver } from './searchMatch.js';
 import { usePlainFieldResolvers, useSyncTypeResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -43,6 +44,7 @@ export const SCHEMA_RESOLVERS = [
   NotTicketedMailResolver,
   FieldChangeLabelResolver,
   TicketSubjectResolver,
+  TicketSearchMatchResolver,
 ] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */

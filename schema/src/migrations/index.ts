@@ -21,6 +21,7 @@ import { Migration20261207110000MailIdentity } from './Migration20261207110000Ma
 import { Migration20261207120000RequesterLinkStart } from './Migration20261207120000RequesterLinkStart.js';
 import { Migration20261207140000MacroSharing } from './Migration20261207140000MacroSharing.js';
 import { Migration20261207140100TicketSubject } from './Migration20261207140100TicketSubject.js';
+import { Migration20261207140200SubjectSearch } from './Migration20261207140200SubjectSearch.js';
 import { Migration20261207150000NotTicketedMail } from './Migration20261207150000NotTicketedMail.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -47,5 +48,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261207120000RequesterLinkStart', class: Migration20261207120000RequesterLinkStart },
   { name: 'Migration20261207140000MacroSharing', class: Migration20261207140000MacroSharing },
   { name: 'Migration20261207140100TicketSubject', class: Migration20261207140100TicketSubject },
+  { name: 'Migration20261207140200SubjectSearch', class: Migration20261207140200SubjectSearch },
   { name: 'Migration20261207150000NotTicketedMail', class: Migration20261207150000NotTicketedMail },
 ];
