@@ -3,7 +3,6 @@ import { loadProblem, problemText } from '../../apollo/errors';
 import { RelativeTime } from '../../ui/RelativeTime';
 import {
   actorName,
-  changeWords,
   FILTERS,
   rowBlocks,
   timelineRows,
@@ -13,6 +12,7 @@ import {
   type TimelineFilterValue,
   type TimelineRow,
 } from './entries';
+import { historySentence } from './history';
 import { Composer, type ComposerProps } from './Composer';
 import { MailFacts } from './HeldMail';
 import { TimelineNote, type NoteMode, type NoteView } from './TimelineNote';
@@ -320,14 +320,14 @@ interface ChangeRowProps {
   changes: readonly ChangeValue[];
 }
 
-/** "Marnie set priority High → Urgent · 2 min. ago". */
+/** "Marnie changed the priority from High to Urgent · 2 min. ago" (history.ts). */
 const ChangeRow = memo(
   function ChangeRow({ actor, via, at, changes }: ChangeRowProps) {
     const door = viaWords(via);
     return (
       <li className="timeline-row timeline-change">
         <p className="timeline-line">
-          <span className="timeline-actor">{actorName(actor)}</span> {changeWords(changes)}
+          <span className="timeline-actor">{actorName(actor)}</span> {historySentence(changes)}
           {door && ` ${door}`}
           {' · '}
           <RelativeTime value={at} />
