@@ -38,7 +38,7 @@ import type { TicketRecord } from '../records/index.js';
 import type { TimelineSignal } from '../realtime/events.js';
 import type { GraphQLContext } from './context.js';
 import { PageArgs, PageInfo, toConnection } from './connection.js';
-import { Ticket, User } from './types.js';
+import { Ticket, TicketStatus, User } from './types.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
@@ -322,10 +322,15 @@ export class TicketTimelineResolver {
       description: `Files sent with the reply: at most ${LIMITS.replyAttachments.max}, each a PNG, JPEG, GIF, WebP or PDF file of at most 5 MB (the type is read from the bytes).`,
     })
     attachments: (Promise<FileUpload> | null)[] | null,
+    @Arg('setStatus', () => TicketStatus, {
+      nullable: true,
+      description: "Send and set Pending/Solved: the ticket's new status, changed in the reply's transaction (one history entry each).",
+    })
+    setStatus: string | null,
     @Ctx() { service }: GraphQLContext,
   ) {
     const files = await readUploadFiles(attachments, 'attachments', LIMITS.replyAttachments.max);
-    return requesterReplies.replyToRequester(service, ticketId, body, files);
+    return requesterReplies.replyToRequester(service, ticketId, body, files, setStatus);
   }
 
   @Mutation(() => String, {

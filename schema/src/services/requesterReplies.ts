@@ -5,13 +5,14 @@
  * Who may reply is decided by services/ticketAccess.ts.
  */
 import { randomBytes } from 'node:crypto';
+import { raw } from '@mikro-orm/core';
 import { dateBinding, hotRead } from '../database.js';
 import { AppError } from '../errors.js';
 import { ReplyAttachment, TicketReply, User } from '../entities/index.js';
 import { composeReplyMail, messageIdHost } from '../mail/compose.js';
 import { toDate } from '../records/index.js';
-import { hasErrors, validateTicketReply } from '../validation/rules.js';
-import { flushWithEvents, type TicketEventDraft } from './changeLog.js';
+import { MESSAGES, hasErrors, isTicketStatus, validateTicketReply } from '../validation/rules.js';
+import { flushWithEvents, ticketData, webhookEvent, type ChangeDraft, type TicketEventDraft } from './changeLog.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 import { checkAttachments, type IncomingFile } from './replyAttachments.js';
 import { ensureToken, linkUrl } from './requesterLinks.js';
@@ -52,15 +53,19 @@ export interface RequesterMessageRecord {
 /**
  * Sends a public reply to the requester of one of the viewer's tickets, with its files (services/replyAttachments.ts:
  * checked before anything is written, stored in the reply's transaction, attached to its mail by mail/sender.ts).
+ * With `setStatus` ("Send and set Pending/Solved") the ticket's status changes in the reply's transaction: one
+ * history entry each (the reply's, then the status change's when the status differs); a refused status writes nothing.
  */
 export async function replyToRequester(
   ctx: ServiceContext,
   rawTicketId: unknown,
   body: unknown,
   files?: readonly IncomingFile[] | null,
+  setStatus?: unknown,
 ): Promise<TicketReplyRecord> {
   const viewerId = requireViewer(ctx);
   const fields = validateTicketReply({ body });
+  if (setStatus !== undefined && setStatus !== null && !isTicketStatus(setStatus)) fields.setStatus = [MESSAGES.ticketStatus];
   if (hasErrors(fields)) throw AppError.validation(fields);
   const attachments = await checkAttachments(files);
   const text = body as string;
@@ -129,21 +134,34 @@ export async function replyToRequester(
     outbox = JSON.stringify(mail);
   }
   const previous = facetsOf(ticket);
+  // The status change rides in the same unit of work: the ticket's row, its version and its TICKET_UPDATED event.
+  const before = isTicketStatus(setStatus) && setStatus !== ticket.status ? ticketData(ticket) : null;
+  if (before) {
+    ticket.status = setStatus as typeof ticket.status;
+    ticket.updatedAt = at;
+    ticket.version = raw('version + 1');
+  }
   // Drafted after the flush (the reply has its id); the change log sets its audience in the transaction. The reply,
   // its files, its outbox row and its event commit together (changeLog.flushWithEvents).
   let event: TicketEventDraft | undefined;
   const appended = await flushWithEvents(
     ctx,
-    () => ({
-      ticketEvent: (event = {
-        ticketId: ticket.id,
-        kind: 'REPLY_ADDED',
-        changes: [],
-        replyId: reply.id,
-        assigneeId: ticketAccess.audienceOwner(ticket),
-        teamId: ticketAccess.audienceTeam(ticket),
-      }),
-    }),
+    () => {
+      const drafts: ChangeDraft[] = [
+        {
+          ticketEvent: (event = {
+            ticketId: ticket.id,
+            kind: 'REPLY_ADDED',
+            changes: [],
+            replyId: reply.id,
+            assigneeId: ticketAccess.audienceOwner(ticket),
+            teamId: ticketAccess.audienceTeam(ticket),
+          }),
+        },
+      ];
+      if (before) drafts.push(webhookEvent.ticket('UPDATED', ticket, before));
+      return drafts;
+    },
     // The ticket's agents' lists hear of it (its audience, read by the change log in the transaction): it is no
     // longer awaiting a reply.
     () => publishTicket(ctx, 'UPDATED', ticket, event?.audience ?? [], previous),
