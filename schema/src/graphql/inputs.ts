@@ -1,5 +1,5 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { TicketPriority, TicketStatus, TicketType } from './types.js';
+import { MacroSharing, TicketPriority, TicketStatus, TicketType } from './types.js';
 
 /** Inputs carry no validation decorators: every rule lives once, in the service layer. */
 @InputType()
@@ -54,4 +54,11 @@ export class CustomerInput {
 export class MacroInput {
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
+  @Field(() => MacroSharing, {
+    nullable: true,
+    description: 'Who may use it; missing keeps it (PRIVATE for a new macro). TEAM needs `teamId`; EVERYONE is for admins (FORBIDDEN otherwise).',
+  })
+  sharing?: string | null;
+  @Field(() => Int, { nullable: true, description: "For TEAM sharing: one of the author's teams (a validation error on `teamId` otherwise)." })
+  teamId?: number | null;
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { assignment, auth, customers, macros, messages, teams, ticketAccess, tickets, users, views } from '../services/index.js';
+import { assignment, auth, customers, macroRender, macros, messages, teams, ticketAccess, tickets, users, views } from '../services/index.js';
 import { AppError } from '../errors.js';
 import { MESSAGES } from '../validation/rules.js';
 import type { CustomerRecord, MacroRecord, MessageRecord, TicketImageRecord, TicketRecord, UserRecord } from '../records/index.js';
@@ -320,9 +320,38 @@ export class CustomerResolver {
 
 @Resolver(() => Macro)
 export class MacroResolver {
-  @Query(() => MacroConnection, { description: 'Your macros and the built-in macro 1, newest first, one page at a time.' })
-  async macros(@Args(() => PageArgs) page: PageArgs, @Ctx() { service }: GraphQLContext) {
-    return toConnection(await macros.listMacrosPage(service, page));
+  @Query(() => MacroConnection, {
+    description:
+      'Your macros and the built-in macro 1, newest first, one page at a time; with `includeShared` also the macros shared with your teams and with everyone.',
+  })
+  async macros(
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('includeShared', () => Boolean, {
+      nullable: true,
+      defaultValue: false,
+      description: 'Also the TEAM macros of your teams and the EVERYONE macros (the macros you may apply where replies are written).',
+    })
+    includeShared: boolean | null,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return toConnection(await macros.listMacrosPage(service, page, includeShared === true));
+  }
+
+  @Query(() => String, {
+    description:
+      "A macro's text filled in for a ticket: {{requester.name}}, {{ticket.id}}, {{agent.name}} (you) and {{ticket.link}} (the requester page's address) are replaced by plain text; any other {{…}} (sections, partials, unknown names) is kept exactly as typed. The macro must be one you may use and the ticket one you may read (NOT_FOUND otherwise).",
+  })
+  renderMacro(
+    @Arg('macroId', () => Int, { description: 'A macro you may use (yours, macro 1, or one shared with you).' }) macroId: number,
+    @Arg('ticketId', () => Int, { description: 'A ticket you may read.' }) ticketId: number,
+    @Ctx() { service }: GraphQLContext,
+  ) {
+    return macroRender.renderMacro(service, macroId, ticketId);
+  }
+
+  @FieldResolver(() => Team, { nullable: true, description: 'The team a TEAM macro is shared with; null otherwise.' })
+  team(@Root() macro: MacroRecord, @Ctx() { loaders }: GraphQLContext) {
+    return macro.teamId == null ? null : loaders.team.load(macro.teamId);
   }
 
   @Query(() => Macro)

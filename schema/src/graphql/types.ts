@@ -1,12 +1,13 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
-import { ROLES, TICKET_ORDERS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../validation/rules.js';
+import { MACRO_SHARINGS, ROLES, TICKET_ORDERS, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../validation/rules.js';
 
 export const TicketType = Object.fromEntries(TICKET_TYPES.map((t) => [t, t])) as { [K in (typeof TICKET_TYPES)[number]]: K };
 export const TicketPriority = Object.fromEntries(TICKET_PRIORITIES.map((p) => [p, p])) as { [K in (typeof TICKET_PRIORITIES)[number]]: K };
 export const TicketStatus = Object.fromEntries(TICKET_STATUSES.map((s) => [s, s])) as { [K in (typeof TICKET_STATUSES)[number]]: K };
 export const TicketOrder = Object.fromEntries(TICKET_ORDERS.map((o) => [o, o])) as { [K in (typeof TICKET_ORDERS)[number]]: K };
 export const Role = Object.fromEntries(ROLES.map((r) => [r, r])) as { [K in (typeof ROLES)[number]]: K };
+export const MacroSharing = Object.fromEntries(MACRO_SHARINGS.map((s) => [s, s])) as { [K in (typeof MACRO_SHARINGS)[number]]: K };
 export enum ChangeKind {
   CREATED = 'CREATED',
   UPDATED = 'UPDATED',
@@ -22,6 +23,15 @@ registerEnumType(Role, {
   valuesConfig: {
     ADMIN: { description: 'Manages teams and roles; may read and change every ticket.' },
     AGENT: { description: 'Reads and changes the tickets assigned to them and those of their teams.' },
+  },
+});
+registerEnumType(MacroSharing, {
+  name: 'MacroSharing',
+  description: 'Who may use a macro. Its author and admins edit and delete a shared macro; the others it is shared with use it.',
+  valuesConfig: {
+    PRIVATE: { description: 'Its author only.' },
+    TEAM: { description: "The members of its team (`Macro.team`), one of the author's teams." },
+    EVERYONE: { description: 'Every agent; set by an admin.' },
   },
 });
 registerEnumType(TicketStatus, {
@@ -81,6 +91,8 @@ export class Macro {
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
   @Field(() => Int, { nullable: true, description: 'The owning agent; null for the built-in macro 1.' }) ownerId!: number | null;
+  @Field(() => MacroSharing, { description: 'Who may use it: PRIVATE (its author), TEAM (the members of `team`) or EVERYONE.' })
+  sharing!: string;
 }
 
 @ObjectType({ simpleResolvers: true, description: "A ticket's image, served by the app to the ticket's agent." })

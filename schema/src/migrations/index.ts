@@ -17,6 +17,7 @@ import { Migration20261126190000IncomingMail } from './Migration20261126190000In
 import { Migration20261126200000TicketViews } from './Migration20261126200000TicketViews.js';
 import { Migration20261126210000ReportRollups } from './Migration20261126210000ReportRollups.js';
 import { Migration20261127090000RollupQueue } from './Migration20261127090000RollupQueue.js';
+import { Migration20261207140000MacroSharing } from './Migration20261207140000MacroSharing.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126200000TicketViews', class: Migration20261126200000TicketViews },
   { name: 'Migration20261126210000ReportRollups', class: Migration20261126210000ReportRollups },
   { name: 'Migration20261127090000RollupQueue', class: Migration20261127090000RollupQueue },
+  { name: 'Migration20261207140000MacroSharing', class: Migration20261207140000MacroSharing },
 ];

@@ -34,6 +34,9 @@ export interface MacroRecord {
   name: string;
   description: string;
   ownerId: number | null;
+  /** PRIVATE, TEAM (shared with `teamId`) or EVERYONE (services/macros.ts). */
+  sharing: 'PRIVATE' | 'TEAM' | 'EVERYONE';
+  teamId: number | null;
   createdAt: Date;
 }
 export interface TicketImageRecord {

@@ -25,3 +25,4 @@ export * as sessions from './sessions.js';
 export { usernameKey } from '../text/usernames.js';
 export * as views from './views.js';
 export * as viewCounts from './viewCounts.js';
+export * as macroRender from './macroRender.js';

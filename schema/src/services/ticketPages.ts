@@ -375,10 +375,12 @@ export async function listTickets(
     next += 5;
   }
   if (want.macro) {
-    columns.push('m.id as m_id, m.name as m_name, m.description as m_description, m.owner_id as m_owner_id, m.created_at as m_created_at');
+    columns.push(
+      'm.id as m_id, m.name as m_name, m.description as m_description, m.owner_id as m_owner_id, m.created_at as m_created_at, m.sharing as m_sharing, m.team_id as m_team_id',
+    );
     joins.push('left join macros m on m.id = t.macro_id');
     at.macro = next;
-    next += 5;
+    next += 7;
   }
   if (want.assignee) {
     columns.push('u.id as u_id, u.username as u_username, u.email as u_email, u.created_at as u_created_at');

@@ -113,6 +113,8 @@ export const macroRecord = (r: unknown[], i: number): MacroRecord => ({
   description: r[i + 2] as string,
   ownerId: r[i + 3] == null ? null : Number(r[i + 3]),
   createdAt: toDate(r[i + 4]),
+  sharing: r[i + 5] as MacroRecord['sharing'],
+  teamId: r[i + 6] == null ? null : Number(r[i + 6]),
 });
 export const userRecord = (r: unknown[], i: number): UserRecord => ({
   id: Number(r[i]),

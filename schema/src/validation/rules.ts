@@ -51,6 +51,10 @@ export const MESSAGES = {
   requesterMessage: 'Your message must be between 1 and 10,000 characters.',
   invalidNoteId: 'Invalid note id.',
   macroPermanent: 'This Option Is Permanent',
+  macroSharing: 'Sharing must be one of PRIVATE, TEAM, EVERYONE.',
+  macroTeam: 'Choose one of your teams to share the macro with.',
+  macroEveryone: 'Only an admin can share a macro with everyone.',
+  macroNotYours: 'Only its author or an admin can change this macro.',
   customerHint: 'Please provide name and email.',
   macroHint: 'Please provide name and description.',
   serverError: 'Something went wrong. Please try again',
@@ -175,6 +179,13 @@ export function validateSearch(value: unknown): FieldErrors {
     ['search', value === undefined || value === null || (typeof value === 'string' && value.length <= LIMITS.search.max), MESSAGES.searchLength],
   ]);
 }
+/** Who may use a macro: its author, the members of its team, or every agent. */
+export const MACRO_SHARINGS = ['PRIVATE', 'TEAM', 'EVERYONE'] as const;
+export type MacroSharing = (typeof MACRO_SHARINGS)[number];
+export function isMacroSharing(value: unknown): value is MacroSharing {
+  return typeof value === 'string' && (MACRO_SHARINGS as readonly string[]).includes(value);
+}
+
 /** Macro 1 is the built-in, permanent "No Macro" option. */
 export const NO_MACRO_ID = 1;
 export const NO_MACRO_NAME = 'No Macro';
