@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { blocking, axeViolations } from './axe';
-import { useBrowser, WIDE } from './browser';
-import { createTicketApi, demoLogin, gql, shown, unique } from './helpers';
+import { useBrowser, WIDE, type OpenedPage } from './browser';
+import { createTicketApi, demoLogin, gone, gql, shown, unique } from './helpers';
 
 const chromium = useBrowser();
 const SMALL = { width: 1024, height: 768 };
@@ -143,5 +143,97 @@ describe('the ticket page', () => {
     await shown(dialog.getByText(/permanent/));
     await dialog.getByRole('button', { name: 'Delete Ticket' }).click();
     await page.waitForURL('**/view/tickets/all');
+  });
+});
+
+/** A new agent, signed up (and so signed in) in a context of their own. */
+async function signUp(label: string): Promise<OpenedPage & { id: number; name: string }> {
+  const opened = await chromium.open();
+  const name = unique(label).replace(/\W/g, '').slice(0, 30);
+  const { signup } = await gql<{ signup: { id: number } }>(opened.page, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
+    input: { email: `${name.toLowerCase()}@ticketpage.test`, username: name, password: 'ticketpage-pw' },
+  });
+  return { ...opened, id: signup.id, name };
+}
+
+describe('macros where replies are written', () => {
+  const teamA = unique('Macro team A');
+  const teamB = unique('Macro team B');
+  const macroName = unique('Greeting');
+  let ann: Awaited<ReturnType<typeof signUp>>;
+  let ben: Awaited<ReturnType<typeof signUp>>;
+  let requesterName = '';
+
+  beforeAll(async () => {
+    ann = await signUp('Ann');
+    ben = await signUp('Ben');
+    const team = async (name: string) =>
+      (await gql<{ createTeam: { id: number } }>(page, 'mutation($n: String!) { createTeam(name: $n) { id } }', { n: name })).createTeam.id;
+    const a = await team(teamA);
+    const b = await team(teamB);
+    const me = (await gql<{ me: { id: number } }>(page, '{ me { id } }')).me.id;
+    for (const [teamId, userId] of [
+      [a, me],
+      [a, ann.id],
+      [b, ben.id],
+    ])
+      await gql(page, 'mutation($t: Int!, $u: Int!) { addTeamMember(teamId: $t, userId: $u) { id } }', { t: teamId, u: userId });
+    await gql(page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
+      input: { name: macroName, description: 'Hello {{requester.name}}, about ticket #{{ticket.id}}: ', sharing: 'TEAM', teamId: a },
+    });
+    requesterName = (await gql<{ customer: { name: string } }>(page, '{ customer(id: 1) { name } }')).customer.name;
+  });
+
+  it('inserts a team macro, filled for the ticket, by keyboard (Ctrl+M, search, Enter); nothing is pre-filled unasked', async () => {
+    const id = await createTicketApi(ann.page, { title: unique('Needs a greeting'), requesterId: 1, description: 'Hello?' });
+    await ann.page.goto(`/view/ticket/${id}`);
+    await ann.page.getByRole('group', { name: 'Write' }).getByRole('button', { name: 'Reply to requester' }).click();
+    expect(await composerBox(ann.page).inputValue()).toBe('');
+    await composerBox(ann.page).fill('Hi.\n');
+    await composerBox(ann.page).press('Control+m');
+    const search = ann.page.getByRole('combobox', { name: 'Search macros' });
+    await shown(search);
+    expect(await ann.page.getByRole('button', { name: 'Insert macro' }).getAttribute('aria-keyshortcuts')).toBe('Control+M');
+    const list = ann.page.getByRole('listbox', { name: 'Macros' });
+    await shown(list.getByRole('group', { name: teamA }).getByRole('option', { name: new RegExp(macroName) }));
+    expect(await list.getByRole('option', { name: /^No Macro/ }).count()).toBe(0);
+    await search.fill(macroName);
+    await search.press('Enter');
+    await expect.poll(() => composerBox(ann.page).inputValue()).toBe(`Hi.\nHello ${requesterName}, about ticket #${id}: `);
+    await gone(search);
+    expect(blocking(await axeViolations(ann.page))).toEqual([]);
+  });
+
+  it('"/" at the start of an empty line opens the picker; the ticket’s macro is a suggestion, inserted only when asked', async () => {
+    const macroId = (
+      await gql<{ macros: { nodes: { id: number; name: string }[] } }>(ann.page, '{ macros(includeShared: true) { nodes { id name } } }')
+    ).macros.nodes.find((m) => m.name === macroName)!.id;
+    const id = await createTicketApi(ann.page, { title: unique('With a macro'), requesterId: 1, description: 'Macro set.', macroId });
+    await ann.page.goto(`/view/ticket/${id}`);
+    await ann.page.getByRole('group', { name: 'Write' }).getByRole('button', { name: 'Reply to requester' }).click();
+    const suggestion = ann.page.getByRole('button', { name: `Suggested macro: ${macroName}` });
+    await shown(suggestion);
+    expect(await composerBox(ann.page).inputValue()).toBe('');
+    await composerBox(ann.page).press('/');
+    await shown(ann.page.getByRole('combobox', { name: 'Search macros' }));
+    expect(await composerBox(ann.page).inputValue()).toBe('');
+    await ann.page.keyboard.press('Escape');
+    await suggestion.click();
+    await expect.poll(() => composerBox(ann.page).inputValue()).toBe(`Hello ${requesterName}, about ticket #${id}: `);
+    // A "/" inside a line is a slash.
+    await composerBox(ann.page).press('/');
+    expect(await composerBox(ann.page).inputValue()).toBe(`Hello ${requesterName}, about ticket #${id}: /`);
+  });
+
+  it('a team’s macro is not offered to an agent of another team', async () => {
+    const id = await createTicketApi(ben.page, { title: unique('Other team'), requesterId: 1, description: 'Hello?' });
+    await ben.page.goto(`/view/ticket/${id}`);
+    await ben.page.getByRole('button', { name: 'Insert macro' }).click();
+    const list = ben.page.getByRole('listbox', { name: 'Macros' });
+    await shown(list);
+    // The barrier: the list has loaded (its empty state or its groups are shown) before the absence is read.
+    await shown(list.getByText(/No macros yet|Mine|Everyone/).first());
+    expect(await list.getByRole('option', { name: new RegExp(macroName) }).count()).toBe(0);
+    expect(await list.getByRole('group', { name: teamA }).count()).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { LIMITS, MESSAGES, validAttachmentName, validateTicketNote, validateTicketReply } from '@fulcrum/schema/validation';
 import { describeError } from '../../apollo/errors';
-import { MacroPicker, type PickerMacro } from './MacroPicker';
+import { MacroPicker } from './MacroPicker';
+import type { PickerMacro } from './macroGroups';
 import { SendMenu, type SendStatus } from './SendMenu';
 
 /** Who the composer writes to: the requester (a public reply, emailed) or the ticket's agents (an internal note). */

@@ -1,29 +1,6 @@
 import { Command } from 'cmdk';
 import { useEffect, useId, useRef, useState } from 'react';
-import { NO_MACRO_ID, type MacroChoice } from './macroChoices';
-
-/** A macro as the picker groups it: the agent's own, a team's (shared with one of their teams), everyone's. */
-export interface PickerMacro extends MacroChoice {
-  team?: { id: number; name: string } | null;
-}
-
-/** The picker's groups in order: "Mine", each team's name, "Everyone"; macro 1 ("No Macro") is never offered. */
-export function macroGroups(macros: readonly PickerMacro[], meId: number): { heading: string; macros: PickerMacro[] }[] {
-  const mine: PickerMacro[] = [];
-  const teams = new Map<string, PickerMacro[]>();
-  const everyone: PickerMacro[] = [];
-  for (const macro of macros) {
-    if (macro.id === NO_MACRO_ID) continue;
-    if (macro.ownerId === meId) mine.push(macro);
-    else if (macro.team) teams.set(macro.team.name, [...(teams.get(macro.team.name) ?? []), macro]);
-    else everyone.push(macro);
-  }
-  return [
-    { heading: 'Mine', macros: mine },
-    ...[...teams.keys()].sort((a, b) => a.localeCompare(b)).map((name) => ({ heading: name, macros: teams.get(name)! })),
-    { heading: 'Everyone', macros: everyone },
-  ].filter((group) => group.macros.length > 0);
-}
+import { macroGroups, type PickerMacro } from './macroGroups';
 
 interface MacroPickerProps {
   macros: readonly PickerMacro[] | null;

@@ -11,7 +11,7 @@ import type { TimelineFilterValue } from './entries';
 import { TimelineView } from './TimelineView';
 import type { ComposerHandle } from './Composer';
 import type { SendStatus } from './SendMenu';
-import { useMacroChoices } from './macroChoices';
+import { useMacroChoices, useRenderMacro } from './macroChoices';
 
 const TIMELINE_EVENTS = graphql(`
   subscription TicketTimelineEvents($ticketId: Int!, $afterSeq: Int) {
@@ -175,6 +175,7 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
 
   const [reply] = useMutation(REPLY);
   const { macros } = useMacroChoices();
+  const renderMacro = useRenderMacro(ticketId);
   const [revokeLink] = useMutation(REVOKE_LINK, {
     update(cache, { data }) {
       if (data) cache.modify({ id: cache.identify({ __typename: 'Ticket', id: ticketId }), fields: { requesterLink: () => data.revokeRequesterLink } });
@@ -203,11 +204,7 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
           macros,
           meId: me.id,
           handle: composerHandle,
-          renderMacro: async (macroId) => {
-            const chosen = macros?.find((candidate) => candidate.id === macroId);
-            if (!chosen) throw new Error('This macro is no longer available.');
-            return chosen.description;
-          },
+          renderMacro,
           requesterLink: ticket.requesterLink,
           onReply: async (body, files, setStatus: SendStatus) => {
             await reply({
