@@ -10,6 +10,7 @@ import { TIMELINE_RESOLVERS } from './timeline.js';
 import { ReportResolver } from './reports.js';
 import { ViewResolver } from './views.js';
 import { MailedMessageResolver } from './incomingMail.js';
+import { FieldChangeLabelResolver } from './fieldChangeLabels.js';
 import { usePlainFieldResolvers, useSyncTypeResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -37,6 +38,7 @@ export const SCHEMA_RESOLVERS = [
   ReportResolver,
   ViewResolver,
   MailedMessageResolver,
+  FieldChangeLabelResolver,
 ] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */
