@@ -225,6 +225,19 @@ describe('macros where replies are written', () => {
     expect(await composerBox(ann.page).inputValue()).toBe(`Hello ${requesterName}, about ticket #${id}: /`);
   });
 
+  it('the history names the team and the agent of an assignment in one sentence', async () => {
+    const id = await createTicketApi(page, { title: unique('Hand over'), requesterId: 1, description: 'For Tier A.' });
+    await page.goto(`/view/ticket/${id}`);
+    await page.getByRole('button', { name: 'Assign…' }).click();
+    const form = page.getByRole('form', { name: 'Assign ticket' });
+    await form.getByLabel('Team').selectOption({ label: teamA });
+    await form.getByLabel('Assign to').selectOption({ label: ann.name });
+    await form.getByRole('button', { name: 'Assign', exact: true }).click();
+    await shown(line(page, `Demo moved it to ${teamA} and assigned it to ${ann.name}`));
+    await page.getByLabel('Priority', { exact: true }).selectOption('Urgent');
+    await shown(line(page, /changed the priority from Low to Urgent/));
+  });
+
   it('a team’s macro is not offered to an agent of another team', async () => {
     const id = await createTicketApi(ben.page, { title: unique('Other team'), requesterId: 1, description: 'Hello?' });
     await ben.page.goto(`/view/ticket/${id}`);

@@ -19,6 +19,12 @@ describe('history sentences', () => {
     const team = updated({ field: 'teamId', from: null, to: '1', toLabel: 'Tier 1' });
     const give = updated({ field: 'assigneeId', from: '1', to: '2', fromLabel: 'Demo', toLabel: 'Marnie' });
     expect(historySentence([give, take, team])).toBe('moved it to Tier 1 and assigned it to Marnie');
+    const urgent = updated({ field: 'priority', from: 'Low', to: 'Urgent' });
+    const typed = updated({ field: 'type', from: 'Question', to: 'Incident' });
+    expect(historySentence([urgent, give, team])).toBe('moved it to Tier 1 and assigned it to Marnie, and changed the priority from Low to Urgent');
+    expect(historySentence([typed, urgent, give, team])).toBe(
+      'moved it to Tier 1 and assigned it to Marnie, changed the priority from Low to Urgent, and changed the type from Question to Incident',
+    );
     expect(historySentence([updated({ field: 'priority', from: 'Low', to: 'Urgent' })])).toBe('changed the priority from Low to Urgent');
     expect(historySentence([updated({ field: 'macroId', from: '1', to: '4', fromLabel: 'No Macro', toLabel: 'Password reset' })])).toBe(
       'applied the macro Password reset',
@@ -36,13 +42,19 @@ describe('history sentences', () => {
     expect(historyPhrase({ field: 'macroId', from: '4', to: '1', fromLabel: 'Password reset', toLabel: 'No Macro' })).toBe('removed the macro Password reset');
     expect(historyPhrase({ field: 'requesterId', from: '3', to: '5', fromLabel: 'Ada', toLabel: 'Bo' })).toBe('changed the requester from Ada to Bo');
     expect(historyPhrase({ field: 'title', from: 'Old', to: 'New' })).toBe('renamed it from “Old” to “New”');
+    expect(historyPhrase({ field: 'title', from: 'Old', to: 'New', fromLabel: 'Old', toLabel: 'New' })).toBe('renamed it from “Old” to “New”');
+    expect(historyPhrase({ field: 'status', from: 'OPEN', to: 'PENDING', fromLabel: 'Open', toLabel: 'Pending' })).toBe(
+      'changed the status from Open to Pending',
+    );
     expect(historyPhrase({ field: 'type', from: null, to: 'Task' })).toBe('set the type to Task');
     expect(historyPhrase({ field: 'image', from: null, to: '7' })).toBe('added an image');
     expect(historyPhrase({ field: 'description', from: null, to: null })).toBe('edited the description');
   });
 
   it('names the kinds that are no field change, and a creation alone', () => {
-    expect(historySentence([{ kind: 'CREATED', changes: [{ field: 'title', from: null, to: 'A' }] }])).toBe('created the ticket');
+    const created = { kind: 'CREATED', changes: [{ field: 'title', from: null, to: 'A' }] };
+    expect(historySentence([created])).toBe('created the ticket');
+    expect(historySentence([updated({ field: 'priority', from: 'Low', to: 'High' }), created])).toBe('created the ticket and changed the priority from Low to High');
     expect(
       historySentence([
         { kind: 'NOTE_DELETED', changes: [] },

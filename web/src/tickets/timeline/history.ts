@@ -46,10 +46,10 @@ const quoted = (value: string) => `“${value}”`;
 /** The words a value reads as: the server's label, a status's word, a plain value; null for an id without a label. */
 function valueWords(field: string, value: string | null | undefined, label: string | null | undefined): string | null {
   if (value == null) return null;
+  if (field === 'title') return quoted(label ?? value);
   if (label) return label;
   if (ID_FIELDS.has(field)) return null;
   if (field === 'status') return STATUS_WORDS[value] ?? value;
-  if (field === 'title') return quoted(value);
   return value;
 }
 
@@ -108,19 +108,20 @@ export function mergedChanges(entries: readonly HistoryEntry[]): HistoryChange[]
     .filter((change) => change.field === 'description' || change.field === 'image' || (change.from ?? null) !== (change.to ?? null));
 }
 
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b and c"; with a comma before the last "and" when a phrase has an "and" of its own. */
 export function sentenceList(phrases: readonly string[]): string {
   if (phrases.length <= 1) return phrases[0] ?? '';
-  return `${phrases.slice(0, -1).join(', ')} and ${phrases[phrases.length - 1]}`;
+  const last = phrases.some((phrase) => phrase.includes(' and ')) ? ', and ' : ' and ';
+  return `${phrases.slice(0, -1).join(', ')}${last}${phrases[phrases.length - 1]}`;
 }
 
 /**
  * What one row of changes did, without its actor, as one sentence: `entries` newest first, as the timeline holds
- * them. The kinds that are no field change are named first (a ticket's creation is all its first row says).
+ * them. The kinds that are no field change are named first (a creation's own fields are the ticket's first values,
+ * not changes: only what changed after it is told).
  */
 export function historySentence(entries: readonly HistoryEntry[]): string {
   const ordered = [...entries].reverse();
-  if (ordered.some((entry) => entry.kind === 'CREATED')) return KIND_PHRASES.CREATED;
   const phrases: string[] = [];
   const fieldEntries: HistoryEntry[] = [];
   for (const entry of ordered) {
@@ -129,6 +130,14 @@ export function historySentence(entries: readonly HistoryEntry[]): string {
       if (!phrases.includes(phrase)) phrases.push(phrase);
     } else fieldEntries.push(entry);
   }
-  phrases.push(...mergedChanges(fieldEntries).map(historyPhrase));
+  const changes = mergedChanges(fieldEntries);
+  // An assignment's team and agent are one phrase ("moved it to Tier 1 and assigned it to Marnie"): the row's other
+  // changes are listed beside it, not between them.
+  const team = changes.findIndex((change) => change.field === 'teamId');
+  const agent = changes.findIndex((change) => change.field === 'assigneeId');
+  changes.forEach((change, index) => {
+    if (index === agent && team >= 0) return;
+    phrases.push(index === team && agent >= 0 ? `${historyPhrase(change)} and ${historyPhrase(changes[agent])}` : historyPhrase(change));
+  });
   return phrases.length ? sentenceList(phrases) : 'updated the ticket';
 }
