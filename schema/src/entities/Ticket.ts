@@ -40,6 +40,10 @@ export class Ticket {
   @Property({ type: 'string', length: 40 })
   title!: string;
 
+  /** A mail's whole subject (up to 998 characters) as it came; null: the title is the subject (`Ticket.subject`). */
+  @Property({ type: 'string', length: 998, nullable: true })
+  subject?: string | null;
+
   @Enum({ items: () => [...TICKET_TYPES], type: 'string', length: 16, default: DEFAULT_TICKET_TYPE })
   type: TicketType = DEFAULT_TICKET_TYPE;
 

@@ -11,6 +11,7 @@ import { ReportResolver } from './reports.js';
 import { ViewResolver } from './views.js';
 import { MailedMessageResolver } from './incomingMail.js';
 import { FieldChangeLabelResolver } from './fieldChangeLabels.js';
+import { TicketSubjectResolver } from './ticketSubject.js';
 import { usePlainFieldResolvers, useSyncTypeResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -39,6 +40,7 @@ export const SCHEMA_RESOLVERS = [
   ViewResolver,
   MailedMessageResolver,
   FieldChangeLabelResolver,
+  TicketSubjectResolver,
 ] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */

@@ -86,6 +86,11 @@ export function ticketTitleFor(subject: string): string {
   return title || '(no subject)';
 }
 
+/** The ticket's whole subject: the mail's, trimmed, at most 998 characters (a header line's limit); null when empty. */
+export function ticketSubjectFor(subject: string): string | null {
+  return cut(subject.trim(), 998).trim() || null;
+}
+
 /** The ticket description: the first 2,000 characters of the stripped text; "(no text)" when shorter than 3. */
 export function ticketDescriptionFor(text: string): string {
   const description = cut(text, LIMITS.ticketDescription.max);
@@ -360,6 +365,7 @@ async function newTicket(
   const at = new Date();
   const ticket = em.create(Ticket, {
     title: ticketTitleFor(parsed.subject),
+    subject: ticketSubjectFor(parsed.subject),
     description: ticketDescriptionFor(body === '(no text)' ? '' : body),
     type: DEFAULT_TICKET_TYPE,
     priority: DEFAULT_TICKET_PRIORITY,

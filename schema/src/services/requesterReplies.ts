@@ -122,7 +122,8 @@ export async function replyToRequester(
         toEmail: who.email,
         toName: who.name,
         ticketId: ticket.id,
-        ticketTitle: ticket.title,
+        // The mail's whole subject for a ticket that came by mail (Ticket.subject), else the title.
+        ticketTitle: ticket.subject ?? ticket.title,
         authorName: who.username,
         body: text,
         link: linkUrl(ctx, token),
