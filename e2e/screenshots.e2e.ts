@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NARROW, useBrowser, WIDE } from './browser';
-import { demoLogin, shown } from './helpers';
+import { demoLogin, gql, shown } from './helpers';
 
 const OUT = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 const chromium = useBrowser();
@@ -52,6 +52,20 @@ describe.skipIf(!process.env.FULCRUM_SCREENSHOTS)('screenshots', () => {
 
       await page.locator('.ticket-subject').first().click();
       await shown(page.getByRole('heading', { name: 'Ticket Details' }));
+      // A conversation to show: a note, a reply and a change, as an agent leaves them (once per run's workspace).
+      const ticketId = Number(new URL(page.url()).pathname.split('/').pop());
+      if (w === WIDE.width) {
+        await gql(page, 'mutation($id: Int!, $b: String!) { addTicketNote(ticketId: $id, body: $b) { id } }', {
+          id: ticketId,
+          b: 'Checked the **Okta** admin console: SAML is on their plan. Sending the setup guide.',
+        });
+        await gql(page, 'mutation($id: Int!, $b: String!) { replyToRequester(ticketId: $id, body: $b, setStatus: PENDING) { id } }', {
+          id: ticketId,
+          b: 'Hi Tim, here is the SSO setup guide. Tell us once the metadata is uploaded and we will switch it on.',
+        });
+        await page.reload();
+      }
+      await shown(page.getByRole('article', { name: /Reply by/ }));
       await page.waitForFunction(() => (document.querySelector('.ticket-detail-image img') as HTMLImageElement)?.naturalWidth > 0);
       await snap(page, 'ticket-detail', w);
 

@@ -15,6 +15,7 @@ export const TicketDetail_ticket = graphql(`
   fragment TicketDetail_ticket on Ticket {
     id
     title
+    subject
     type
     priority
     status

@@ -21,7 +21,7 @@ const VIEW_TICKET_PAGE = graphql(`
   query ViewTicketPage($id: Int!, $timelineFilter: TimelineFilter!) {
     ticket(id: $id) {
       id
-      title
+      subject
       description
       createdAt
       requester {
@@ -135,7 +135,7 @@ function ViewTicketScreen({ id }: { id: number }) {
           <div className="ticket-title-row">
             <div className="ticket-title-block">
               <span className="ticket-number">#{id}</span>
-              <h1 className="ticket-subject-heading">{ticket.title}</h1>
+              <h1 className="ticket-subject-heading">{ticket.subject}</h1>
             </div>
             <div className="header-actions">
               <Link className="button button-secondary button-small" to={`/edit/ticket/${id}`}>

@@ -38,6 +38,12 @@ describe('change lines', () => {
 });
 
 describe('timeline rows', () => {
+  it('keeps a creation on a row of its own', () => {
+    const created: ChangeValue = { ...change(3, 0), kind: 'CREATED' };
+    const rows = timelineRows([change(5, 20), change(4, 10), created]);
+    expect(rows.map((row) => (row.type === 'changes' ? row.changes.map((c) => c.seq) : row.note.seq))).toEqual([[5, 4], [3]]);
+  });
+
   it('groups consecutive changes by one actor within a minute', () => {
     const rows = timelineRows([change(6, 50), change(5, 30), change(4, 0), change(3, -30, DEMO)]);
     expect(rows.map((row) => (row.type === 'changes' ? row.changes.map((c) => c.seq) : row.note.seq))).toEqual([[6, 5, 4], [3]]);

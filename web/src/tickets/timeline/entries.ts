@@ -69,7 +69,7 @@ const sameActor = (a: ActorValue, b: ActorValue) => a.kind === b.kind && a.name 
 /**
  * The rows of a timeline held newest first: each note on its own; consecutive changes by one actor (through one door) as one row
  * while they are at most GROUP_WITHIN_MS after the group's first (a note or another actor in between ends a
- * group). Groups are formed from the oldest entry held, so a live entry arriving on top joins the newest group or
+ * group; a creation is a row of its own). Groups are formed from the oldest entry held, so a live entry arriving on top joins the newest group or
  * starts its own and never regroups the rows below it; a group is keyed by its oldest entry's seq.
  */
 export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries: readonly (N | C)[]): TimelineRow<N, C>[] {
@@ -85,6 +85,12 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
     }
     const change = entry;
     const time = Date.parse(change.at);
+    // A creation is a row of its own: what was changed after it reads as its own sentence.
+    if (change.kind === 'CREATED') {
+      rows.push({ type: 'changes', key: `c${change.seq}`, actor: change.actor, via: change.via, at: change.at, changes: [change] });
+      group = null;
+      continue;
+    }
     if (group && sameActor(group.actor, change.actor) && group.via === change.via && time - groupStart <= GROUP_WITHIN_MS) {
       group.changes.unshift(change);
       group.at = change.at;
