@@ -54,7 +54,9 @@ describe('history sentences', () => {
   it('names the kinds that are no field change, and a creation alone', () => {
     const created = { kind: 'CREATED', changes: [{ field: 'title', from: null, to: 'A' }] };
     expect(historySentence([created])).toBe('created the ticket');
-    expect(historySentence([updated({ field: 'priority', from: 'Low', to: 'High' }), created])).toBe('created the ticket and changed the priority from Low to High');
+    expect(historySentence([updated({ field: 'priority', from: 'Low', to: 'High' }), created])).toBe(
+      'created the ticket and changed the priority from Low to High',
+    );
     expect(
       historySentence([
         { kind: 'NOTE_DELETED', changes: [] },
