@@ -80,7 +80,9 @@ export function useListIds(from: string | null, id: number): readonly number[] |
     void (async () => {
       const ids: number[] = [];
       let after: string | null = null;
-      for (let page = 0; page < MAX_PAGES; page++) {
+      // Without a `from` (a link from elsewhere), one page of the agent's own list: the ticket is often not in it.
+      const pages = from === null ? 1 : MAX_PAGES;
+      for (let page = 0; page < pages; page++) {
         const result: { data?: TicketListIdsQuery } | null = await client
           .query({ query: LIST_IDS, variables: { ...variables, first: PAGE, after }, fetchPolicy: 'no-cache' })
           .catch(() => null);
