@@ -45,6 +45,10 @@ describe('the whole subject', () => {
 
     dataOf(await edit(id, 'Installer stops'));
     expect(await subjectOf(id)).toEqual({ title: 'Installer stops', subject });
+    // A word only in the subject (past the title's 40 characters, and edited out of the title) finds the ticket.
+    const found = dataOf(await demo.gql('{ tickets(filter: { search: "installer percent" }, first: 10) { nodes { id searchMatch { in } } } }')).tickets
+      .nodes as { id: number; searchMatch: { in: string } }[];
+    expect(found).toContainEqual({ id, searchMatch: { in: 'SUBJECT' } });
 
     const body = `Reply ${freshId()}`;
     dataOf(await demo.gql('mutation ($id: Int!, $body: String!) { replyToRequester(ticketId: $id, body: $body) { id } }', { id, body }));

@@ -12,6 +12,7 @@ import { ViewResolver } from './views.js';
 import { MailedMessageResolver } from './incomingMail.js';
 import { FieldChangeLabelResolver } from './fieldChangeLabels.js';
 import { TicketSubjectResolver } from './ticketSubject.js';
+import { TicketSearchMatchResolver } from './searchMatch.js';
 import { usePlainFieldResolvers, useSyncTypeResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -41,6 +42,7 @@ export const SCHEMA_RESOLVERS = [
   MailedMessageResolver,
   FieldChangeLabelResolver,
   TicketSubjectResolver,
+  TicketSearchMatchResolver,
 ] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */

@@ -12,6 +12,7 @@ import { reviveDates, type Change, type MessageChange, type TicketChange } from 
 import type { GraphQLContext } from './context.js';
 import { CustomerInput, MacroInput, SignupInput, TicketFilter, TicketInput } from './inputs.js';
 import { readUpload } from './upload.js';
+import { searchOfTicket } from './searchMatch.js';
 import { imageUrl } from './urls.js';
 import { CustomerConnection, CustomerPageArgs, MacroConnection, PageArgs, TicketConnection, UserConnection, toConnection } from './connection.js';
 import { MESSAGE_ARG_NAMES, withInputNames } from './inputNames.js';
@@ -164,6 +165,8 @@ export class TicketResolver {
     const args = { ...page, filter, orderBy, relations: selectedTicketRelations(info) };
     const result = viewId == null ? await tickets.listTickets(service, args) : await views.listViewTickets(service, viewId, args);
     result.nodes.forEach((node, i) => pageRelations.set(node, result.relations[i]));
+    // Ticket.searchMatch (searchMatch.ts) reads the search each node was found by.
+    if (filter?.search) for (const node of result.nodes) searchOfTicket.set(node, filter.search);
     const counts = result.statusCounts;
     return { ...toConnection(result), statusCounts: { open: counts.OPEN, pending: counts.PENDING, solved: counts.SOLVED } };
   }

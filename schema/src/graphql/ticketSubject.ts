@@ -30,13 +30,18 @@ function subjectLoader(service: ServiceContext): DataLoader<number, string | nul
   return loader;
 }
 
+/** The ticket's subject (the title when it has none of its own), through the request's batch loader. */
+export async function subjectOf({ service }: GraphQLContext, ticket: TicketRecord): Promise<string> {
+  return (await subjectLoader(service).load(ticket.id)) ?? ticket.title;
+}
+
 @Resolver(() => Ticket)
 export class TicketSubjectResolver {
   @FieldResolver(() => String, {
     description:
       "The ticket's whole subject, the heading of its page: for a ticket that came by mail the mail's subject as it came (up to 998 characters; editing the title leaves it), for any other the title.",
   })
-  async subject(@Root() ticket: TicketRecord, @Ctx() { service }: GraphQLContext): Promise<string> {
-    return (await subjectLoader(service).load(ticket.id)) ?? ticket.title;
+  subject(@Root() ticket: TicketRecord, @Ctx() context: GraphQLContext): Promise<string> {
+    return subjectOf(context, ticket);
   }
 }

@@ -19,6 +19,7 @@ import { Migration20261126210000ReportRollups } from './Migration20261126210000R
 import { Migration20261127090000RollupQueue } from './Migration20261127090000RollupQueue.js';
 import { Migration20261207140000MacroSharing } from './Migration20261207140000MacroSharing.js';
 import { Migration20261207140100TicketSubject } from './Migration20261207140100TicketSubject.js';
+import { Migration20261207140200SubjectSearch } from './Migration20261207140200SubjectSearch.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127090000RollupQueue', class: Migration20261127090000RollupQueue },
   { name: 'Migration20261207140000MacroSharing', class: Migration20261207140000MacroSharing },
   { name: 'Migration20261207140100TicketSubject', class: Migration20261207140100TicketSubject },
+  { name: 'Migration20261207140200SubjectSearch', class: Migration20261207140200SubjectSearch },
 ];
