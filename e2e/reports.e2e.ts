@@ -67,7 +67,7 @@ describe('reports', () => {
       await other.goto(`/view/ticket/${ticketId}`);
       await other.getByRole('group', { name: 'Write' }).getByRole('button', { name: 'Reply to requester' }).click();
       await other.locator('.composer textarea').fill(unique('We are on it'));
-      await other.getByRole('button', { name: /^Send to / }).click();
+      await other.getByRole('button', { name: 'Send', exact: true }).click();
       await shown(other.locator('.timeline-reply').first());
       await other.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Solved' }).click();
       await shown(other.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Solved', pressed: true }));

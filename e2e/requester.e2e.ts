@@ -54,7 +54,7 @@ describe('replies to the requester', () => {
     await modeButton(page, 'Reply to requester').click();
     await expect.poll(() => page.locator('.composer').getAttribute('class')).toContain('composer-reply');
     await composerBox(page).fill(replyText);
-    await page.getByRole('button', { name: `Send to ${requesterEmail}` }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
     const reply = timeline(page).locator('.timeline-reply', { hasText: replyText });
     await shown(reply);
     const [mail] = await smtp.waitFor(1, (m) => m.parsed.subject === `Re: ${title} [#${ticketId}]`, 20_000);
@@ -111,7 +111,7 @@ describe('attachments', () => {
     const chosen = page.getByRole('list', { name: 'Files to send' });
     await shown(chosen.getByText('screenshot.png'));
     await shown(chosen.getByRole('button', { name: 'Remove screenshot.png' }));
-    await page.getByRole('button', { name: `Send to ${requesterEmail}` }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
     const reply = timeline(page).locator('.timeline-reply', { hasText: text });
     await shown(reply.getByRole('img', { name: 'screenshot.png' }));
     await expect.poll(() => page.getByRole('list', { name: 'Files to send' }).count()).toBe(0);
@@ -171,7 +171,7 @@ describe('the composer', () => {
     await modeButton(page, 'Reply to requester').click();
     expect(await composerBox(page).inputValue()).toBe('');
     await composerBox(page).fill(replyDraft);
-    await shown(page.getByRole('button', { name: `Send to ${requesterEmail}` }));
+    await shown(page.getByRole('button', { name: 'Send', exact: true }));
     await modeButton(page, 'Internal note').click();
     expect(await composerBox(page).inputValue()).toBe(noteDraft);
     await shown(page.getByRole('button', { name: 'Add internal note' }));
@@ -179,11 +179,11 @@ describe('the composer', () => {
     await modeButton(page, 'Reply to requester').click();
     expect(await composerBox(page).inputValue()).toBe(replyDraft);
     await page.reload();
-    await shown(page.getByRole('button', { name: `Send to ${requesterEmail}` }));
+    await shown(page.getByRole('button', { name: 'Send', exact: true }));
     expect(await modeButton(page, 'Reply to requester').getAttribute('aria-pressed')).toBe('true');
   });
 
-  it("the ticket's macro fills the reply composer with its text", async () => {
+  it("the ticket's macro is offered as a suggestion and fills the reply composer only when chosen", async () => {
     const page = demo.page;
     const text = unique('Hello! Restart the printer, then');
     const macro = (
@@ -194,6 +194,10 @@ describe('the composer', () => {
     const withMacro = await createTicketApi(page, { title: unique('Macro'), requesterId: 1, description: 'Uses a macro.', macroId: macro.id });
     await page.goto(`/view/ticket/${withMacro}`);
     await modeButton(page, 'Reply to requester').click();
+    const suggestion = page.getByRole('button', { name: 'Suggested macro: Restart' });
+    await shown(suggestion);
+    expect(await composerBox(page).inputValue()).toBe('');
+    await suggestion.click();
     await expect.poll(() => composerBox(page).inputValue()).toBe(text);
   });
 });

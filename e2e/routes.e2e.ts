@@ -67,11 +67,13 @@ describe('routes signed in', () => {
     const firstTicketHref = await page.locator('.ticket-subject').first().getAttribute('href');
     const ticketId = Number(firstTicketHref?.split('/').pop());
     expect(ticketId).toBeGreaterThan(0);
+    const subject = await page.locator('.ticket-subject').first().innerText();
 
     const screens: [string, string | RegExp][] = [
       ['/view/tickets/all', 'Dashboard'],
       ['/create/ticket', 'Create Ticket'],
-      [`/view/ticket/${ticketId}`, 'Ticket Details'],
+      // The ticket's page is headed by its subject (its properties by "Ticket Details").
+      [`/view/ticket/${ticketId}`, subject],
       [`/edit/ticket/${ticketId}`, `Edit Ticket #${ticketId}`],
       ['/customer/create', 'Create Customer'],
       ['/macro/create', 'Create Macro'],

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NARROW, useBrowser, WIDE } from './browser';
-import { demoLogin, shown } from './helpers';
+import { demoLogin, gql, shown } from './helpers';
 
 const OUT = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 const chromium = useBrowser();
@@ -52,6 +52,17 @@ describe.skipIf(!process.env.FULCRUM_SCREENSHOTS)('screenshots', () => {
 
       await page.locator('.ticket-subject').first().click();
       await shown(page.getByRole('heading', { name: 'Ticket Details' }));
+      // A conversation to show: a note and a change, as an agent leaves them (once per run's workspace).
+      const ticketId = Number(new URL(page.url()).pathname.split('/').pop());
+      if (w === WIDE.width) {
+        await gql(page, 'mutation($id: Int!, $b: String!) { addTicketNote(ticketId: $id, body: $b) { id } }', {
+          id: ticketId,
+          b: 'Checked the **Okta** admin console: SAML is on their plan. Sending the setup guide.',
+        });
+        await gql(page, 'mutation($id: Int!) { setTicketStatus(id: $id, status: PENDING) { id } }', { id: ticketId });
+        await page.reload();
+      }
+      await shown(page.locator('.timeline-note'));
       await page.waitForFunction(() => (document.querySelector('.ticket-detail-image img') as HTMLImageElement)?.naturalWidth > 0);
       await snap(page, 'ticket-detail', w);
 

@@ -73,8 +73,8 @@ describe('ticket timeline between two tabs', () => {
     await demo.page.getByLabel('Priority').selectOption('Urgent');
     await demo.page.getByRole('button', { name: 'Save Ticket' }).click();
     await demo.page.waitForURL(`**${path}`);
-    await shown(line(tabB, 'Demo set priority Low → Urgent'));
-    await shown(line(demo.page, 'Demo set priority Low → Urgent'));
+    await shown(line(tabB, 'Demo changed the priority from Low to Urgent'));
+    await shown(line(demo.page, 'Demo changed the priority from Low to Urgent'));
     expect(await sameDocument(tabB)).toBe(true);
   });
 
@@ -117,7 +117,7 @@ describe('ticket timeline between two tabs', () => {
     await demo.page.reload();
     await shown(note(demo.page, rewritten));
     await shown(tombstones(demo.page).filter({ hasText: 'Note deleted by Demo' }));
-    await shown(line(demo.page, /set priority Low → Urgent/));
+    await shown(line(demo.page, /changed the priority from Low to Urgent/));
     await shown(line(demo.page, /Demo created the ticket/));
     await note(demo.page, rewritten).locator('summary', { hasText: 'edited' }).click();
     await shown(note(demo.page, rewritten).getByRole('list', { name: 'Earlier versions' }).getByText(first));
@@ -135,7 +135,7 @@ describe('ticket timeline between two tabs', () => {
     expect(await demo.page.getByRole('button', { name: 'Notes', pressed: true }).count()).toBe(1);
     expect(await line(demo.page, /./).count()).toBe(0);
     await demo.page.getByRole('button', { name: 'Changes' }).click();
-    await shown(line(demo.page, /set priority Low → Urgent/));
+    await shown(line(demo.page, /changed the priority from Low to Urgent/));
     expect(await note(demo.page, rewritten).count()).toBe(0);
     await demo.page.getByRole('button', { name: 'All' }).click();
     await demo.page.waitForURL((url) => !url.search.includes('timeline='));
@@ -159,8 +159,8 @@ describe('ticket timeline between two tabs', () => {
       },
     });
     expect(response.ok()).toBe(true);
-    await shown(line(tabB, 'Demo set priority Urgent → High through the REST API'));
-    await shown(line(demo.page, 'Demo set priority Urgent → High through the REST API'));
+    await shown(line(tabB, 'Demo changed the priority from Urgent to High through the REST API'));
+    await shown(line(demo.page, 'Demo changed the priority from Urgent to High through the REST API'));
   });
 
   it('raw HTML in a note is shown as text and never runs', async () => {

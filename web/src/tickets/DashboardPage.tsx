@@ -1,6 +1,6 @@
 import { useQuery } from '@apollo/client/react';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { LIMITS, MESSAGES } from '@fulcrum/schema/validation';
 import { TicketRow } from './TicketRow';
 import { MY_TICKETS_VIEW_ID, ViewSidebar } from './ViewSidebar';
@@ -75,6 +75,9 @@ const DASHBOARD_PAGE = graphql(`
 export default function DashboardPage() {
   const [state, update] = useDashboardState();
   const viewId = useSelectedView();
+  // The list's own address: each ticket opened from it keeps it (Next, Previous and Back to the list follow it).
+  const [listParams] = useSearchParams();
+  const from = listParams.toString();
   const variables = { first: PAGE_SIZE, ...toVariables(state, viewId), viewId };
   const { data, previousData, error, fetchMore, loading, refetch } = useQuery(DASHBOARD_PAGE, { variables });
   const [loadingMore, setLoadingMore] = useState(false);
@@ -303,7 +306,7 @@ export default function DashboardPage() {
               </thead>
               <tbody>
                 {nodes.map((ticket) => (
-                  <TicketRow key={ticket.id} ticket={ticket} />
+                  <TicketRow key={ticket.id} ticket={ticket} from={from} />
                 ))}
               </tbody>
             </table>

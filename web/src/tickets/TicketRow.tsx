@@ -8,6 +8,7 @@ import { graphql, useFragment, type FragmentType } from '../gql';
 import { PriorityBadge, StatusBadge, TypeBadge } from '../ui/Badges';
 import { ImagePlaceholderIcon } from '../ui/Icons';
 import '../ui/table.css';
+import { ticketHref } from './ticketNav';
 import './tickets.css';
 
 export const TicketRow_ticket = graphql(`
@@ -55,7 +56,8 @@ const TAKE_FROM_LIST = graphql(`
 `);
 
 /** One dashboard row; the whole row opens the ticket. Each cell carries an inline label for narrow screens. */
-export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket> }) {
+/** `from`: the list's own address parameters (kept in the ticket's address for Next, Previous and Back to the list). */
+export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>; from?: string }) {
   const ticket = useFragment(TicketRow_ticket, props.ticket);
   const navigate = useNavigate();
   const me = useSignedInUser();
@@ -65,7 +67,7 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
       if (data) syncMyTickets(cache, data.takeTicket.id, true);
     },
   });
-  const href = `/view/ticket/${ticket.id}`;
+  const href = ticketHref(ticket.id, props.from ?? null);
   const mayTake = ticket.assigneeId == null && !!ticket.team?.memberIds.includes(me.id);
 
   async function takeIt(event: React.MouseEvent) {

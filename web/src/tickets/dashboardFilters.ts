@@ -97,6 +97,11 @@ export function toVariables(state: DashboardState, viewId: number | null = null)
 /** The view chosen in the sidebar (`?view=<id>`, issue 28); null: the agent's own tickets, as always. */
 export function useSelectedView(): number | null {
   const [params] = useSearchParams();
+  return viewIdOf(params);
+}
+
+/** The view a dashboard address names (`?view=<id>`); null: the agent's own tickets. */
+export function viewIdOf(params: URLSearchParams): number | null {
   const raw = params.get('view');
   const id = raw != null && /^-?\d{1,9}$/.test(raw) ? Number(raw) : null;
   return id === -1 ? null : id;

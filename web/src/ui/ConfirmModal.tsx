@@ -8,12 +8,14 @@ interface ConfirmModalProps {
   title: string;
   question: string;
   confirmLabel: string;
+  /** One more line under the question (what the action cannot undo). */
+  detail?: string;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }
 
 /** "Are you sure ...?" with "No" and a destructive button; shows the server's refusal (e.g. a customer still in use). */
-export function ConfirmModal({ title, question, confirmLabel, onConfirm, onClose }: ConfirmModalProps) {
+export function ConfirmModal({ title, question, confirmLabel, detail, onConfirm, onClose }: ConfirmModalProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -31,6 +33,7 @@ export function ConfirmModal({ title, question, confirmLabel, onConfirm, onClose
   return (
     <Modal title={title} onClose={onClose}>
       <p className="confirm-question">{question}</p>
+      {detail && <p className="confirm-detail muted">{detail}</p>}
       {error && (
         <p className="form-error" role="alert">
           {error}

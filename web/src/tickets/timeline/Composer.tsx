@@ -1,6 +1,9 @@
-import { useId, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { LIMITS, MESSAGES, validAttachmentName, validateTicketNote, validateTicketReply } from '@fulcrum/schema/validation';
 import { describeError } from '../../apollo/errors';
+import { MacroPicker } from './MacroPicker';
+import type { PickerMacro } from './macroGroups';
+import { SendMenu, type SendStatus } from './SendMenu';
 
 /** Who the composer writes to: the requester (a public reply, emailed) or the ticket's agents (an internal note). */
 export type ComposerMode = 'reply' | 'note';
@@ -16,15 +19,26 @@ function storedMode(): ComposerMode {
   }
 }
 
+/** What the page does with the composer (the r and n shortcuts). */
+export interface ComposerHandle {
+  focus(mode: ComposerMode): void;
+}
+
 export interface ComposerProps {
   requester: { name: string; email: string };
-  /** The ticket's macro (macro 1, "No Macro", has no text to offer): its text fills the reply draft. */
-  macro: { id: number; description: string } | null;
+  /** The ticket's macro (apply_macro), offered as the suggested macro; macro 1, "No Macro", is none. */
+  macro: { id: number; name: string } | null;
+  /** The macros the picker offers (null while loading). */
+  macros: readonly PickerMacro[] | null;
+  meId: number;
+  /** The macro's text for this ticket, rendered by the server. */
+  renderMacro: (macroId: number) => Promise<string>;
   requesterLink: string;
-  /** Sends a reply with its files (at most LIMITS.replyAttachments.max; the server checks each by its bytes). */
-  onReply: (body: string, files: File[]) => Promise<void>;
+  /** Sends a reply with its files (at most LIMITS.replyAttachments.max; the server checks each by its bytes), and sets the status with it. */
+  onReply: (body: string, files: File[], setStatus: SendStatus) => Promise<void>;
   onNote: (body: string) => Promise<void>;
   onRevokeLink: () => Promise<void>;
+  handle?: Ref<ComposerHandle>;
 }
 
 const MODES: Record<ComposerMode, { tab: string; icon: string; label: string; hint: string; validate: (input: { body: unknown }) => { body?: string[] } }> = {
@@ -53,10 +67,11 @@ const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'a
  * The ticket page's composer (issue 25): two modes, "Reply to requester" and "Internal note", told apart by colour,
  * icon and words, the send button naming the audience ("Send to ada@example.com" / "Add internal note"). The mode is
  * sticky (kept until the agent switches); each mode keeps its own draft, so a note's text never becomes a reply.
- * The ticket's macro fills the reply draft, to edit before sending (another macro fills it again). Ctrl+Enter
- * (Cmd+Enter) sends; the text is kept when the server refuses it.
+ * Macros are inserted where the cursor is, never unasked: "Insert macro" (Ctrl+M, or "/" at the start of an empty
+ * line) and the ticket's own macro as a suggestion. A reply is sent as is or with the ticket's new status (the
+ * send menu). Ctrl+Enter (Cmd+Enter) sends; the text is kept when the server refuses it.
  */
-export function Composer({ requester, macro, requesterLink, onReply, onNote, onRevokeLink }: ComposerProps) {
+export function Composer({ requester, macro, macros, meId, renderMacro, requesterLink, onReply, onNote, onRevokeLink, handle }: ComposerProps) {
   const [mode, setModeState] = useState<ComposerMode>(storedMode);
   const [drafts, setDrafts] = useState<Record<ComposerMode, string>>({ reply: '', note: '' });
   const [errors, setErrors] = useState<Record<ComposerMode, string | null>>({ reply: null, note: null });
@@ -66,14 +81,19 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
   const [files, setFiles] = useState<File[]>([]);
   const [fileError, setFileError] = useState<string | null>(null);
   const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [picking, setPicking] = useState(false);
+  const [inserting, setInserting] = useState(false);
+  // Where the text goes: the selection when the picker opened (focus moves to its search box meanwhile).
+  const caret = useRef<{ start: number; end: number } | null>(null);
+  const suggested = macro && macro.id !== 1 ? macro : null;
 
-  // The macro's text fills the reply draft once per macro (during render: no effect, no extra paint).
-  const macroId = macro && macro.id !== 1 ? macro.id : null;
-  const [filledFor, setFilledFor] = useState<number | null>(null);
-  if (macro && macroId !== null && macroId !== filledFor) {
-    setFilledFor(macroId);
-    setDrafts((before) => ({ ...before, reply: macro.description }));
-  }
+  useImperativeHandle(handle, () => ({
+    focus(next) {
+      setMode(next);
+      requestAnimationFrame(() => box.current?.focus());
+    },
+  }));
 
   function setMode(next: ComposerMode) {
     setModeState(next);
@@ -89,8 +109,57 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
   const error = errors[mode];
   const setError = (value: string | null) => setErrors((before) => ({ ...before, [mode]: value }));
 
-  async function send(event: React.FormEvent) {
+  // Ctrl+M opens the picker from anywhere on the page (the textarea's cursor is where the macro goes).
+  const onCtrlM = useEffectEvent((event: KeyboardEvent) => {
+    if (event.key.toLowerCase() !== 'm' || !event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+    if (document.querySelector('[role="dialog"]')) return;
     event.preventDefault();
+    openPicker(true);
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => onCtrlM(event);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
+
+  function openPicker(open: boolean) {
+    if (open && box.current) caret.current = { start: box.current.selectionStart, end: box.current.selectionEnd };
+    setPicking(open);
+    if (!open) requestAnimationFrame(() => box.current?.focus());
+  }
+
+  /** Inserts a macro's text, rendered by the server for this ticket, at the cursor (the draft of the mode shown). */
+  async function insertMacro(macroId: number) {
+    setPicking(false);
+    setInserting(true);
+    const insertMode = mode;
+    try {
+      const text = await renderMacro(macroId);
+      const current = box.current?.value ?? '';
+      const at = caret.current ?? { start: current.length, end: current.length };
+      caret.current = null;
+      const next = current.slice(0, at.start) + text + current.slice(at.end);
+      setDrafts((before) => ({ ...before, [insertMode]: next }));
+      requestAnimationFrame(() => {
+        const target = box.current;
+        if (!target) return;
+        target.focus();
+        target.setSelectionRange(at.start + text.length, at.start + text.length);
+      });
+      setError(null);
+    } catch (caught) {
+      setErrors((before) => ({ ...before, [insertMode]: describeError(caught).message }));
+    } finally {
+      setInserting(false);
+    }
+  }
+
+  function send(event: React.FormEvent) {
+    event.preventDefault();
+    void sendWith(null);
+  }
+
+  async function sendWith(setStatus: SendStatus) {
     if (busy) return;
     const sentMode = mode;
     const problem = MODES[sentMode].validate({ body: draft }).body?.[0];
@@ -102,7 +171,7 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
     setBusy(true);
     try {
       if (sentMode === 'reply') {
-        await onReply(draft, files);
+        await onReply(draft, files, setStatus);
         setFiles([]);
         setFileError(null);
       } else await onNote(draft);
@@ -143,12 +212,22 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
 
   return (
     <form className={`composer composer-${mode}`} onSubmit={send} noValidate>
-      <div className="composer-modes" role="group" aria-label="Write">
-        {(['reply', 'note'] as const).map((m) => (
-          <button key={m} type="button" className="composer-mode" aria-pressed={mode === m} onClick={() => setMode(m)}>
-            <span aria-hidden="true">{MODES[m].icon}</span> {MODES[m].tab}
-          </button>
-        ))}
+      <div className="composer-top">
+        <div className="composer-modes" role="group" aria-label="Write">
+          {(['reply', 'note'] as const).map((m) => (
+            <button key={m} type="button" className="composer-mode" aria-pressed={mode === m} onClick={() => setMode(m)}>
+              <span aria-hidden="true">{MODES[m].icon}</span> {MODES[m].tab}
+            </button>
+          ))}
+        </div>
+        <div className="composer-tools">
+          {suggested && (
+            <button type="button" className="button button-link button-small composer-suggested" onClick={() => void insertMacro(suggested.id)}>
+              Suggested macro: {suggested.name}
+            </button>
+          )}
+          <MacroPicker macros={macros} meId={meId} open={picking} onOpen={openPicker} onChoose={(chosen) => void insertMacro(chosen.id)} />
+        </div>
       </div>
       <label htmlFor={id} className="composer-label">
         <span aria-hidden="true">{current.icon}</span> {current.label}
@@ -161,13 +240,19 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
       </label>
       <textarea
         id={id}
-        rows={mode === 'reply' ? 5 : 3}
+        ref={box}
+        rows={4}
         value={draft}
         maxLength={LIMITS.ticketNote.max}
-        placeholder={mode === 'reply' ? 'Write to the requester. They see exactly this text.' : 'Write what you tried, found or promised. Markdown works.'}
+        placeholder={
+          mode === 'reply'
+            ? 'Write to the requester. They see exactly this text. / or Ctrl+M inserts a macro.'
+            : 'Write what you tried, found or promised. Markdown works.'
+        }
         aria-invalid={!!error}
+        aria-busy={inserting || undefined}
         aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-        aria-keyshortcuts="Control+Enter Meta+Enter"
+        aria-keyshortcuts="Control+Enter Meta+Enter Control+M"
         onChange={(event) => {
           const value = event.target.value;
           setDrafts((before) => ({ ...before, [mode]: value }));
@@ -176,6 +261,18 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
           if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
             event.preventDefault();
             event.currentTarget.form?.requestSubmit();
+            return;
+          }
+          // "/" at the start of an empty line opens the macro picker (anywhere else it is a slash).
+          if (event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+            const { value, selectionStart, selectionEnd } = event.currentTarget;
+            const lineStart = value.lastIndexOf('\n', selectionStart - 1) + 1;
+            const lineEnd = value.indexOf('\n', selectionEnd);
+            const emptyLine = selectionStart === selectionEnd && selectionStart === lineStart && (lineEnd === -1 ? value.length : lineEnd) === selectionEnd;
+            if (emptyLine) {
+              event.preventDefault();
+              openPicker(true);
+            }
           }
         }}
       />
@@ -232,21 +329,28 @@ export function Composer({ requester, macro, requesterLink, onReply, onNote, onR
         <p className="composer-hint muted" id={`${id}-hint`}>
           {current.hint} <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (<kbd>⌘</kbd>+<kbd>Enter</kbd> on a Mac) sends.
         </p>
-        <button type="submit" className={`button ${mode === 'reply' ? 'button-primary' : 'button-note'}`} aria-disabled={busy}>
-          {busy ? 'Loading...' : mode === 'reply' ? `Send to ${requester.email}` : 'Add internal note'}
-        </button>
+        {mode === 'reply' ? (
+          <SendMenu busy={busy} onSend={(status) => void sendWith(status)} />
+        ) : (
+          <button type="submit" className="button button-note" aria-disabled={busy}>
+            {busy ? 'Loading...' : 'Add internal note'}
+          </button>
+        )}
       </div>
       {mode === 'reply' && (
-        <div className="composer-link">
-          <label htmlFor={`${id}-link`}>Requester page</label>
-          <input id={`${id}-link`} readOnly value={requesterLink} onFocus={(event) => event.currentTarget.select()} />
-          <button type="button" className="button button-secondary" onClick={() => void copyLink()}>
-            {copied ? 'Copied' : 'Copy link'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={() => void onRevokeLink().then(() => setCopied(false))}>
-            Revoke link
-          </button>
-        </div>
+        <details className="composer-link">
+          <summary>Requester page link</summary>
+          <div className="composer-link-row">
+            <label htmlFor={`${id}-link`}>Requester page</label>
+            <input id={`${id}-link`} readOnly value={requesterLink} onFocus={(event) => event.currentTarget.select()} />
+            <button type="button" className="button button-secondary" onClick={() => void copyLink()}>
+              {copied ? 'Copied' : 'Copy link'}
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => void onRevokeLink().then(() => setCopied(false))}>
+              Revoke link
+            </button>
+          </div>
+        </details>
       )}
     </form>
   );

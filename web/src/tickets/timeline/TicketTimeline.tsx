@@ -1,5 +1,5 @@
 import { useApolloClient, useMutation, useReactiveVar } from '@apollo/client/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { graphql, useFragment, type FragmentType } from '../../gql';
 import { entryView, type TimelinePage } from './documents';
 import { useOlderPages } from './olderPages';
@@ -9,6 +9,9 @@ import { ConfirmModal } from '../../ui/ConfirmModal';
 import { applyTimelineEvent, insertTimelineEntry } from './cache';
 import type { TimelineFilterValue } from './entries';
 import { TimelineView } from './TimelineView';
+import type { ComposerHandle } from './Composer';
+import type { SendStatus } from './SendMenu';
+import { useMacroChoices, useRenderMacro } from './macroChoices';
 
 const TIMELINE_EVENTS = graphql(`
   subscription TicketTimelineEvents($ticketId: Int!, $afterSeq: Int) {
@@ -27,7 +30,7 @@ const TIMELINE_EVENTS = graphql(`
   }
 `);
 
-/** What the composer needs of the ticket: who the requester is, the macro whose text fills a reply, the requester page. */
+/** What the composer needs of the ticket: who the requester is, the macro it suggests, the requester page. */
 export const TicketTimeline_ticket = graphql(`
   fragment TicketTimeline_ticket on Ticket {
     id
@@ -39,14 +42,14 @@ export const TicketTimeline_ticket = graphql(`
     }
     macro {
       id
-      description
+      name
     }
   }
 `);
 
 const REPLY = graphql(`
-  mutation ReplyToRequester($ticketId: Int!, $body: String!, $attachments: [Upload!]) {
-    replyToRequester(ticketId: $ticketId, body: $body, attachments: $attachments) {
+  mutation ReplyToRequester($ticketId: Int!, $body: String!, $attachments: [Upload!], $setStatus: TicketStatus) {
+    replyToRequester(ticketId: $ticketId, body: $body, attachments: $attachments, setStatus: $setStatus) {
       __typename
       ...TimelineEntry_reply
     }
@@ -109,6 +112,8 @@ interface TicketTimelineProps {
   onFilter: (filter: TimelineFilterValue) => void;
   /** The page's query is fetching another filter's first page (the previous list is shown meanwhile). */
   loading: boolean;
+  /** The composer, for the page's r and n shortcuts. */
+  composerHandle?: Ref<ComposerHandle>;
 }
 
 /**
@@ -116,7 +121,7 @@ interface TicketTimelineProps {
  * and doors (`ticketTimelineEvents` from the highest seq held, again from there after a reconnect), and the note
  * mutations, whose answers update the cache (no refetch).
  */
-export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, onFilter, loading }: TicketTimelineProps) {
+export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, onFilter, loading, composerHandle }: TicketTimelineProps) {
   const ticket = useFragment(TicketTimeline_ticket, ticketRef);
   const me = useSignedInUser();
   const client = useApolloClient();
@@ -168,11 +173,9 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
     return () => subscription.unsubscribe();
   }, [client, ticketId, up]);
 
-  const [reply] = useMutation(REPLY, {
-    update(cache, { data }) {
-      if (data) insertTimelineEntry(cache, ticketId, data.replyToRequester);
-    },
-  });
+  const [reply] = useMutation(REPLY);
+  const { macros } = useMacroChoices();
+  const renderMacro = useRenderMacro(ticketId);
   const [revokeLink] = useMutation(REVOKE_LINK, {
     update(cache, { data }) {
       if (data) cache.modify({ id: cache.identify({ __typename: 'Ticket', id: ticketId }), fields: { requesterLink: () => data.revokeRequesterLink } });
@@ -198,9 +201,21 @@ export function TicketTimeline({ ticketId, ticket: ticketRef, timeline, filter, 
         composer={{
           requester: ticket.requester,
           macro: ticket.macro,
+          macros,
+          meId: me.id,
+          handle: composerHandle,
+          renderMacro,
           requesterLink: ticket.requesterLink,
-          onReply: async (body, files) => {
-            await reply({ variables: { ticketId, body, attachments: files.length ? files : null } });
+          onReply: async (body, files, setStatus: SendStatus) => {
+            await reply({
+              variables: { ticketId, body, attachments: files.length ? files : null, setStatus },
+              update(cache, { data }) {
+                if (!data) return;
+                insertTimelineEntry(cache, ticketId, data.replyToRequester);
+                // The status changed with the reply (its live event brings the change line; the control shows it now).
+                if (setStatus) cache.modify({ id: cache.identify({ __typename: 'Ticket', id: ticketId }), fields: { status: () => setStatus } });
+              },
+            });
           },
           onRevokeLink: async () => {
             await revokeLink({ variables: { ticketId } });

@@ -50,7 +50,8 @@ function NoteBody({ body, className }: { body: string; className: string }) {
  */
 export function TimelineNote({ note, mine, mode, onEdit, onCancel, onSave, onDelete }: TimelineNoteProps) {
   const headingId = useId();
-  const author = mine ? 'You' : note.author.username;
+  // One name per person on the page: the viewer's notes carry their name too, as their change lines do.
+  const author = note.author.username;
 
   if (note.deletedAt || note.body == null) {
     return (

@@ -3,7 +3,6 @@ import { loadProblem, problemText } from '../../apollo/errors';
 import { RelativeTime } from '../../ui/RelativeTime';
 import {
   actorName,
-  changeWords,
   FILTERS,
   rowBlocks,
   timelineRows,
@@ -13,6 +12,7 @@ import {
   type TimelineFilterValue,
   type TimelineRow,
 } from './entries';
+import { historySentence } from './history';
 import { Composer, type ComposerProps } from './Composer';
 import { MailFacts } from './HeldMail';
 import { TimelineNote, type NoteMode, type NoteView } from './TimelineNote';
@@ -80,12 +80,29 @@ interface TimelineViewProps {
   composer: Omit<ComposerProps, 'onNote'>;
 }
 
+/** The order the agent reads the conversation in, remembered across tickets and visits. */
+export type TimelineOrder = 'newest-first' | 'oldest-first';
+const ORDER_KEY = 'fulcrum.timelineOrder';
+
+function storedOrder(): TimelineOrder {
+  try {
+    return localStorage.getItem(ORDER_KEY) === 'oldest-first' ? 'oldest-first' : 'newest-first';
+  } catch {
+    return 'newest-first';
+  }
+}
+
+const ORDERS: readonly { value: TimelineOrder; label: string }[] = [
+  { value: 'newest-first', label: 'Newest first' },
+  { value: 'oldest-first', label: 'Oldest first' },
+];
+
 /** Older entries start loading when the end of the list is this close to the viewport. */
 const LOAD_OLDER_MARGIN = '600px';
 
 /**
- * A ticket's timeline under its details: the composer, the All / Notes / Changes filter, then the entries newest
- * first: notes as cards, changes as compact lines (one line for consecutive changes by one actor within a
+ * A ticket's conversation: the All / Notes / Changes filter, the composer and the entries, newest first under the
+ * composer or oldest first above it (the agent's choice, remembered): notes as cards, changes as compact lines (one line for consecutive changes by one actor within a
  * minute). Older entries load as the end of the list scrolls into view (a "Load older entries" button does the
  * same from the keyboard); entries arriving on top leave the reader where they were (the browser's scroll
  * anchoring). Every row is laid out: with `content-visibility: auto` the rows a jump passed over (a Tab to the
@@ -93,8 +110,27 @@ const LOAD_OLDER_MARGIN = '600px';
  */
 export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOlder, actions, loading, composer }: TimelineViewProps) {
   const [editing, setEditing] = useState<number | null>(null);
+  const [order, setOrderState] = useState<TimelineOrder>(storedOrder);
   const rows = useMemo(() => timelineRows<RowEntry, ChangeValue>(entries), [entries]);
-  const blocks = useMemo(() => rowBlocks(rows), [rows]);
+  const newestFirst = useMemo(() => rowBlocks(rows), [rows]);
+  const oldestFirst = order === 'oldest-first';
+  const blocks = useMemo(() => (oldestFirst ? [...newestFirst].reverse() : newestFirst), [newestFirst, oldestFirst]);
+  const composerBox = useRef<HTMLDivElement>(null);
+  // Oldest first, the newest entries and the composer are at the end: the page opens there.
+  useEffect(() => {
+    if (!oldestFirst) return;
+    const box = composerBox.current?.getBoundingClientRect();
+    if (box && box.bottom > window.innerHeight) composerBox.current?.scrollIntoView({ block: 'end' });
+    // Once per ticket (this view is keyed by ticket) and order.
+  }, [oldestFirst]);
+  function setOrder(next: TimelineOrder) {
+    setOrderState(next);
+    try {
+      localStorage.setItem(ORDER_KEY, next);
+    } catch {
+      // No storage: the order lasts this page.
+    }
+  }
   // Stable callbacks for the memoized rows: the latest actions through a ref.
   const latest = useRef(actions);
   useEffect(() => {
@@ -113,6 +149,12 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
     [],
   );
 
+  const composerElement = (
+    <div className="timeline-composer" ref={composerBox}>
+      <Composer {...composer} onNote={(body) => actions.add(body)} />
+    </div>
+  );
+
   return (
     <section className="timeline" aria-labelledby="timeline-heading">
       <header className="timeline-header">
@@ -124,18 +166,27 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
             </button>
           ))}
         </div>
+        <div className="chip-group timeline-order" role="group" aria-label="Order">
+          {ORDERS.map((option) => (
+            <button key={option.value} type="button" className="chip" aria-pressed={order === option.value} onClick={() => setOrder(option.value)}>
+              {option.label}
+            </button>
+          ))}
+        </div>
       </header>
-      <Composer {...composer} onNote={(body) => actions.add(body)} />
+      {!oldestFirst && composerElement}
+      {oldestFirst && hasOlder && <LoadOlder count={entries.length} loadOlder={loadOlder} />}
       {rows.length === 0 ? (
         <p className="timeline-empty muted">{loading ? 'Loading...' : EMPTY[filter]}</p>
       ) : (
         <ol className="timeline-list" aria-busy={!!loading} aria-label={`Timeline: ${FILTERS.find((option) => option.value === filter)!.label.toLowerCase()}`}>
           {blocks.map((block) => (
-            <RowBlock key={block.key} rows={block.rows} meId={meId} editing={editing} actions={rowActions} />
+            <RowBlock key={block.key} rows={block.rows} reversed={oldestFirst} meId={meId} editing={editing} actions={rowActions} />
           ))}
         </ol>
       )}
-      {hasOlder && <LoadOlder count={entries.length} loadOlder={loadOlder} />}
+      {!oldestFirst && hasOlder && <LoadOlder count={entries.length} loadOlder={loadOlder} />}
+      {oldestFirst && composerElement}
     </section>
   );
 }
@@ -157,6 +208,8 @@ function sameRow(before: Row, after: Row): boolean {
 
 interface RowBlockProps {
   rows: readonly Row[];
+  /** Oldest first: the block's rows (held newest first) are shown the other way round. */
+  reversed: boolean;
   meId: number;
   editing: number | null;
   actions: RowActions;
@@ -169,8 +222,8 @@ interface RowBlockProps {
  * positions, so loading older entries at the end leaves every block above as it was.
  */
 const RowBlock = memo(
-  function RowBlock({ rows, meId, editing, actions }: RowBlockProps) {
-    return rows.map((row) =>
+  function RowBlock({ rows, reversed, meId, editing, actions }: RowBlockProps) {
+    return (reversed ? [...rows].reverse() : rows).map((row) =>
       row.type === 'note' && row.note.__typename === 'TicketReply' ? (
         <ReplyRow key={row.key} reply={row.note} />
       ) : row.type === 'note' && row.note.__typename === 'RequesterMessage' ? (
@@ -190,6 +243,7 @@ const RowBlock = memo(
   },
   (before, after) =>
     before.meId === after.meId &&
+    before.reversed === after.reversed &&
     before.editing === after.editing &&
     before.actions === after.actions &&
     before.rows.length === after.rows.length &&
@@ -325,14 +379,14 @@ interface ChangeRowProps {
   changes: readonly ChangeValue[];
 }
 
-/** "Marnie set priority High → Urgent · 2 min. ago". */
+/** "Marnie changed the priority from High to Urgent · 2 min. ago" (history.ts). */
 const ChangeRow = memo(
   function ChangeRow({ actor, via, at, changes }: ChangeRowProps) {
     const door = viaWords(via);
     return (
       <li className="timeline-row timeline-change">
         <p className="timeline-line">
-          <span className="timeline-actor">{actorName(actor)}</span> {changeWords(changes)}
+          <span className="timeline-actor">{actorName(actor)}</span> {historySentence(changes)}
           {door && ` ${door}`}
           {' · '}
           <RelativeTime value={at} />

@@ -46,6 +46,8 @@ export const TimelineEntry_change = graphql(`
       field
       from
       to
+      fromLabel
+      toLabel
     }
   }
 `);

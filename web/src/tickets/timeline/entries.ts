@@ -1,6 +1,5 @@
 /**
- * The timeline's words and shape, as pure functions of the entries (issue 24): the line a change reads as
- * ("Marnie set priority High → Urgent"), the grouping of consecutive changes by one actor within a minute, and the
+ * The timeline's shape, as pure functions of the entries (a change line's words are history.ts's): the grouping of consecutive changes by one actor within a minute, and the
  * All / Notes / Changes filter as the address keeps it. The types name only the fields these functions read, so the
  * query's results (web/src/gql) fit them.
  */
@@ -10,6 +9,9 @@ export interface FieldChangeValue {
   field: string;
   from?: string | null;
   to?: string | null;
+  /** The names of what `from` and `to` identify (a team, an agent, a macro, a requester), when the server gives them. */
+  fromLabel?: string | null;
+  toLabel?: string | null;
 }
 
 export interface ActorValue {
@@ -50,76 +52,9 @@ const CARD_KEYS: Record<NoteValue['__typename'], string> = { TicketNote: 'n', Ti
 /** Changes by one actor whose first and last are at most this far apart read as one line. */
 export const GROUP_WITHIN_MS = 60_000;
 
-const STATUS_WORDS: Record<string, string> = { OPEN: 'Open', PENDING: 'Pending', SOLVED: 'Solved' };
-
-/** The words a field goes by in a change line. */
-const FIELD_WORDS: Record<string, string> = {
-  title: 'title',
-  type: 'type',
-  priority: 'priority',
-  status: 'status',
-  requesterId: 'requester',
-  macroId: 'macro',
-  assigneeId: 'assignee',
-  description: 'description',
-  image: 'image',
-};
-
-/** Fields whose values are ids or long text: the line says that they changed, not to what. */
-const VALUELESS = new Set(['requesterId', 'macroId', 'assigneeId', 'description']);
-
-const quoted = (value: string) => `“${value}”`;
-
-function shown(field: string, value: string): string {
-  if (field === 'status') return STATUS_WORDS[value] ?? value;
-  if (field === 'title') return quoted(value);
-  return value;
-}
-
-/** One field change as a phrase: "set priority High → Urgent", "changed the requester", "added an image". */
-export function changePhrase(change: FieldChangeValue): string {
-  const { field } = change;
-  const from = change.from ?? null;
-  const to = change.to ?? null;
-  if (field === 'image') return from === null ? 'added an image' : to === null ? 'removed the image' : 'replaced the image';
-  const words = FIELD_WORDS[field] ?? field;
-  if (field === 'description') return 'edited the description';
-  if (VALUELESS.has(field)) return `changed the ${words}`;
-  if (to === null) return `cleared ${words}`;
-  if (from === null) return `set ${words} ${shown(field, to)}`;
-  return `set ${words} ${shown(field, from)} → ${shown(field, to)}`;
-}
-
-/** What one change entry did, without its actor: "created the ticket", "set priority High → Urgent, set status …". */
-export function changeSummary(entry: Pick<ChangeValue, 'kind' | 'changes'>): string {
-  switch (entry.kind) {
-    case 'CREATED':
-      return 'created the ticket';
-    case 'DELETED':
-      return 'deleted the ticket';
-    case 'NOTE_EDITED':
-      return 'edited a note';
-    case 'NOTE_DELETED':
-      return 'deleted a note';
-    case 'HELD_ACCEPTED':
-      return 'accepted a held mail';
-    case 'HELD_DISCARDED':
-      return 'discarded a held mail';
-    default: {
-      const phrases = entry.changes.map(changePhrase);
-      return phrases.length ? phrases.join(', ') : 'updated the ticket';
-    }
-  }
-}
-
 /** The actor as a line names them: their name (an API token's name is its own), the system as "Fulcrum". */
 export function actorName(actor: ActorValue): string {
   return actor.kind === 'SYSTEM' && !actor.name ? 'Fulcrum' : actor.name;
-}
-
-/** What a group of changes (held newest first) did, in the order it happened: "set priority High → Urgent, …". */
-export function changeWords(changes: readonly Pick<ChangeValue, 'kind' | 'changes'>[]): string {
-  return [...changes].reverse().map(changeSummary).join(', ');
 }
 
 /** How a change came in, when not through the web app: "with an API token", "through the REST API". */
@@ -134,7 +69,7 @@ const sameActor = (a: ActorValue, b: ActorValue) => a.kind === b.kind && a.name 
 /**
  * The rows of a timeline held newest first: each note on its own; consecutive changes by one actor (through one door) as one row
  * while they are at most GROUP_WITHIN_MS after the group's first (a note or another actor in between ends a
- * group). Groups are formed from the oldest entry held, so a live entry arriving on top joins the newest group or
+ * group; a creation is a row of its own). Groups are formed from the oldest entry held, so a live entry arriving on top joins the newest group or
  * starts its own and never regroups the rows below it; a group is keyed by its oldest entry's seq.
  */
 export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries: readonly (N | C)[]): TimelineRow<N, C>[] {
@@ -150,6 +85,12 @@ export function timelineRows<N extends NoteValue, C extends ChangeValue>(entries
     }
     const change = entry;
     const time = Date.parse(change.at);
+    // A creation is a row of its own: what was changed after it reads as its own sentence.
+    if (change.kind === 'CREATED') {
+      rows.push({ type: 'changes', key: `c${change.seq}`, actor: change.actor, via: change.via, at: change.at, changes: [change] });
+      group = null;
+      continue;
+    }
     if (group && sameActor(group.actor, change.actor) && group.via === change.via && time - groupStart <= GROUP_WITHIN_MS) {
       group.changes.unshift(change);
       group.at = change.at;
