@@ -92,12 +92,8 @@ export function createRestRouter(deps: ServiceDeps, log: ErrorLog): Router {
   deleteRoute('/customers/:id/delete', customers.deleteCustomer, 'Customer deleted successfully');
 
   route('/macro', 'get', async (req, res) => res.json((await macros.listMacros(ctx(req))).map(restMacro)));
-  route('/macro/create', 'post', json, async (req, res) =>
-    res.status(201).json(restMacro(await macros.createMacro(ctx(req), macroFields(req)))),
-  );
-  route('/macro/edit/:id', 'put', json, async (req, res) =>
-    res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, macroFields(req)))),
-  );
+  route('/macro/create', 'post', json, async (req, res) => res.status(201).json(restMacro(await macros.createMacro(ctx(req), macroFields(req)))));
+  route('/macro/edit/:id', 'put', json, async (req, res) => res.json(restMacro(await macros.updateMacro(ctx(req), req.params.id, macroFields(req)))));
   route('/macro/:id', 'get', async (req, res) => res.json(restMacro(await macros.getMacro(ctx(req), req.params.id))));
   deleteRoute('/macro/:id/delete', macros.deleteMacro, 'Macro deleted successfully');
 
