@@ -5,11 +5,11 @@
  * sends one TICKET_REPLY_BOUNCED webhook event. SQLite, or PostgreSQL + Redis in the second pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
-import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
+import type { TestSmtp } from '../../src/testing/smtp.js';
 import { createWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
-import { fixedResolver, freshId, incomingRows, sendTo, ticketIn } from './support.js';
+import { freshId, incomingRows, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
 import { sendRaw } from './rawSmtp.js';
 
 let smtp: TestSmtp;
@@ -18,19 +18,12 @@ let demo: TestClient;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
   receiver = await startReceiver();
-  gw = await startTestGateway({
-    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
-    incomingMail: { listen: '127.0.0.1:0', defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver },
-    webhooks: { allowHosts: '127.0.0.1', retryDelaysMs: [200], pollMs: 200 },
-  });
-  demo = await gw.as(0);
+  ({ smtp, gw, demo } = await startMailDesk({}, { webhooks: { allowHosts: '127.0.0.1', retryDelaysMs: [200], pollMs: 200 } }));
   await createWebhook(demo, receiver.url, ['TICKET_REPLY_BOUNCED', 'TICKET_UPDATED', 'TICKET_REPLY_ADDED', 'TICKET_REQUESTER_MESSAGE_ADDED']);
 }, 60_000);
 afterAll(async () => {
-  await gw?.destroy();
-  await smtp?.close();
+  await stopMailDesk({ gw, smtp });
   await receiver?.close();
 });
 

@@ -7,11 +7,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { JPEG, PNG } from '../../src/testing/fixtures.js';
-import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
-import { FIXED_DNS, fixedResolver, freshId, incomingRows, sendTo, ticketIn } from './support.js';
+import type { TestSmtp } from '../../src/testing/smtp.js';
+import { FIXED_DNS, freshId, incomingRows, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
 
 let smtp: TestSmtp;
 let gw: TestGateway;
@@ -24,18 +24,10 @@ beforeAll(async () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   dkimKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   FIXED_DNS['TXT s1._domainkey.signed.test'] = [[`v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`]];
-  smtp = await startSmtp();
-  gw = await startTestGateway({
-    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
-    incomingMail: { listen: '127.0.0.1:0', defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver },
-  });
-  demo = await gw.as(0);
+  ({ smtp, gw, demo } = await startMailDesk());
   port = gw.smtp!.port;
 }, 60_000);
-afterAll(async () => {
-  await gw?.destroy();
-  await smtp?.close();
-});
+afterAll(() => stopMailDesk({ gw, smtp }));
 
 type Data = Record<string, any>;
 const TICKET = `query ($id: Int!) { ticket(id: $id) { id status image { url }

@@ -7,13 +7,13 @@ import { connect } from 'node:net';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { PNG } from '../../src/testing/fixtures.js';
 import { figure } from '../../src/testing/measure.js';
 import { demoTicketImage } from '@fulcrum/schema';
-import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
-import { fixedResolver, freshId, incomingRows, sendTo, ticketIn } from './support.js';
+import type { TestSmtp } from '../../src/testing/smtp.js';
+import { freshId, incomingRows, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
 
 const MAX_BYTES = 300_000;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -24,18 +24,10 @@ let demo: TestClient;
 let port: number;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  gw = await startTestGateway({
-    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
-    incomingMail: { listen: '127.0.0.1:0', maxBytes: MAX_BYTES, defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver },
-  });
-  demo = await gw.as(0);
+  ({ smtp, gw, demo } = await startMailDesk({ maxBytes: MAX_BYTES }));
   port = gw.smtp!.port;
 }, 60_000);
-afterAll(async () => {
-  await gw?.destroy();
-  await smtp?.close();
-});
+afterAll(() => stopMailDesk({ gw, smtp }));
 
 type Data = Record<string, any>;
 const TICKET = `query ($id: Int!) { ticket(id: $id) { id title description status assignee { email } requester { name email } image { url }

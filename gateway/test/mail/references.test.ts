@@ -5,27 +5,19 @@
  * mail through the SMTP listener and a real SMTP server for our replies; SQLite, or PostgreSQL + Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
-import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
-import { fixedResolver, freshId, sendTo, ticketIn } from './support.js';
+import type { TestSmtp } from '../../src/testing/smtp.js';
+import { freshId, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
 
 let smtp: TestSmtp;
 let gw: TestGateway;
 let demo: TestClient;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  gw = await startTestGateway({
-    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
-    incomingMail: { listen: '127.0.0.1:0', defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver },
-  });
-  demo = await gw.as(0);
+  ({ smtp, gw, demo } = await startMailDesk());
 }, 60_000);
-afterAll(async () => {
-  await gw?.destroy();
-  await smtp?.close();
-});
+afterAll(() => stopMailDesk({ gw, smtp }));
 
 async function reply(id: number, body: string) {
   dataOf(await demo.gql('mutation ($id: Int!, $body: String!) { replyToRequester(ticketId: $id, body: $body) { id } }', { id, body }));

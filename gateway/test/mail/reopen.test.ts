@@ -4,10 +4,10 @@
  * SQLite, or PostgreSQL + Redis in the second pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
-import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
-import { fixedResolver, freshId, sendTo, ticketIn } from './support.js';
+import type { TestSmtp } from '../../src/testing/smtp.js';
+import { freshId, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
 import { sendRaw } from './rawSmtp.js';
 
 let smtp: TestSmtp;
@@ -15,17 +15,9 @@ let gw: TestGateway;
 let demo: TestClient;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  gw = await startTestGateway({
-    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
-    incomingMail: { listen: '127.0.0.1:0', defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver },
-  });
-  demo = await gw.as(0);
+  ({ smtp, gw, demo } = await startMailDesk());
 }, 60_000);
-afterAll(async () => {
-  await gw?.destroy();
-  await smtp?.close();
-});
+afterAll(() => stopMailDesk({ gw, smtp }));
 
 const statusOf = async (id: number) =>
   dataOf(await demo.gql('query ($id: Int!) { ticket(id: $id) { status awaitingReply } }', { id })).ticket as { status: string; awaitingReply: boolean };

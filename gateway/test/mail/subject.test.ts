@@ -4,28 +4,20 @@
  * a real SMTP server for the reply. A ticket that did not come by mail has its title as its subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
+import type { TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { validTicket } from '../../src/testing/fixtures.js';
-import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
-import { fixedResolver, freshId, sendTo, ticketIn } from './support.js';
+import type { TestSmtp } from '../../src/testing/smtp.js';
+import { freshId, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
 
 let smtp: TestSmtp;
 let gw: TestGateway;
 let demo: TestClient;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  gw = await startTestGateway({
-    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
-    incomingMail: { listen: '127.0.0.1:0', maxBytes: 300_000, defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver },
-  });
-  demo = await gw.as(0);
+  ({ smtp, gw, demo } = await startMailDesk({ maxBytes: 300_000 }));
 }, 60_000);
-afterAll(async () => {
-  await gw?.destroy();
-  await smtp?.close();
-});
+afterAll(() => stopMailDesk({ gw, smtp }));
 
 const SUBJECT = `query ($id: Int!) { ticket(id: $id) { title subject } }`;
 const subjectOf = async (id: number) => dataOf(await demo.gql(SUBJECT, { id })).ticket as { title: string; subject: string };

@@ -4,6 +4,9 @@
  */
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Orm } from '@fulcrum/schema';
+import type { TestClient } from '../../src/testing/client.js';
+import { startTestGateway, type TestGateway, type TestGatewayOptions } from '../../src/testing/harness.js';
+import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
 
 /**
  * Fixed DNS: `good.test` lets 127.0.0.1 send (SPF pass, DMARC pass by alignment); `bank.test` lets no one send and
@@ -20,6 +23,32 @@ export async function fixedResolver(name: string, rrtype: string): Promise<strin
   const answer = FIXED_DNS[`${rrtype} ${name.toLowerCase()}`];
   if (answer) return answer;
   throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+}
+
+/** A help desk that takes mail: the listener on a free port (fixed DNS), its replies sent to a real SMTP server, Demo signed in. */
+export interface MailDesk {
+  smtp: TestSmtp;
+  gw: TestGateway;
+  demo: TestClient;
+}
+
+export async function startMailDesk(
+  incomingMail: Partial<NonNullable<TestGatewayOptions['incomingMail']>> = {},
+  overrides: Omit<TestGatewayOptions, 'mail' | 'incomingMail'> = {},
+): Promise<MailDesk> {
+  const smtp = await startSmtp();
+  const gw = await startTestGateway({
+    mail: { smtpUrl: smtp.url, from: 'Fulcrum Help <help@fulcrum.test>', retryDelaysMs: [200] },
+    incomingMail: { listen: '127.0.0.1:0', defaultAgent: 'demo@fulcrum.app', resolver: fixedResolver, ...incomingMail },
+    ...overrides,
+  });
+  return { smtp, gw, demo: await gw.as(0) };
+}
+
+/** Stops what startMailDesk started (either may be missing when its set-up failed). */
+export async function stopMailDesk(desk: Partial<MailDesk>): Promise<void> {
+  await desk.gw?.destroy();
+  await desk.smtp?.close();
 }
 
 export type SendResult = { ok: true; response: string } | { ok: false; code: number | undefined; response: string };
