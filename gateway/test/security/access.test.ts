@@ -417,6 +417,12 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       run: async () => ((await x.gql('{ apiTokens { id } }')).data?.apiTokens ?? []).some((t: { id: number }) => t.id === o.apiToken),
     },
     { name: 'delete webhook', field: 'Mutation.deleteWebhook', run: () => gqlOk('mutation($id: Int!) { deleteWebhook(id: $id) }', { id: o.webhook }) },
+    // Mail not ticketed is the admins' (an agent is FORBIDDEN whatever the id): gateway/test/mail/notTicketed.test.ts.
+    {
+      name: 'turn mail not ticketed into a ticket',
+      field: 'Mutation.ticketFromMail',
+      run: () => gqlOk('mutation($id: Int!) { ticketFromMail(id: $id) { id } }', { id: 1 }),
+    },
   ];
   return [...rest, ...graphql];
 }
