@@ -305,7 +305,7 @@ async function record(
       await em.flush();
       return { outcome: decision.outcome, ticketId: null, requesterMessageId: null } satisfies IncomingResult;
     }
-    const body = cut(clean(strippedText(parsed.text)), MAX_BODY).trim() || '(no text)';
+    const body = cut(clean(strippedText(parsed.text, parsed.images)), MAX_BODY).trim() || '(no text)';
     if (decision.outcome === 'TICKET') {
       const made = await newTicket(inner, parsed, fromEmail, body, files, entry, online);
       publish = made.publish;
