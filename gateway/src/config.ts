@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_AUTH_LIMITS, parseAllowList, type AuthLimits } from '@fulcrum/schema';
 import { parseListen } from './mail/smtpListener.js';
+import { dnsResolver, parseDnsServer } from './mail/dnsResolver.js';
 
 export interface GatewayOptions {
   port?: number;
@@ -61,7 +62,9 @@ export interface GatewayOptions {
     notTicketedDays?: number;
     /** How often old mail not ticketed is removed (default hourly; for tests). */
     notTicketedSweepMs?: number;
-    /** mailauth's DNS (tests give fixed answers); default the system's with a 2 s timeout. */
+    /** FULCRUM_MAIL_DNS: host:port of the DNS server mailauth asks (default the system's); refused when unreadable. */
+    dns?: string;
+    /** mailauth's DNS (tests give fixed answers; FULCRUM_MAIL_DNS sets it); default the system's with a 2 s timeout. */
     resolver?: (name: string, rrtype: string) => Promise<string[][] | string[]>;
   };
 }
@@ -103,6 +106,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayOpt
       defaultAgent: env.FULCRUM_MAIL_DEFAULT_AGENT || undefined,
       defaultTeam: env.FULCRUM_MAIL_DEFAULT_TEAM || undefined,
       notTicketedDays: number(env.FULCRUM_MAIL_NOT_TICKETED_DAYS),
+      dns: env.FULCRUM_MAIL_DNS || undefined,
+      resolver: env.FULCRUM_MAIL_DNS && parseDnsServer(env.FULCRUM_MAIL_DNS) ? dnsResolver(env.FULCRUM_MAIL_DNS) : undefined,
     },
   };
 }
@@ -185,6 +190,8 @@ export function configurationProblems(options: GatewayOptions): string[] {
     );
   if (incoming?.notTicketedDays !== undefined && (!Number.isInteger(incoming.notTicketedDays) || incoming.notTicketedDays < 1))
     problems.push('FULCRUM_MAIL_NOT_TICKETED_DAYS must be a whole number of days, at least 1 (default 30).');
+  if (incoming?.dns && !parseDnsServer(incoming.dns))
+    problems.push(`FULCRUM_MAIL_DNS must be host:port of a DNS server (an IP address; IPv6 in brackets), e.g. 127.0.0.1:53, not "${incoming.dns}".`);
   for (const relay of incoming?.trustedRelays ?? [])
     if (!isIP(relay)) problems.push(`FULCRUM_SMTP_TRUSTED_RELAYS must be comma-separated IP addresses, not "${relay}".`);
   const delays = options.webhooks?.retryDelaysMs;

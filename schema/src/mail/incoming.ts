@@ -7,6 +7,7 @@
 import { simpleParser, type AddressObject, type HeaderValue } from 'mailparser';
 import EmailReplyParser from 'email-reply-parser';
 import sanitizeHtml from 'sanitize-html';
+import { imageRefs, withoutLeftovers, type ImageRef } from './leftovers.js';
 import { contentHash, fromAddressCount, headerFields, messageIdOf } from './messageId.js';
 import { parseThreadRoot } from './threadRoot.js';
 
@@ -33,6 +34,8 @@ export interface ParsedIncoming {
   text: string;
   /** The HTML part, sanitised, or null. */
   html: string | null;
+  /** The images of the HTML part as it came (their references in the text are not the sender's words). */
+  images: ImageRef[];
   attachments: IncomingAttachment[];
   /** Why this is automatic mail (RFC 3834 Auto-Submitted, Precedence, a mailer-daemon...), or null for a person's. */
   automatic: string | null;
@@ -124,14 +127,18 @@ export function sanitizeMailHtml(html: string): string {
  */
 export const STRIP_WINDOW = 20_000;
 
-/** The new text of a reply: quoted history and signatures removed (email-reply-parser), trimmed. */
-export function strippedText(text: string): string {
+/**
+ * The new text of a reply: quoted history and signatures removed (email-reply-parser), then what mail clients leave
+ * that the parser does not know (mail/leftovers.ts: other languages' attribution lines, Outlook's separator rule,
+ * image references of `images`), trimmed.
+ */
+export function strippedText(text: string, images: readonly ImageRef[] = []): string {
   const lineEnd = text.length > STRIP_WINDOW ? text.lastIndexOf('\n', STRIP_WINDOW) : -1;
   const window = text.length > STRIP_WINDOW ? text.slice(0, lineEnd > 0 ? lineEnd : STRIP_WINDOW) : text;
   try {
-    return clean(new EmailReplyParser().read(window).getVisibleText()).trim();
+    return withoutLeftovers(clean(new EmailReplyParser().read(window).getVisibleText()), images);
   } catch {
-    return clean(window).trim();
+    return withoutLeftovers(clean(window), images);
   }
 }
 
@@ -143,6 +150,17 @@ function firstAddress(from: AddressObject | AddressObject[] | undefined): { addr
       if (/^[^\s@<>",;:]{1,64}@[^\s@<>",;:]{1,190}$/.test(address)) return { address, name: oneLine(entry.name ?? '') };
     }
   return { address: null, name: '' };
+}
+
+/**
+ * A calendar invite is one file: clients send the event both as a `text/calendar` part (for the mail client's
+ * accept/decline buttons) and as a named `.ics` attachment with the same bytes; the named one is kept.
+ */
+function oneCalendar(attachments: IncomingAttachment[]): IncomingAttachment[] {
+  const named = attachments.filter((a) => /\.ics$/i.test(a.filename));
+  return attachments.filter(
+    (a) => !(a.contentType.toLowerCase().startsWith('text/calendar') && !named.includes(a) && named.some((n) => n.data.equals(a.data))),
+  );
 }
 
 /** Longest text kept of a mail (its parts beyond are in the original). */
@@ -184,9 +202,11 @@ export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): 
   const messageId = messageIdOf(fields);
   const answers = [...ids(parsed?.inReplyTo, 5), ...ids(parsed?.references).reverse()];
   const html = typeof parsed?.html === 'string' ? sanitizeMailHtml(cut(parsed.html, MAX_TEXT)) : null;
-  const attachments: IncomingAttachment[] = (parsed?.attachments ?? [])
-    .filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0)
-    .map((a) => ({ filename: oneLine(a.filename ?? ''), contentType: oneLine(a.contentType ?? ''), data: a.content }));
+  const attachments = oneCalendar(
+    (parsed?.attachments ?? [])
+      .filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0)
+      .map((a) => ({ filename: oneLine(a.filename ?? ''), contentType: oneLine(a.contentType ?? ''), data: a.content })),
+  );
   return {
     messageId: messageId ? clean(messageId) : null,
     contentHash: contentHash(raw, fields),
@@ -197,6 +217,7 @@ export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): 
     subject: oneLine(parsed?.subject ?? ''),
     text: unreadable ? `(This mail could not be read in full: ${unreadable}. Its original is kept.)` : cut(clean(parsed?.text ?? ''), MAX_TEXT),
     html,
+    images: typeof parsed?.html === 'string' ? imageRefs(parsed.html) : [],
     attachments,
     automatic: automaticReason(headers, from.address, envelopeFrom),
   };

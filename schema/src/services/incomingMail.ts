@@ -8,8 +8,9 @@
  * - THREAD: a reply whose In-Reply-To/References name one of our Message-IDs (a reply's `<reply-...@host>`, the
  *   thread root `<ticket-<id>.<token>@host>`, mail/threadRoot.ts) or an earlier incoming mail of the ticket becomes a
  *   RequesterMessage via EMAIL (quoted history and signature stripped); to a SOLVED ticket it reopens it (an UPDATED event).
+ *   A mail that names no ticket so is on the thread of the ticket its subject tag `[#<id>]` names (mail/subjectTag.ts).
  * - HELD: on a thread, mail from an address other than the ticket's requester's, failing DMARC, or tied to the
- *   ticket by nothing but its thread root while its sender is not authenticated (UNVERIFIED: neither an aligned
+ *   ticket by nothing but its thread root or subject tag while its sender is not authenticated (UNVERIFIED: neither an aligned
  *   DKIM signature nor DMARC passed), is a held RequesterMessage: the ticket's agents see it and accept or discard
  *   it; the requester side never does.
  * - TICKET: anything else makes a new ticket of the sender (a customer created when their address is new).
@@ -28,6 +29,7 @@ import { Customer, IncomingMail, Macro, ReplyAttachment, RequesterMessage, Team,
 import { messageIdHost } from '../mail/compose.js';
 import { clean, cut, isOurMessageId, parseIncoming, strippedText, type ParsedIncoming } from '../mail/incoming.js';
 import { derivedMessageId } from '../mail/messageId.js';
+import { subjectTag } from '../mail/subjectTag.js';
 import { parseThreadRoot, tokenMatches } from '../mail/threadRoot.js';
 import { DEFAULT_TICKET_PRIORITY, DEFAULT_TICKET_TYPE, LIMITS, validAttachmentName } from '../validation/rules.js';
 import { toDate } from '../records/index.js';
@@ -116,12 +118,28 @@ function fileNameFor(name: string, n: number): string {
 /**
  * How a mail names its ticket: REFERENCE, one of our replies' Message-IDs or an earlier mail of the ticket that
  * joined it (both unguessable to a stranger); ROOT, only the ticket's thread root (it travels in every mail of the
- * thread) or a held mail of it; OLD_ROOT, only the sequential root of a ticket from before thread tokens.
+ * thread) or a held mail of it; TAG, only the subject tag `[#<id>]` (mail/subjectTag.ts: a number anyone can
+ * type, as strong as the root); OLD_ROOT, only the sequential root of a ticket from before thread tokens.
  */
-type ThreadProof = 'REFERENCE' | 'ROOT' | 'OLD_ROOT';
+type ThreadProof = 'REFERENCE' | 'ROOT' | 'TAG' | 'OLD_ROOT';
 
-/** The ticket a mail answers (the most recent reference that names one) and how well it is named, or null. */
+/**
+ * The ticket a mail answers and how well it is named, or null: the most recent reference that names one, else
+ * the subject tag of an existing ticket (in any status).
+ */
 async function threadTicket(em: Em, parsed: ParsedIncoming, host: string): Promise<{ ticketId: number; proof: ThreadProof } | null> {
+  const referenced = await referencedTicket(em, parsed, host);
+  if (referenced) return referenced;
+  const tagged = subjectTag(parsed.subject);
+  if (tagged === null) return null;
+  const [ticket] = await em
+    .getConnection()
+    .execute<{ id: number }[]>('select id from tickets where id = ?', [tagged], 'all', em.getTransactionContext<Knex.Transaction>());
+  return ticket ? { ticketId: tagged, proof: 'TAG' } : null;
+}
+
+/** The ticket the mail's In-Reply-To and References name (the most recent that names one), or null. */
+async function referencedTicket(em: Em, parsed: ParsedIncoming, host: string): Promise<{ ticketId: number; proof: ThreadProof } | null> {
   if (!parsed.answers.length) return null;
   const marks = parsed.answers.map(() => '?').join(', ');
   const trx = em.getTransactionContext<Knex.Transaction>();
@@ -287,7 +305,7 @@ async function record(
       await em.flush();
       return { outcome: decision.outcome, ticketId: null, requesterMessageId: null } satisfies IncomingResult;
     }
-    const body = cut(clean(strippedText(parsed.text)), MAX_BODY).trim() || '(no text)';
+    const body = cut(clean(strippedText(parsed.text, parsed.images)), MAX_BODY).trim() || '(no text)';
     if (decision.outcome === 'TICKET') {
       const made = await newTicket(inner, parsed, fromEmail, body, files, entry, online);
       publish = made.publish;
@@ -351,8 +369,8 @@ function decide(
   if (automatic) return { outcome: 'LOOP', reason: 'LOOP', ticketId };
   if (auth?.dmarc === 'fail') return { outcome: 'HELD', reason: 'DMARC', ticketId };
   if (!parsed.fromAddress || parsed.fromCount !== 1 || fromEmail !== requester) return { outcome: 'HELD', reason: 'SENDER', ticketId };
-  // A thread root is known to everyone who saw a mail of the thread; the old sequential one to anyone at all.
-  if (thread.proof === 'OLD_ROOT' || (thread.proof === 'ROOT' && !authenticated(auth))) return { outcome: 'HELD', reason: 'UNVERIFIED', ticketId };
+  // A thread root is known to everyone who saw a mail of the thread, a subject tag and the old sequential root to anyone.
+  if (thread.proof === 'OLD_ROOT' || (thread.proof !== 'REFERENCE' && !authenticated(auth))) return { outcome: 'HELD', reason: 'UNVERIFIED', ticketId };
   return { outcome: 'THREAD', reason: null, ticketId };
 }
 
