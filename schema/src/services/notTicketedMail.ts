@@ -116,7 +116,7 @@ export async function ticketFromMail(ctx: ServiceContext, rawId: unknown): Promi
   const parsed = await parseIncoming(found.raw);
   const files = await keptFiles(parsed);
   const fromEmail = found.fromEmail;
-  const body = cut(clean(strippedText(parsed.text)), LIMITS.ticketNote.max).trim() || '(no text)';
+  const body = cut(clean(strippedText(parsed.text, parsed.images)), LIMITS.ticketNote.max).trim() || '(no text)';
   const mailCtx: ServiceContext = {
     ...ctx,
     viewerId: null,
