@@ -5,6 +5,8 @@
  */
 import { Ctx, Extensions, Field, FieldResolver, Int, ObjectType, Resolver, Root, registerEnumType } from 'type-graphql';
 import { MAX_HIGHLIGHTS, SEARCH_MATCH_IN, firstMatch } from '../services/searchMatch.js';
+import DataLoader from 'dataloader';
+import { conversationTexts, type ConversationText } from '../services/conversationSearch.js';
 import type { TicketRecord } from '../records/index.js';
 import type { GraphQLContext } from './context.js';
 import { subjectOf } from './ticketSubject.js';
@@ -12,6 +14,20 @@ import { Ticket } from './types.js';
 
 /** The search text of the list each ticket record came from (set by the `tickets` query). */
 export const searchOfTicket = new WeakMap<object, string>();
+
+/** Per request: the conversation texts of the page's tickets whose own texts do not match, in one statement. */
+const conversations = new WeakMap<GraphQLContext, DataLoader<number, ConversationText[]>>();
+function conversationOf(context: GraphQLContext, ticketId: number): Promise<ConversationText[]> {
+  let loader = conversations.get(context);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const found = await conversationTexts(context.service, ids);
+      return ids.map((id) => found.get(id) ?? []);
+    });
+    conversations.set(context, loader);
+  }
+  return loader.load(ticketId);
+}
 
 export const SearchMatchIn = Object.fromEntries(SEARCH_MATCH_IN.map((s) => [s, s])) as { [K in (typeof SEARCH_MATCH_IN)[number]]: K };
 registerEnumType(SearchMatchIn, {
@@ -55,17 +71,21 @@ export class SearchMatch {
 export class TicketSearchMatchResolver {
   @FieldResolver(() => SearchMatch, {
     nullable: true,
-    description: 'Where the search of `tickets(filter: { search })` matched this ticket, with a snippet; null without a search (or for a match by `#id`).',
+    description:
+      'Where the search of `tickets(filter: { search })` matched this ticket (its own texts first, then its replies, notes, requester messages and attachment names), with a snippet; null without a search (or for a match by `#id`).',
   })
   async searchMatch(@Root() ticket: TicketRecord, @Ctx() context: GraphQLContext) {
     const search = searchOfTicket.get(ticket);
     if (!search) return null;
     const [subject, requester] = await Promise.all([subjectOf(context, ticket), context.loaders.customer.load(ticket.requesterId)]);
-    return firstMatch(search, [
+    // The ticket's own texts first; its conversation (replies, notes, requester messages, attachment names) only
+    // when none of them matches.
+    const own = firstMatch(search, [
       ['SUBJECT', subject === ticket.title ? null : subject],
       ['TITLE', ticket.title],
       ['DESCRIPTION', ticket.description],
       ['REQUESTER', requester ? `${requester.name} <${requester.email}>` : null],
     ]);
+    return own ?? firstMatch(search, await conversationOf(context, ticket.id));
   }
 }

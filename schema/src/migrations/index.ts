@@ -23,6 +23,7 @@ import { Migration20261207140000MacroSharing } from './Migration20261207140000Ma
 import { Migration20261207140100TicketSubject } from './Migration20261207140100TicketSubject.js';
 import { Migration20261207140200SubjectSearch } from './Migration20261207140200SubjectSearch.js';
 import { Migration20261207150000NotTicketedMail } from './Migration20261207150000NotTicketedMail.js';
+import { Migration20261207160000ConversationSearch } from './Migration20261207160000ConversationSearch.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261207140100TicketSubject', class: Migration20261207140100TicketSubject },
   { name: 'Migration20261207140200SubjectSearch', class: Migration20261207140200SubjectSearch },
   { name: 'Migration20261207150000NotTicketedMail', class: Migration20261207150000NotTicketedMail },
+  { name: 'Migration20261207160000ConversationSearch', class: Migration20261207160000ConversationSearch },
 ];

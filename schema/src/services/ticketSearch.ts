@@ -70,11 +70,32 @@ export function matchesSql(kind: DatabaseKind, search: ParsedSearch, scope: tick
     }
     if (search.ticketId) bindings.push(search.ticketId);
   }
+  if (search.words.length) {
+    // The conversation (replies, notes, requester messages, attachment names: ticket_search_parts, migration
+    // 20261207160000): a ticket one of whose texts holds every word, read through the same access rule on its ticket.
+    // It ranks below a match of the ticket's own texts (the scores are halved).
+    const read = ticketAccess.readSql(scope, 't');
+    if (kind === 'sqlite') {
+      const score = ranked ? '-bm25(ticket_search_parts) * 0.5' : '0.0';
+      parts.push(
+        `select p.ticket_id, p.score from (select ticket_id, ${score} as score from ticket_search_parts where ticket_search_parts match ?) as p join tickets t on t.id = p.ticket_id where ${read.sql}${search.ticketId ? ' and p.ticket_id <> ?' : ''}`,
+      );
+      bindings.push(`text : (${search.words.map((w) => `"${w}"${isPrefix(w) ? '*' : ''}`).join(' AND ')})`, ...read.bindings);
+    } else {
+      const score = ranked ? '(ts_rank(p.document, q.q) * 0.5)::float8' : '0.0::float8';
+      parts.push(
+        `select p.ticket_id, ${score} as score from ticket_search_parts p join tickets t on t.id = p.ticket_id, to_tsquery('simple', ?) as q(q) where p.document @@ q.q and ${read.sql}${search.ticketId ? ' and p.ticket_id <> ?' : ''}`,
+      );
+      bindings.push(postgresQuery(search.words), ...read.bindings);
+    }
+    if (search.ticketId) bindings.push(search.ticketId);
+  }
   if (search.ticketId) {
     const read = ticketAccess.readSql(scope, null);
     parts.push(`select id as ticket_id, ${kind === 'sqlite' ? '1000000000.0' : '1000000000.0::float8'} as score from tickets where id = ? and ${read.sql}`);
     bindings.push(search.ticketId, ...read.bindings);
   }
   if (!parts.length) return { sql: 'select id as ticket_id, 0.0 as score from tickets where 1 = 0', bindings: [] };
-  return { sql: parts.join(' union all '), bindings };
+  // One row per ticket (its own texts and several conversation texts may all match), at its best score.
+  return { sql: `select ticket_id, max(score) as score from (${parts.join(' union all ')}) as u group by ticket_id`, bindings };
 }
