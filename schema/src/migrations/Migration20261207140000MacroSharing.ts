@@ -15,7 +15,9 @@ export class Migration20261207140000MacroSharing extends Migration {
       if (postgres) t.integer('team_id').unsigned().nullable().references('id').inTable('teams').onUpdate('cascade').onDelete('set null');
     });
     for (const statement of builder.toSQL()) this.addSql(statement.sql);
-    if (!postgres) this.addSql('alter table macros add column team_id integer null references teams (id) on update cascade on delete set null');
+    // SQLite's down() keeps team_id (below), so an up() after it finds the column there already.
+    if (!postgres && !(await this.execute("select name from pragma_table_info('macros') where name = 'team_id'")).length)
+      this.addSql('alter table macros add column team_id integer null references teams (id) on update cascade on delete set null');
     this.addSql('create index macros_team_id_index on macros (team_id)');
   }
 
