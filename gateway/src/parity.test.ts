@@ -20,9 +20,9 @@ async function stored(table: string, id: number): Promise<Record<string, unknown
   const [row] = await em.getConnection().execute<Record<string, unknown>[]>(em.getKnex().from(table).where('id', id) as never);
   if (!row) return undefined;
   // event_seq and version count the ticket's writes: the legacy REST flow adds the image with a second call, so a
-  // second event and a second version.
-  const { id: _id, created_at: _c, updated_at: _u, event_seq: _e, version: _v, ...rest } = row;
-  return rest;
+  // second event and a second version. thread_token is random per ticket (the thread root of its mail): only its form.
+  const { id: _id, created_at: _c, updated_at: _u, event_seq: _e, version: _v, thread_token: token, ...rest } = row;
+  return token === undefined ? rest : { ...rest, thread_token: typeof token === 'string' && /^[0-9a-f]{32}$/.test(token) ? 'random' : token };
 }
 
 async function storedImage(ticketId: number) {
