@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { WEBHOOK_EVENT_TYPES } from '@fulcrum/schema/validation';
 import { openPage, useBrowser, type Viewport } from './browser';
 import { baseURL, DEMO, gql, makePng, shown, gone, unique } from './helpers';
 
@@ -161,7 +162,7 @@ for (const viewport of [LAPTOP, SMALL]) {
       const { page, context } = await demo(viewport);
       for (const [path, form, count] of [
         ['/settings/api-tokens', '.token-form', 3], // READ, WRITE, WEBHOOKS
-        ['/settings/webhooks', '.token-form', 13], // every WebhookEventType, TICKET_NOTE_ADDED included
+        ['/settings/webhooks', '.token-form', WEBHOOK_EVENT_TYPES.length], // a checkbox for every WebhookEventType
       ] as const) {
         await page.goto(path);
         await shown(page.locator(`${form} fieldset`).first());

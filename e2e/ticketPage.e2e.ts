@@ -4,7 +4,7 @@
  * view the ticket was opened from, "Send and set Solved" solves it with the reply, macros are inserted from the
  * composer's picker by keyboard and never unasked, the history names the team and the agent, and axe finds nothing.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { blocking, axeViolations } from './axe';
 import { useBrowser, WIDE, type OpenedPage } from './browser';
@@ -163,6 +163,10 @@ describe('macros where replies are written', () => {
   let ann: Awaited<ReturnType<typeof signUp>>;
   let ben: Awaited<ReturnType<typeof signUp>>;
   let requesterName = '';
+  // Demo joins team A only to share the macro with it (TEAM needs a team the author is in); the browser suite shares one
+  // workspace, where later files expect Demo in no team (the create form's "No team (private)"), so it leaves after.
+  let leaveTeamA = async () => {};
+  afterAll(() => leaveTeamA());
 
   beforeAll(async () => {
     ann = await signUp('Ann');
@@ -178,6 +182,9 @@ describe('macros where replies are written', () => {
       [b, ben.id],
     ])
       await gql(page, 'mutation($t: Int!, $u: Int!) { addTeamMember(teamId: $t, userId: $u) { id } }', { t: teamId, u: userId });
+    leaveTeamA = async () => {
+      await gql(page, 'mutation($t: Int!, $u: Int!) { removeTeamMember(teamId: $t, userId: $u) { id } }', { t: a, u: me });
+    };
     await gql(page, 'mutation($input: MacroInput!) { createMacro(input: $input) { id } }', {
       input: { name: macroName, description: 'Hello {{requester.name}}, about ticket #{{ticket.id}}: ', sharing: 'TEAM', teamId: a },
     });
