@@ -51,8 +51,9 @@ const SQL_AND_ORM = [
 // no two folders import each other. `app/` is the shell's state (session, auth, the Apollo client, the modal
 // controls); `ui/` the shared components; the features sit above them and never import one another; `layout/`
 // renders the shell (and lazily loads the features' modals), and the router and entry point sit on top.
-const WEB_FEATURES = ['tickets', 'customers', 'macros', 'messages', 'webhooks', 'apiTokens', 'admin', 'landing', 'session'];
-const WEB_LAYERS = [['gql'], ['apollo'], ['live'], ['app'], ['ui'], WEB_FEATURES, ['layout'], ['router.tsx', 'main.tsx']];
+const WEB_FEATURES = ['tickets', 'customers', 'macros', 'messages', 'webhooks', 'apiTokens', 'admin', 'landing', 'session', 'reports'];
+// `types/` holds declarations for untyped packages and `styles/` the global stylesheet: both sit at the bottom.
+const WEB_LAYERS = [['types', 'styles', 'gql'], ['apollo'], ['live'], ['app'], ['ui'], WEB_FEATURES, ['layout'], ['router.tsx', 'main.tsx']];
 const webPath = (entry) => (entry.includes('.') ? `web/src/${entry}` : `web/src/${entry}/**`);
 const WEB_POLICIES = [
   ...WEB_LAYERS.flatMap((layer, index) =>

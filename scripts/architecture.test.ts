@@ -264,6 +264,23 @@ describe('architecture rules inside the layers (npm run lint)', { timeout: 60_00
     expect(await refused(test, "import { openServiceKit } from '../testing/services.js';\nexport const all = [openServiceKit];")).toEqual([]);
   });
 
+  it('every folder of web/src and schema/src is in a lint zone (a policy governs what its files import)', async () => {
+    const { default: config } = (await import(pathToFileURL(resolve(ROOT, 'eslint.config.js')).href)) as { default: any[] };
+    const policies: any[] = config.flatMap((entry) => entry.rules?.['boundaries/dependencies']?.[1]?.policies ?? []);
+    const fromPatterns = policies.flatMap((policy) => [policy.from?.file?.path ?? []].flat() as string[]);
+    const outside = ['web/src', 'schema/src'].flatMap((root) =>
+      readdirSync(resolve(ROOT, root), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${root}/${entry.name}/probe.ts`)
+        .filter((probe) => !fromPatterns.some((pattern) => micromatch.isMatch(probe, pattern))),
+    );
+    expect(outside).toEqual([]);
+    // The folder this check found outside every zone: reports/ imported another feature unnoticed.
+    const at = 'web/src/reports/probe.tsx';
+    const errors = await refused(at, `import * as tickets from '${real(at, 'web/src/tickets', '.tsx')}';\nexport const all = [tickets];`);
+    expect(errors).toEqual([expect.stringMatching(/^1: A web feature never imports another feature/)]);
+  });
+
   it('every file pattern of the boundary policies matches at least one file', async () => {
     const patterns = await policyPatterns();
     expect(patterns).toContain('schema/src/services/**');
