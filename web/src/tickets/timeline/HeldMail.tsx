@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { graphql } from '../../gql';
 import { loadProblem, problemText } from '../../apollo/errors';
 import { ConfirmModal } from '../../ui/ConfirmModal';
-import type { RequesterMessageEntry } from './TimelineView';
+import type { RequesterMessageEntry } from './entryTypes';
 
 const ACCEPT = graphql(`
   mutation AcceptRequesterMessage($id: Int!) {

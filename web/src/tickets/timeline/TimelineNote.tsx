@@ -2,32 +2,14 @@ import { useId, useMemo, useState } from 'react';
 import { validateTicketNote } from '@fulcrum/schema/validation';
 import { describeError } from '../../apollo/errors';
 import { RelativeTime } from '../../ui/RelativeTime';
+import type { NoteEntry } from './entryTypes';
 import { noteHtml } from './markdown';
-
-/** A note as the timeline shows it (the TimelineEntry_note fragment's fields). */
-export interface NoteView {
-  id: number;
-  seq: number;
-  at: string;
-  author: { id: number; username: string };
-  body?: string | null;
-  editedAt?: string | null;
-  deletedAt?: string | null;
-  revisions: readonly RevisionView[];
-}
-
-/** The note's text before one edit, by whom and when. */
-export interface RevisionView {
-  at: string;
-  editor: { id: number; username: string };
-  body: string;
-}
 
 /** normal; being edited; locked while another note of the timeline is. */
 export type NoteMode = 'normal' | 'editing' | 'locked';
 
 interface TimelineNoteProps {
-  note: NoteView;
+  note: NoteEntry;
   mine: boolean;
   mode: NoteMode;
   onEdit: () => void;
@@ -99,7 +81,7 @@ export function TimelineNote({ note, mine, mode, onEdit, onCancel, onSave, onDel
 }
 
 /** "edited" with the note's earlier versions (newest first) a click away. */
-function Revisions({ note }: { note: NoteView }) {
+function Revisions({ note }: { note: NoteEntry }) {
   return (
     <details className="note-revisions">
       <summary>

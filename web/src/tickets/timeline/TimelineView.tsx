@@ -1,61 +1,12 @@
 import { memo, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { loadProblem, problemText } from '../../apollo/errors';
-import { RelativeTime } from '../../ui/RelativeTime';
-import {
-  actorName,
-  FILTERS,
-  rowBlocks,
-  timelineRows,
-  viaWords,
-  type ActorValue,
-  type ChangeValue,
-  type TimelineFilterValue,
-  type TimelineRow,
-} from './entries';
-import { historySentence } from './history';
+import { FILTERS, rowBlocks, timelineRows, type TimelineFilterValue, type TimelineRow } from './entries';
+import type { CardEntry, ChangeEntry, TimelineEntryView } from './entryTypes';
 import { Composer, type ComposerProps } from './Composer';
-import { MailFacts } from './HeldMail';
-import { TimelineNote, type NoteMode, type NoteView } from './TimelineNote';
+import { ChangeRow } from './rows/ChangeRow';
+import type { RowActions } from './rows/cards';
+import { presentCard } from './rows/presenters';
 import './timeline.css';
-
-/** A note entry of the timeline (the list's __typename and seq beside the note's fields). */
-export type NoteEntry = NoteView & { __typename: 'TicketNote' };
-/** An agent's public reply to the requester, with its mail's delivery. */
-export interface ReplyEntry {
-  __typename: 'TicketReply';
-  id: number;
-  seq: number;
-  at: string;
-  text: string;
-  author: { id: number; username: string };
-  delivery: { state: string; attempts: number; lastResponse?: string | null };
-  attachments: AttachmentView[];
-}
-/** A file of a reply or a requester's message. */
-export interface AttachmentView {
-  id: number;
-  filename: string;
-  mimeType: string;
-  byteSize: number;
-  url: string;
-}
-/** What the requester sent. */
-export interface RequesterMessageEntry {
-  __typename: 'RequesterMessage';
-  id: number;
-  seq: number;
-  at: string;
-  fromEmail: string;
-  text: string;
-  via: string;
-  held: boolean;
-  heldReason?: string | null;
-  discardedAt?: string | null;
-  subject?: string | null;
-  authentication?: { spf: string; dkim: string; dmarc: string } | null;
-  attachments: AttachmentView[];
-}
-export type TimelineEntryView = NoteEntry | ChangeValue | ReplyEntry | RequesterMessageEntry;
 
 /** What the timeline does; the screen (TicketTimeline.tsx) does it with its mutations. */
 export interface TimelineActions {
@@ -111,7 +62,7 @@ const LOAD_OLDER_MARGIN = '600px';
 export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOlder, actions, loading, composer }: TimelineViewProps) {
   const [editing, setEditing] = useState<number | null>(null);
   const [order, setOrderState] = useState<TimelineOrder>(storedOrder);
-  const rows = useMemo(() => timelineRows<RowEntry, ChangeValue>(entries), [entries]);
+  const rows = useMemo(() => timelineRows<CardEntry, ChangeEntry>(entries), [entries]);
   const newestFirst = useMemo(() => rowBlocks(rows), [rows]);
   const oldestFirst = order === 'oldest-first';
   const blocks = useMemo(() => (oldestFirst ? [...newestFirst].reverse() : newestFirst), [newestFirst, oldestFirst]);
@@ -191,8 +142,7 @@ export function TimelineView({ entries, meId, filter, onFilter, hasOlder, loadOl
   );
 }
 
-type RowEntry = NoteEntry | ReplyEntry | RequesterMessageEntry;
-type Row = TimelineRow<RowEntry, ChangeValue>;
+type Row = TimelineRow<CardEntry, ChangeEntry>;
 
 /** The same row: the same key over the same entries (rows are rebuilt on every change of the list). */
 function sameRow(before: Row, after: Row): boolean {
@@ -223,19 +173,10 @@ interface RowBlockProps {
  */
 const RowBlock = memo(
   function RowBlock({ rows, reversed, meId, editing, actions }: RowBlockProps) {
+    const context = { meId, editing, actions };
     return (reversed ? [...rows].reverse() : rows).map((row) =>
-      row.type === 'note' && row.note.__typename === 'TicketReply' ? (
-        <ReplyRow key={row.key} reply={row.note} />
-      ) : row.type === 'note' && row.note.__typename === 'RequesterMessage' ? (
-        <MessageRow key={row.key} message={row.note} />
-      ) : row.type === 'note' ? (
-        <NoteRow
-          key={row.key}
-          note={row.note as NoteEntry}
-          mine={(row.note as NoteEntry).author.id === meId}
-          mode={editing === null ? 'normal' : editing === (row.note as NoteEntry).id ? 'editing' : 'locked'}
-          actions={actions}
-        />
+      row.type === 'note' ? (
+        presentCard(row.note, row.key, context)
       ) : (
         <ChangeRow key={row.key} actor={row.actor} via={row.via} at={row.at} changes={row.changes} />
       ),
@@ -256,148 +197,6 @@ const EMPTY: Record<TimelineFilterValue, string> = {
   CHANGES: 'No changes yet.',
   REPLIES: 'No replies yet.',
 };
-
-/** A reply's mail, in words: where it is now (updated live). */
-export function deliveryWords(delivery: ReplyEntry['delivery']): string {
-  switch (delivery.state) {
-    case 'SENT':
-      return 'Emailed to the requester';
-    case 'FAILED':
-      return `Not delivered after ${delivery.attempts} attempts${delivery.lastResponse ? `: ${delivery.lastResponse}` : ''}`;
-    case 'NOT_CONFIGURED':
-      return 'not emailed: no mail server configured';
-    case 'BOUNCED':
-      return `Not delivered${delivery.lastResponse ? `: ${delivery.lastResponse}` : ' (returned by a mail server)'}`;
-    default:
-      return delivery.attempts > 0
-        ? `Sending (attempt ${delivery.attempts + 1})${delivery.lastResponse ? `: ${delivery.lastResponse}` : ''}`
-        : 'Sending email...';
-  }
-}
-
-/** "1.2 MB", "34 kB". */
-export function sizeWords(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
-}
-
-/** A reply's or a message's files: images as thumbnails that open the file, others as download links. */
-function Attachments({ files }: { files: readonly AttachmentView[] | undefined }) {
-  if (!files?.length) return null;
-  return (
-    <ul className="timeline-attachments" aria-label="Attachments">
-      {files.map((f) => (
-        <li key={f.id}>
-          {f.mimeType.startsWith('image/') ? (
-            <a href={f.url} target="_blank" rel="noreferrer">
-              <img src={f.url} alt={f.filename} className="timeline-attachment-image" loading="lazy" />
-            </a>
-          ) : (
-            <a href={f.url} download={f.filename}>
-              {f.filename}
-            </a>
-          )}{' '}
-          <span className="muted">({sizeWords(f.byteSize)})</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-/** "demo replied to the requester · 2 min. ago", the text, and where its mail is. */
-const ReplyRow = memo(function ReplyRow({ reply }: { reply: ReplyEntry }) {
-  return (
-    <li className="timeline-row">
-      <article className="timeline-reply" aria-label={`Reply by ${reply.author.username}`}>
-        <p className="timeline-public-head">
-          <span aria-hidden="true">✉</span> <strong>{reply.author.username}</strong> replied to the requester · <RelativeTime value={reply.at} />
-        </p>
-        <p className="timeline-public-body">{reply.text}</p>
-        <Attachments files={reply.attachments} />
-        <p
-          className={`delivery${reply.delivery.state === 'FAILED' || reply.delivery.state === 'BOUNCED' ? ' delivery-failed' : ''}`}
-          data-delivery={reply.delivery.state}
-        >
-          {deliveryWords(reply.delivery)}
-        </p>
-      </article>
-    </li>
-  );
-});
-
-/** "ada@example.com wrote on the requester's page · 1 min. ago" and the text. */
-const MessageRow = memo(function MessageRow({ message }: { message: RequesterMessageEntry }) {
-  const door = viaWords(message.via);
-  return (
-    <li className="timeline-row">
-      <article className="timeline-message" aria-label={`Message from ${message.fromEmail}`}>
-        <p className="timeline-public-head">
-          <strong>{message.fromEmail}</strong> wrote{door && ` ${door}`} · <RelativeTime value={message.at} />
-          {message.held && !message.discardedAt && ' · held for review'}
-        </p>
-        {message.discardedAt ? (
-          <p className="muted">Discarded.</p>
-        ) : (
-          <>
-            {message.subject && <p className="timeline-mail-subject">{message.subject}</p>}
-            <p className="timeline-public-body">{message.text}</p>
-            <Attachments files={message.attachments} />
-          </>
-        )}
-        {message.via === 'EMAIL' && <MailFacts message={message} />}
-      </article>
-    </li>
-  );
-});
-
-interface RowActions {
-  startEdit: (id: number) => void;
-  cancelEdit: () => void;
-  save: (id: number, body: string) => Promise<void>;
-  confirmDelete: (id: number) => void;
-}
-
-const NoteRow = memo(function NoteRow({ note, mine, mode, actions }: { note: NoteEntry; mine: boolean; mode: NoteMode; actions: RowActions }) {
-  return (
-    <li className="timeline-row">
-      <TimelineNote
-        note={note}
-        mine={mine}
-        mode={mode}
-        onEdit={() => actions.startEdit(note.id)}
-        onCancel={actions.cancelEdit}
-        onSave={(body) => actions.save(note.id, body)}
-        onDelete={() => actions.confirmDelete(note.id)}
-      />
-    </li>
-  );
-});
-
-interface ChangeRowProps {
-  actor: ActorValue;
-  via: string;
-  at: string;
-  changes: readonly ChangeValue[];
-}
-
-/** "Marnie changed the priority from High to Urgent · 2 min. ago" (history.ts). */
-const ChangeRow = memo(
-  function ChangeRow({ actor, via, at, changes }: ChangeRowProps) {
-    const door = viaWords(via);
-    return (
-      <li className="timeline-row timeline-change">
-        <p className="timeline-line">
-          <span className="timeline-actor">{actorName(actor)}</span> {historySentence(changes)}
-          {door && ` ${door}`}
-          {' · '}
-          <RelativeTime value={at} />
-        </p>
-      </li>
-    );
-  },
-  // A group is rebuilt on every render of the list: it is the same row while it holds the same entries.
-  (before, after) =>
-    before.at === after.at && before.changes.length === after.changes.length && before.changes.every((change, index) => change === after.changes[index]),
-);
 
 /**
  * The end of the list: loads the next older page when it scrolls into view, and is a button for the keyboard (and

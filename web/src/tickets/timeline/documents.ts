@@ -1,6 +1,6 @@
 import { graphql, useFragment, type FragmentType } from '../../gql';
 import type { TicketTimelinePageQuery } from '../../gql/graphql';
-import type { TimelineEntryView } from './TimelineView';
+import type { TimelineEntryView } from './entryTypes';
 
 /** A note entry as every timeline surface selects it (the page, older pages, live events, the note mutations). */
 export const TimelineEntry_note = graphql(`
@@ -143,6 +143,10 @@ type EntryRef =
   | ({ __typename: 'TicketReply' } & FragmentType<typeof TimelineEntry_reply>)
   | ({ __typename: 'RequesterMessage' } & FragmentType<typeof TimelineEntry_requesterMessage>);
 
+function unknownKind(entry: never): never {
+  throw new Error(`timeline entry of an unknown kind: ${(entry as { __typename: string }).__typename}`);
+}
+
 /** Views by result object: Apollo keeps an unchanged entry's object, so its row (memoized) does not render again. */
 const views = new WeakMap<object, TimelineEntryView>();
 
@@ -161,8 +165,12 @@ export function entryView(entry: EntryRef): TimelineEntryView {
       case 'TicketReply':
         view = { __typename: 'TicketReply', ...useFragment(TimelineEntry_reply, entry) };
         break;
-      default:
+      case 'RequesterMessage':
         view = { __typename: 'RequesterMessage', ...useFragment(TimelineEntry_requesterMessage, entry) };
+        break;
+      default:
+        // A kind without a case here does not compile: `entry` is then not `never`.
+        return unknownKind(entry);
     }
     views.set(entry, view);
   }
