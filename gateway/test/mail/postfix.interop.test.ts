@@ -137,6 +137,15 @@ suite('client shapes through Postfix', () => {
   });
 });
 
+suite('Postfix relays nothing outside', () => {
+  it('mail for a domain of no test is refused at RCPT, never queued for the world', async () => {
+    const sent = await sendTo(postfix.port, { from: 'gia@good.test', to: 'someone@example.com', subject: 'Out', text: 'Out.', messageId: freshId('out') });
+    expect(sent).toMatchObject({ ok: false, code: 550 });
+    expect(sent.response).toContain('5.7.1');
+    expect(await postfix.log()).toMatch(/NOQUEUE: reject: RCPT .* to=<someone@example\.com>/);
+  });
+});
+
 suite('the reply round trip through Postfix', () => {
   it('our reply lands in the Maildir threaded on the requester’s mail; their answer comes back, threads and reopens', async () => {
     const first = freshId('rt');
