@@ -31,7 +31,7 @@ export interface Shape {
   expected: Expected;
 }
 
-export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 /** A zip holding one stored file (a local header, its data, the central directory and its end). */
 function zipOf(name: string, content: string): Buffer {
@@ -63,10 +63,10 @@ function zipOf(name: string, content: string): Buffer {
 }
 const ZIP = zipOf('log.txt', 'error 42 at startup\n');
 
-export const b64 = (bytes: Buffer | string) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)).toString('base64').replace(/.{76}/g, '$&\r\n');
+const b64 = (bytes: Buffer | string) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)).toString('base64').replace(/.{76}/g, '$&\r\n');
 /** A mail from its lines (CRLF), as UTF-8, or as Latin-1 bytes for 8-bit legacy charsets written as \x.. escapes. */
 export const eml = (lines: string[], encoding: 'utf8' | 'latin1' = 'utf8') => Buffer.from(lines.join('\r\n') + '\r\n', encoding);
-export const date = 'Date: Mon, 7 Dec 2026 09:15:00 +0100';
+const date = 'Date: Mon, 7 Dec 2026 09:15:00 +0100';
 
 /** A person's new mail: the headers every client writes, then the client's own. */
 export const head = (from: string, subject: string, messageId: string, ...more: string[]) => [
