@@ -182,6 +182,21 @@ async function headersOnly(raw: Buffer): Promise<Awaited<ReturnType<typeof simpl
 }
 
 /**
+ * The text of an HTML part, as mailparser gives it for a mail that is that part alone. mailparser converts HTML to
+ * text only for a single-part HTML mail (or beside a text part outside an alternative), so HTML-only mail nested in
+ * a multipart (Outlook on the web's inline image in multipart/related, an attachment in multipart/mixed) would have
+ * no text at all; reading the part as such a mail gives it the same text, with mailparser's own limits.
+ */
+async function textOfHtml(html: string): Promise<string> {
+  try {
+    const alone = await simpleParser(Buffer.from(`Content-Type: text/html; charset=utf-8\r\n\r\n${html}`), PARSER_OPTIONS);
+    return alone.text ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
  * Parses one raw mail. Malformed MIME, broken encodings and odd headers give what mailparser can read; a mail it
  * cannot read at all gives an empty one (still recorded by the caller, with its original).
  */
@@ -202,6 +217,7 @@ export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): 
   const messageId = messageIdOf(fields);
   const answers = [...ids(parsed?.inReplyTo, 5), ...ids(parsed?.references).reverse()];
   const html = typeof parsed?.html === 'string' ? sanitizeMailHtml(cut(parsed.html, MAX_TEXT)) : null;
+  const text = parsed?.text || (typeof parsed?.html === 'string' ? await textOfHtml(cut(parsed.html, MAX_TEXT)) : '');
   const attachments = oneCalendar(
     (parsed?.attachments ?? [])
       .filter((a) => Buffer.isBuffer(a.content) && a.content.length > 0)
@@ -215,7 +231,7 @@ export async function parseIncoming(raw: Buffer, envelopeFrom?: string | null): 
     fromAddress: from.address,
     fromName: from.name,
     subject: oneLine(parsed?.subject ?? ''),
-    text: unreadable ? `(This mail could not be read in full: ${unreadable}. Its original is kept.)` : cut(clean(parsed?.text ?? ''), MAX_TEXT),
+    text: unreadable ? `(This mail could not be read in full: ${unreadable}. Its original is kept.)` : cut(clean(text), MAX_TEXT),
     html,
     images: typeof parsed?.html === 'string' ? imageRefs(parsed.html) : [],
     attachments,
