@@ -9,7 +9,7 @@
 #      FULCRUM_TEST_REDIS_URL (which must answer), else those on 127.0.0.1:5432 / 6379, else private throwaway
 #      ones started for this step and removed after it (scripts/withTestServices.sh);
 #   7. browser tests in headless Chromium, against the bundle serving the built web app.
-# Chromium and nginx (for the reverse-proxy test) are installed from Debian first when missing.
+# Chromium, nginx (for the reverse-proxy test) and Postfix (for the mail interop test) are installed from Debian first when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
