@@ -80,7 +80,7 @@ export function createCache(): InMemoryCache {
         fields: {
           // One cached list per filter and order (the dashboard's URL state), per page size and search (a screen's
           // list and a picker's list of the same records are separate: the macros page may have loaded 50 when the
-          // ticket form asks for 100). Mutations and live events update every cached list of a field (apollo/lists.ts).
+          // ticket form asks for 100). Mutations and live events update every cached list of a field (apollo/cachedLists.ts).
           tickets: connection(['filter', 'orderBy', 'viewId']),
           customers: connection(['first', 'search']),
           macros: connection(['first']),

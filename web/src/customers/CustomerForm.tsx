@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { bothFilled, hasErrors, LIMITS, MESSAGES, validateCustomer } from '@fulcrum/schema/validation';
 import { describeError } from '../apollo/errors';
-import { addCustomerToList } from '../apollo/lists';
+import { addCustomerToList } from '../apollo/cachedLists';
 import { Field } from '../ui/Field';
 import { Modal } from '../ui/Modal';
 import { graphql } from '../gql';

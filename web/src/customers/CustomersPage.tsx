@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { removeCustomer } from '../apollo/lists';
+import { removeCustomer } from '../apollo/cachedLists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';

@@ -12,7 +12,7 @@ import {
   removeTicketFromList,
   syncMyTickets,
   type TicketFacets,
-} from '../apollo/lists';
+} from '../apollo/cachedLists';
 import { graphql } from '../gql';
 import type { ChangeKind } from '../gql/graphql';
 import { clearTyping } from './presence';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation } from '@apollo/client/react';
 import { bothFilled, LIMITS, MESSAGES, validateMacro } from '@fulcrum/schema/validation';
-import { addMacroToList } from '../apollo/lists';
+import { addMacroToList } from '../apollo/cachedLists';
 import { Field } from '../ui/Field';
 import { Modal } from '../ui/Modal';
 import { graphql } from '../gql';

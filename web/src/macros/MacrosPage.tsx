@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { removeMacro } from '../apollo/lists';
+import { removeMacro } from '../apollo/cachedLists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { LoadMore } from '../ui/LoadMore';
 import { RecordListHeader, useRecordDialog } from '../ui/RecordList';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { describeError } from '../apollo/errors';
-import { addMessageToLists, removeMessage } from '../apollo/lists';
+import { addMessageToLists, removeMessage } from '../apollo/cachedLists';
 import { graphql } from '../gql';
 import { TYPING_SIGNAL_EVERY_MS, useIsTyping } from '../live/presence';
 import { useConversationUnread } from '../live/unread';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useNavigate } from 'react-router-dom';
-import { addTicketToList } from '../apollo/lists';
+import { addTicketToList } from '../apollo/cachedLists';
 import { useAllPages } from '../apollo/useAllPages';
 import { TicketForm, type TicketPlacement, type TicketValues } from './TicketForm';
 import { useAssignmentOptions } from './assignmentOptions';

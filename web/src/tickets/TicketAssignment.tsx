@@ -2,7 +2,7 @@ import { useApolloClient, useMutation } from '@apollo/client/react';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { describeError, versionConflict } from '../apollo/errors';
-import { deletingTicket, removeTicketFromList, syncMyTickets } from '../apollo/lists';
+import { deletingTicket, removeTicketFromList, syncMyTickets } from '../apollo/cachedLists';
 import { useSignedInUser } from '../app/session';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { memberChoices, useAssignmentOptions, type AssignmentOptions } from './assignmentOptions';

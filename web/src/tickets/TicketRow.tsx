@@ -2,7 +2,7 @@ import { useMutation } from '@apollo/client/react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeError } from '../apollo/errors';
-import { syncMyTickets } from '../apollo/lists';
+import { syncMyTickets } from '../apollo/cachedLists';
 import { useSignedInUser } from '../app/session';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { PriorityBadge, StatusBadge, TypeBadge } from '../ui/Badges';

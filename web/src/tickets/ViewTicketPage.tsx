@@ -2,7 +2,7 @@ import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isGone, routeId } from '../apollo/errors';
-import { deletingTicket, removeTicketFromList } from '../apollo/lists';
+import { deletingTicket, removeTicketFromList } from '../apollo/cachedLists';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { TicketProperties } from './TicketProperties';
 import { TicketRequest } from './TicketRequest';
@@ -181,7 +181,7 @@ function ViewTicketScreen({ id }: { id: number }) {
           detail="The deletion is permanent: the ticket, its conversation and its history cannot be restored."
           onClose={() => setConfirming(false)}
           onConfirm={() =>
-            // The live event of this delete leaves Ticket:{id} to this screen (see apollo/lists.ts).
+            // The live event of this delete leaves Ticket:{id} to this screen (see apollo/cachedLists.ts).
             deletingTicket(id, async () => {
               await deleteTicket({ variables: { id } });
               // Leave first, then drop Ticket:{id}: evicting it while this screen still watches it would re-query it.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { createCache } from './cache';
-import { syncMyTickets } from './lists';
+import { syncMyTickets } from './cachedLists';
 
 /** A cached `tickets` list as the dashboard holds it (one per filter), with the fields the list upkeep reads. */
 interface List {
