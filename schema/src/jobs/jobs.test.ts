@@ -101,8 +101,8 @@ describe('the job table', () => {
   it('runs a job again once its lease has run out, and ignores the end written by the lapsed run', async () => {
     const kind = freshKind();
     await enqueue(em(), { kind, key: 'slow' });
+    // (That a live lease is not claimed is the claimants' test above; here only its end, which no clock is needed to see.)
     const [lapsed] = await claim(em(), [kind], 1, 50);
-    expect(await claim(em(1), [kind], 1, HOUR)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 80));
     const [again] = await claim(em(1), [kind], 1, HOUR);
     expect(again).toMatchObject({ id: lapsed.id, attempt: 2 });
