@@ -66,6 +66,7 @@ import { scale } from './scenarios/scale.js';
 import { timeline } from './scenarios/timeline.js';
 import { views } from './scenarios/views.js';
 import { incomingMail } from './scenarios/incomingMail.js';
+import { jobTable } from './scenarios/jobs.js';
 import { eventWrites } from './scenarios/eventWrites.js';
 import { timelineInBrowser } from './scenarios/timelineBrowser.js';
 import { start } from './scenarios/start.js';
@@ -159,7 +160,7 @@ async function main() {
   const onPostgres = [runs(1) && restList, runs(1) && restListManyAgents, runs(2) && dashboard, runs(2) && dashboardManyAgents, runs(3) && writes].filter(
     (s) => s !== false,
   );
-  const postgres = (onPostgres.length > 0 || runs(10) || runs(11) || runs(12) || runs(13) || runs(14)) && (await postgresPassWanted());
+  const postgres = (onPostgres.length > 0 || runs(10) || runs(11) || runs(12) || runs(13) || runs(14) || runs(15)) && (await postgresPassWanted());
   if (onPostgres.length && postgres) await guard('PostgreSQL + Redis', () => postgresRows(ws, onPostgres));
   await stop(baselineChild);
   if (runs(5)) await guard('5', () => live(ws));
@@ -185,6 +186,8 @@ async function main() {
   if (runs(13)) await guard('13', () => views(postgres));
   // Issue 26: mail through the SMTP listener to tickets, SQLite then PostgreSQL + Redis.
   if (runs(14)) await guard('14', () => incomingMail(postgres));
+  // Issue 44: the job table's due work on an idle gateway, SQLite then PostgreSQL (same and another gateway).
+  if (runs(15)) await guard('15', () => jobTable(postgres));
 
   // ---- report ------------------------------------------------------------------------------------------------
   const report = render({ rows, ladder, notes, baseline, baseline1, profile, seconds: SECONDS, only: ONLY, loadAtStart });

@@ -12,6 +12,7 @@ import {
   channelPrefixFor,
   databaseIdentity,
   DEFAULT_AUTH_LIMITS,
+  JobRunner,
   MailSender,
   ReportFolder,
   openDatabase,
@@ -41,7 +42,7 @@ import { createWebAppRouter } from './http/webApp.js';
 import { createRequesterRouter } from './http/requesterPage.js';
 import { createRestRouter } from './rest/router.js';
 import { startSmtpListener } from './mail/smtpListener.js';
-import { startNotTicketedSweep } from './mail/notTicketedSweep.js';
+import { scheduleNotTicketedSweep } from './mail/notTicketedSweep.js';
 import { refuseCrossSiteWrites } from './security/sameOrigin.js';
 import { logError } from './logging.js';
 import { createSessions, loadSessionSecret, type Sessions } from './session/sessions.js';
@@ -126,6 +127,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   if (mailSender && deps.mail) deps.mail.wake = () => mailSender.wake();
   // The reports' rollups (services/reports/rollupQueue.ts): folds the deltas writes queue, woken by this process's commits.
   const reportFolder = new ReportFolder(orm, { log });
+  // The job table's runner (schema/src/jobs): background work registered per kind, claimed with a lease.
+  const jobRunner = new JobRunner(orm, { log });
   const introspection = options.introspection ?? process.env.NODE_ENV !== 'production';
   const budget = createTokenBudget(options.tokenBudget ?? DEFAULT_TOKEN_BUDGET, redisForLimits, namespace);
 
@@ -218,6 +221,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   await webhooks.start();
   await mailSender?.start();
   reportFolder.start();
+  await jobRunner.start();
   const { port, address } = httpServer.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   if (deps.mail && !deps.mail.publicUrl) deps.mail.publicUrl = `http://${host}:${port}`;
@@ -232,7 +236,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         log,
       })
     : null;
-  const notTicketedSweep = smtpListener ? startNotTicketedSweep(deps, { days: incoming?.notTicketedDays, everyMs: incoming?.notTicketedSweepMs, log }) : null;
+  if (smtpListener) await scheduleNotTicketedSweep(deps, jobRunner, { days: incoming?.notTicketedDays, everyMs: incoming?.notTicketedSweepMs, log });
 
   let closing: Promise<void> | undefined;
   return {
@@ -248,12 +252,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     close: () =>
       (closing ??= (async () => {
         clearInterval(pruneTimer);
-        notTicketedSweep?.stop();
         await smtpListener?.close();
         await apollo.stop();
         await webhooks.stop();
         await mailSender?.stop();
         await reportFolder.stop();
+        await jobRunner.stop();
         await presence.close();
         await sessions.store.dispose();
         await events.close();

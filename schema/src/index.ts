@@ -15,4 +15,6 @@ export * as rules from './validation/rules.js';
 export { WebhookEngine } from './webhooks/engine.js';
 export { MailSender } from './mail/sender.js';
 export { ReportFolder } from './services/reports/rollupQueue.js';
+export * as jobs from './jobs/index.js';
+export { JobRunner } from './jobs/index.js';
 export { parseAllowList } from './webhooks/ssrf.js';

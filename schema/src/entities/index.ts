@@ -29,6 +29,7 @@ import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTime
 import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 import { TicketView } from './TicketView.js';
 import { IncomingMail } from './IncomingMail.js';
+import { Job } from '../jobs/Job.js';
 
 export const ENTITIES = [
   User,
@@ -56,4 +57,5 @@ export const ENTITIES = [
   ReplyAttachment,
   TicketView,
   IncomingMail,
+  Job,
 ];

@@ -5,7 +5,7 @@
  *
  * - A reply writes its mail into the outbox in its own transaction (services/requesterReplies.ts): a committed
  *   reply has its mail on disk, a rolled-back one none.
- * - Claiming moves due rows to `sending` with a lease (next_attempt_at = lease end) in one transaction; on
+ * - Claiming (THE claim-with-lease, jobs/claim.ts) moves due rows to `sending` with a lease (next_attempt_at = lease end) in one transaction; on
  *   PostgreSQL the rows are selected FOR UPDATE SKIP LOCKED, so two gateways never claim the same mail: it is sent
  *   once. A gateway that dies mid-send leaves a lease that expires, and another sends it (at least once). SQLite
  *   has one gateway per file, which releases its previous life's leases at start.
@@ -16,6 +16,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Em, Orm } from '../database.js';
+import { claimLeased, nextDue, releaseLeases, type LeasedTable } from '../jobs/claim.js';
 import { WorkerLoop } from '../workerLoop.js';
 import type { OutboundMail } from './compose.js';
 
@@ -28,6 +29,9 @@ const GATHER_MS = 50;
 
 /** Delays before each retry (then FAILED): 10 s, 1 min, 5 min, 30 min, 2 h, 6 h; each varied by ±10 %. */
 export const DEFAULT_MAIL_RETRY_DELAYS_MS = [10 * SECOND, MINUTE, 5 * MINUTE, 30 * MINUTE, 120 * MINUTE, 360 * MINUTE];
+
+/** The outbox's lease columns (jobs/claim.ts): a mail in `sending` is leased until next_attempt_at. */
+const MAIL_OUTBOX: LeasedTable = { table: 'mail_outbox', due: 'next_attempt_at', state: 'state', waiting: 'pending', leased: 'sending', attempts: 'attempts' };
 
 export interface MailSenderOptions {
   /** SMTP_URL, e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465. */
@@ -81,10 +85,7 @@ export class MailSender {
     this.loop = new WorkerLoop({
       name: 'mail: sender loop',
       tick: () => this.tick(),
-      nextDue: async () => {
-        const [row]: { next: unknown }[] = await this.em().getKnex()('mail_outbox').min({ next: 'next_attempt_at' });
-        return row?.next;
-      },
+      nextDue: () => nextDue(this.em(), MAIL_OUTBOX),
       pollMs: options.pollMs ?? (this.postgres ? SECOND : MINUTE),
       log: this.log,
     });
@@ -100,7 +101,7 @@ export class MailSender {
 
   async start(): Promise<void> {
     if (this.loop.isRunning) return;
-    if (!this.postgres) await this.em().getKnex()('mail_outbox').where('state', 'sending').update({ state: 'pending', next_attempt_at: new Date() });
+    await releaseLeases(this.em(), MAIL_OUTBOX);
     this.loop.start();
   }
 
@@ -141,45 +142,34 @@ export class MailSender {
     return true;
   }
 
+  /** Reserves up to `limit` due mails to this gateway (THE claim, jobs/claim.ts) with what sending them needs. */
   async claim(limit: number): Promise<Claimed[]> {
-    const knex0 = this.em().getKnex();
-    if (!(await knex0('mail_outbox').select('id').where('next_attempt_at', '<=', new Date()).first())) return [];
-    return this.em().transactional(async (em) => {
-      const knex = em.getKnex();
-      const trx = em.getTransactionContext<Knex.Transaction>()!;
-      const now = new Date();
-      let query = knex('mail_outbox').transacting(trx).select('id').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
-      if (this.postgres) query = query.forUpdate().skipLocked();
-      const ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
-      if (!ids.length) return [];
-      const leaseEnd = new Date(now.getTime() + this.leaseMs);
-      await knex('mail_outbox')
-        .transacting(trx)
-        .whereIn('id', ids)
-        .update({ state: 'sending', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd });
-      const rows: { id: number; reply_id: number; ticket_id: number; attempts: number; files: number | string; message: string }[] = await knex(
-        'mail_outbox as o',
-      )
-        .transacting(trx)
-        .join('ticket_replies as r', 'r.id', 'o.reply_id')
-        .whereIn('o.id', ids)
-        .select(
-          'o.id',
-          'o.reply_id',
-          'r.ticket_id',
-          'o.attempts',
-          'o.message',
-          knex.raw('(select count(*) from reply_attachments a where a.reply_id = o.reply_id) as files'),
-        );
-      return rows.map((r) => ({
-        id: Number(r.id),
-        replyId: Number(r.reply_id),
-        ticketId: Number(r.ticket_id),
-        attempts: Number(r.attempts),
-        files: Number(r.files),
-        mail: JSON.parse(r.message) as OutboundMail,
-      }));
-    });
+    return claimLeased(this.em(), MAIL_OUTBOX, { limit, leaseMs: this.leaseMs, load: (knex, trx, ids) => this.load(knex, trx, ids) });
+  }
+
+  private async load(knex: Knex, trx: Knex.Transaction, ids: number[]): Promise<Claimed[]> {
+    const rows: { id: number; reply_id: number; ticket_id: number; attempts: number; files: number | string; message: string }[] = await knex(
+      'mail_outbox as o',
+    )
+      .transacting(trx)
+      .join('ticket_replies as r', 'r.id', 'o.reply_id')
+      .whereIn('o.id', ids)
+      .select(
+        'o.id',
+        'o.reply_id',
+        'r.ticket_id',
+        'o.attempts',
+        'o.message',
+        knex.raw('(select count(*) from reply_attachments a where a.reply_id = o.reply_id) as files'),
+      );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      replyId: Number(r.reply_id),
+      ticketId: Number(r.ticket_id),
+      attempts: Number(r.attempts),
+      files: Number(r.files),
+      mail: JSON.parse(r.message) as OutboundMail,
+    }));
   }
 
   private nextDelay(attempt: number): number {

@@ -24,6 +24,7 @@ import { Migration20261207140100TicketSubject } from './Migration20261207140100T
 import { Migration20261207140200SubjectSearch } from './Migration20261207140200SubjectSearch.js';
 import { Migration20261207150000NotTicketedMail } from './Migration20261207150000NotTicketedMail.js';
 import { Migration20261207160000ConversationSearch } from './Migration20261207160000ConversationSearch.js';
+import { Migration20261207170000Jobs } from './Migration20261207170000Jobs.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261207140200SubjectSearch', class: Migration20261207140200SubjectSearch },
   { name: 'Migration20261207150000NotTicketedMail', class: Migration20261207150000NotTicketedMail },
   { name: 'Migration20261207160000ConversationSearch', class: Migration20261207160000ConversationSearch },
+  { name: 'Migration20261207170000Jobs', class: Migration20261207170000Jobs },
 ];

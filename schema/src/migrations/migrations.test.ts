@@ -21,6 +21,7 @@ const TABLES = [
   'conversations',
   'customers',
   'incoming_mails',
+  'jobs',
   'macros',
   'mail_outbox',
   'messages',

@@ -12,10 +12,9 @@
  *   (solved); a change of team, assignee, priority, type or status of an unsolved ticket moves it (-1 under the
  *   attributes before, +1 under those after), so the backlog of a group at an instant is the sum of its deltas
  *   before that instant.
- * - RESPONSE: a cycle starts at the creation of an unsolved ticket or at a reopen; its first public reply by an
- *   agent (REPLY_ADDED by an AGENT or an API_TOKEN) ends the wait and is the first response time (value_ms). Notes,
- *   system changes, the requester's messages and automatic mail (a reply by the SYSTEM actor) never count; a cycle
- *   solved before any reply has no first response.
+ * - RESPONSE: a cycle starts at the creation of an unsolved ticket or at a reopen; its first reply (the time module's
+ *   isFirstReply, time/firstReply.ts, shared with SLA: a public reply by an AGENT or an API_TOKEN) ends the wait and
+ *   is the first response time (value_ms); a cycle solved before any reply has no first response.
  * - SOLVED carries creation → this solve (value_ms); `first_solve` marks the ticket's first solve (firstResolution)
  *   and `final` the solve not followed by a reopen (resolution: creation → final SOLVED; a reopen clears it).
  * - Attribution: each fact carries the team, assignee, priority, type and status the ticket had when it happened
@@ -28,6 +27,8 @@
  * no statement. Durations are kept exactly (one row per measurement); the rollups (./reportRollups.ts) sum the
  * facts per time cell for reports at scale. Measured in bench/scenarios/reports.ts; see docs/reports.md.
  */
+import { isFirstReply } from '../time/firstReply.js';
+
 /** One field's change as the event record stores it (services/changeLog.ts FieldChange). */
 export interface FieldChange {
   field: string;
@@ -84,7 +85,6 @@ const ATTRIBUTE_FIELDS: Record<string, keyof FactAttributes> = {
   teamId: 'teamId',
   assigneeId: 'assigneeId',
 };
-const AGENT_ACTORS = new Set(['AGENT', 'API_TOKEN']);
 
 const idOrNull = (value: unknown): number | null => {
   const n = Number(value);
@@ -97,7 +97,7 @@ export const isReportField = (field: string): boolean => field in ATTRIBUTE_FIEL
 /** Whether an event can change what a report sees (the others cost the write nothing). */
 export function mattersToReports(kind: string, actorKind: string, changes: readonly FieldChange[]): boolean {
   if (kind === 'CREATED') return true;
-  if (kind === 'REPLY_ADDED') return AGENT_ACTORS.has(actorKind);
+  if (kind === 'REPLY_ADDED') return isFirstReply(kind, actorKind);
   if (kind === 'UPDATED') return changes.some((c) => isReportField(c.field));
   return false;
 }
@@ -156,7 +156,7 @@ export function foldEvent(state: ReportState | null, e: ReportEvent): Folded {
   }
   if (!state) return { state, facts: [], reopened: false };
   if (e.kind === 'REPLY_ADDED') {
-    if (!AGENT_ACTORS.has(e.actorKind) || state.awaitingSince == null) return { state, facts: [], reopened: false };
+    if (!isFirstReply(e.kind, e.actorKind) || state.awaitingSince == null) return { state, facts: [], reopened: false };
     const attributes = attributesOf(state);
     return {
       state: { ...state, awaitingSince: null },

@@ -5,9 +5,9 @@
  *
  * - Fan-out turns each new event into a job for every enabled endpoint whose owner may read the record and who
  *   subscribed to its type; events nobody listens to are deleted at once.
- * - Claiming moves due jobs to `delivering` with a lease (next_attempt_at = lease end), in one transaction. On
- *   PostgreSQL the rows are selected FOR UPDATE SKIP LOCKED, so two gateways never claim the same job: each
- *   attempt happens once. A gateway that dies mid-attempt leaves a lease that expires, and another (or the same
+ * - Claiming (THE claim-with-lease, jobs/claim.ts) moves due jobs to `delivering` with a lease (next_attempt_at =
+ *   lease end), in one transaction. On PostgreSQL the rows are selected FOR UPDATE SKIP LOCKED, so two gateways
+ *   never claim the same job: each attempt happens once. A gateway that dies mid-attempt leaves a lease that expires, and another (or the same
  *   one, restarted) attempts again: at least once. SQLite has one gateway per file, which releases the leases of
  *   its previous life at start.
  * - Results are written back in batches: the attempt's log row, the job's next state (delivered, retry at the
@@ -19,6 +19,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Em, Orm } from '../database.js';
 import { toDate } from '../records/index.js';
+import { claimLeased, nextDue, releaseLeases, type LeasedTable } from '../jobs/claim.js';
 import { WorkerLoop } from '../workerLoop.js';
 import { disableWebhooksOfLapsedTokens } from './lapsedTokens.js';
 import { onOutboxWrite, parseAudience } from './outbox.js';
@@ -38,6 +39,18 @@ const HOUR = 60 * MINUTE;
  */
 export const DEFAULT_RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 export const RETRY_JITTER = 0.1;
+
+/** The jobs' lease columns (jobs/claim.ts): a job in `delivering` is leased until next_attempt_at (= lease_until). */
+const WEBHOOK_JOBS: LeasedTable = {
+  table: 'webhook_jobs',
+  due: 'next_attempt_at',
+  state: 'state',
+  waiting: 'pending',
+  leased: 'delivering',
+  attempts: 'attempts',
+  leaseUntil: 'lease_until',
+  updatedAt: 'updated_at',
+};
 
 export interface WebhookEngineOptions {
   /** FULCRUM_WEBHOOK_ALLOW_HOSTS, parsed. */
@@ -122,13 +135,7 @@ export class WebhookEngine {
     this.loop = new WorkerLoop({
       name: 'webhooks: delivery loop',
       tick: () => this.tick(),
-      nextDue: async () => {
-        const [row]: { next: unknown }[] = await this.em()
-          .getKnex()('webhook_jobs')
-          .whereIn('state', ['pending', 'delivering'])
-          .min({ next: 'next_attempt_at' });
-        return row?.next;
-      },
+      nextDue: () => nextDue(this.em(), WEBHOOK_JOBS),
       pollMs: options.pollMs ?? (this.postgres ? SECOND : MINUTE),
       log: this.log,
     });
@@ -150,9 +157,7 @@ export class WebhookEngine {
   /** Starts the loop. SQLite: the leases of a previous life of this gateway are released (one gateway per file). */
   async start(): Promise<void> {
     if (this.loop.isRunning) return;
-    if (!this.postgres) {
-      await this.em().getKnex()('webhook_jobs').where('state', 'delivering').update({ state: 'pending', next_attempt_at: new Date(), lease_until: null });
-    }
+    await releaseLeases(this.em(), WEBHOOK_JOBS);
     this.unsubscribe = onOutboxWrite(this.em(), () => this.wake());
     this.loop.start();
   }
@@ -257,68 +262,56 @@ export class WebhookEngine {
     });
   }
 
-  /** Reserves up to `limit` due jobs to this gateway (lease) and loads what their attempts need. */
+  /** Reserves up to `limit` due jobs (or the given ones) to this gateway (THE claim, jobs/claim.ts) and loads what their attempts need. */
   async claim(limit: number, onlyIds?: number[]): Promise<ClaimedJob[]> {
-    if (
-      !onlyIds &&
-      !(await this.em().getKnex()('webhook_jobs').select('id').whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', new Date()).first())
-    )
-      return [];
-    return this.em().transactional(async (em) => {
-      const knex = em.getKnex();
-      const trx = em.getTransactionContext<Knex.Transaction>()!;
-      const now = new Date();
-      let query = knex('webhook_jobs').transacting(trx).select('id');
-      // By id (a redelivery or a test send): anything not leased to an attempt in progress.
-      if (onlyIds) query = query.whereIn('id', onlyIds).where((q) => void q.whereNot('state', 'delivering').orWhere('next_attempt_at', '<=', now));
-      else query = query.whereIn('state', ['pending', 'delivering']).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
-      if (this.postgres) query = query.forUpdate().skipLocked();
-      const ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
-      if (!ids.length) return [];
+    return claimLeased(this.em(), WEBHOOK_JOBS, {
+      limit,
+      leaseMs: this.leaseMs,
+      ids: onlyIds,
       // Nothing is sent for a webhook whose token expired since its jobs were made: it is disabled now, and the
       // attempts below find it so (job.disabled).
-      await disableWebhooksOfLapsedTokens(knex, trx, now, { jobIds: ids });
-      const leaseEnd = new Date(now.getTime() + this.leaseMs);
-      await knex('webhook_jobs')
-        .transacting(trx)
-        .whereIn('id', ids)
-        .update({ state: 'delivering', attempts: knex.raw('attempts + 1'), next_attempt_at: leaseEnd, lease_until: leaseEnd, updated_at: now });
-      const rows: Record<string, unknown>[] = await knex('webhook_jobs as j')
-        .transacting(trx)
-        .join('webhooks as w', 'w.id', 'j.webhook_id')
-        .join('webhook_events as e', 'e.id', 'j.event_id')
-        .whereIn('j.id', ids)
-        .select(
-          'j.id',
-          'j.webhook_id',
-          'j.attempts',
-          'j.max_attempts',
-          'w.url',
-          'w.secret',
-          'w.previous_secret',
-          'w.previous_secret_expires_at',
-          'w.disabled_at',
-          'e.message_id',
-          'e.type',
-          'e.payload',
-        );
-      return rows.map((r) => {
-        const secrets = [String(r.secret)];
-        if (r.previous_secret && r.previous_secret_expires_at && toDate(r.previous_secret_expires_at).getTime() > now.getTime())
-          secrets.push(r.previous_secret as string);
-        return {
-          id: Number(r.id),
-          webhookId: Number(r.webhook_id),
-          attempt: Number(r.attempts),
-          maxAttempts: Number(r.max_attempts),
-          url: String(r.url),
-          secrets,
-          disabled: r.disabled_at != null,
-          messageId: String(r.message_id),
-          eventType: String(r.type),
-          payload: String(r.payload),
-        };
-      });
+      beforeLease: async (knex, trx, ids, now) => void (await disableWebhooksOfLapsedTokens(knex, trx, now, { jobIds: ids })),
+      load: (knex, trx, ids, now) => this.load(knex, trx, ids, now),
+    });
+  }
+
+  /** What the attempts of claimed jobs need: the endpoint, its live secrets, the event. */
+  private async load(knex: Knex, trx: Knex.Transaction, ids: number[], now: Date): Promise<ClaimedJob[]> {
+    const rows: Record<string, unknown>[] = await knex('webhook_jobs as j')
+      .transacting(trx)
+      .join('webhooks as w', 'w.id', 'j.webhook_id')
+      .join('webhook_events as e', 'e.id', 'j.event_id')
+      .whereIn('j.id', ids)
+      .select(
+        'j.id',
+        'j.webhook_id',
+        'j.attempts',
+        'j.max_attempts',
+        'w.url',
+        'w.secret',
+        'w.previous_secret',
+        'w.previous_secret_expires_at',
+        'w.disabled_at',
+        'e.message_id',
+        'e.type',
+        'e.payload',
+      );
+    return rows.map((r) => {
+      const secrets = [String(r.secret)];
+      if (r.previous_secret && r.previous_secret_expires_at && toDate(r.previous_secret_expires_at).getTime() > now.getTime())
+        secrets.push(r.previous_secret as string);
+      return {
+        id: Number(r.id),
+        webhookId: Number(r.webhook_id),
+        attempt: Number(r.attempts),
+        maxAttempts: Number(r.max_attempts),
+        url: String(r.url),
+        secrets,
+        disabled: r.disabled_at != null,
+        messageId: String(r.message_id),
+        eventType: String(r.type),
+        payload: String(r.payload),
+      };
     });
   }
 

@@ -8,9 +8,8 @@
  * - Buckets: `from`/`to` are local dates in `timeZone` (`to` exclusive). A bucket is a local day, an ISO week
  *   (Monday to Sunday) or a calendar month; its `bucketStart` is the local date it starts on (a week's Monday, a
  *   month's 1st, which may lie before `from`: only facts in [from, to) count). Each bucket's instants are its local
- *   midnights in the zone, computed with @date-fns/tz (TZDate), which reads the runtime's IANA time zone data: a
- *   day is 23 or 25 hours long across a daylight-saving change, and a midnight that does not exist (zones that
- *   change at 00:00) is the first instant of that day. Calendar time; business hours would be another duration
+ *   midnights in the zone (the time module's calendar, time/calendar.ts: a day is 23 or 25 hours long across a
+ *   daylight-saving change, and a midnight that does not exist is the first instant of that day). Calendar time; business hours would be another duration
  *   function over the same facts.
  * - A fact counts in the bucket its instant falls in; a time counts where it ends (a first response at the reply, a
  *   resolution at the solve). Backlog is the number of unsolved tickets at the end of each bucket (the sum of the
@@ -26,7 +25,6 @@
  *   (TicketFilter) also applies to the tickets as they are now; a breakdown groups by the value at each fact.
  */
 import { createHash } from 'node:crypto';
-import { TZDate } from '@date-fns/tz';
 import { emKind, hotReadArrays } from '../../database.js';
 import { AppError } from '../../errors.js';
 import { binValue, GRAINS, type Dim, type Grain } from '../../migrations/reportRollups.js';
@@ -40,6 +38,7 @@ import {
   validateReportInput,
   type FieldErrors,
 } from '../../validation/rules.js';
+import { bucketsOf, DAY_MS } from '../../time/index.js';
 import { requireViewer, type ServiceContext } from '../context.js';
 import * as ticketAccess from '../ticketAccess.js';
 import { foldQueuedRollups } from './rollupQueue.js';
@@ -99,45 +98,6 @@ export interface ReportResult {
   totals: ReportTotals;
   series: ReportPoint[];
   groups: ReportGroup[];
-}
-
-const DAY_MS = 86_400_000;
-
-/** Days since 1970-01-01 as a local date string. */
-export function dayString(days: number): string {
-  return new Date(days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The local date a bucket containing `days` starts on. */
-export function bucketStartDay(days: number, bucket: ReportBucket): number {
-  if (bucket === 'DAY') return days;
-  if (bucket === 'WEEK') return days - ((days + 3) % 7); // 1970-01-01 was a Thursday; weeks start on Monday
-  const d = new Date(days * DAY_MS);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / DAY_MS;
-}
-
-function nextBucketDay(start: number, bucket: ReportBucket): number {
-  if (bucket === 'DAY') return start + 1;
-  if (bucket === 'WEEK') return start + 7;
-  const d = new Date(start * DAY_MS);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / DAY_MS;
-}
-
-/** The instant a local date begins in a time zone (its midnight, or the day's first instant when midnight is skipped). */
-export function localMidnight(days: number, timeZone: string): number {
-  const d = new Date(days * DAY_MS);
-  return new TZDate(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), timeZone).getTime();
-}
-
-/** The buckets of a range: each one's local start date and the instant its counting starts; `end` the range's last instant (exclusive). */
-export function bucketsOf(fromDays: number, toDays: number, bucket: ReportBucket, timeZone: string): { starts: string[]; bounds: number[]; end: number } {
-  const starts: string[] = [];
-  const bounds: number[] = [];
-  for (let start = bucketStartDay(fromDays, bucket); start < toDays; start = nextBucketDay(start, bucket)) {
-    starts.push(dayString(start));
-    bounds.push(localMidnight(Math.max(start, fromDays), timeZone));
-  }
-  return { starts, bounds, end: localMidnight(toDays, timeZone) };
 }
 
 /** The figure of a list of durations in milliseconds (sorted here). */
