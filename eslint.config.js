@@ -105,10 +105,11 @@ const WEB_NO_CYCLE = {
 // never the other way round. Tests sit above every layer (they use the kit in testing/).
 const SCHEMA_LAYERS = [
   ['validation'],
-  ['errors.ts', 'text'],
+  ['errors.ts', 'text', 'time'],
   ['entities'],
   ['records', 'migrations'],
   ['database.ts', 'workerLoop.ts'],
+  ['jobs'],
   ['realtime', 'webhooks', 'mail'],
   ['services'],
   ['graphql', 'seed'],

@@ -13,6 +13,7 @@ export { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTime
 export { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 export { TicketView } from './TicketView.js';
 export { IncomingMail } from './IncomingMail.js';
+export { Job, type JobState } from './Job.js';
 
 import { User } from './User.js';
 import { Customer } from './Customer.js';
@@ -29,7 +30,7 @@ import { TicketHistoryEvent, TicketNote, TicketNoteRevision } from './TicketTime
 import { TicketReply, RequesterMessage, RequesterLink, MailOutboxEntry, ReplyAttachment } from './RequesterReplies.js';
 import { TicketView } from './TicketView.js';
 import { IncomingMail } from './IncomingMail.js';
-import { Job } from '../jobs/Job.js';
+import { Job } from './Job.js';
 
 export const ENTITIES = [
   User,

@@ -1,8 +1,8 @@
 /**
- * One row of the job table (./index.ts): a piece of background work of some kind, named by a key unique within its
+ * One row of the job table (jobs/index.ts): a piece of background work of some kind, named by a key unique within its
  * kind (so enqueueing it twice is enqueueing it once), due at a time, with its payload as JSON text. Its life:
  * pending → running (claimed, under a lease) → done, back to pending (a retry at a later time) or failed. While
- * running, dueAt is the lease's end (see ./claim.ts): a lease that runs out makes the row due again.
+ * running, dueAt is the lease's end (see jobs/claim.ts): a lease that runs out makes the row due again.
  */
 import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 
