@@ -24,7 +24,7 @@ beforeAll(async () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   dkimKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   FIXED_DNS['TXT s1._domainkey.fulcrum.app'] = [[`v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`]];
-  ({ smtp, gw, demo } = await startMailDesk());
+  ({ smtp, gw, demo } = await startMailDesk({}, { admin: true }));
   demoId = dataOf(await demo.gql('{ me { id } }')).me.id;
 }, 60_000);
 afterAll(() => stopMailDesk({ gw, smtp }));
@@ -132,5 +132,16 @@ describe("mail from an agent's address", () => {
     expect(other).toMatchObject({ outcome: 'HELD', reason: 'SENDER' });
     expect(await customersWith(AGENT)).toBe(0);
     expect(smtp.received).toHaveLength(0);
+  });
+
+  it("an admin's ticket of an agent's automatic mail (not ticketed) is the unknown requester's, never the agent's", async () => {
+    const messageId = freshId('bulk');
+    const sent = await sendTo(gw.smtp!.port, { from: AGENT, subject: 'Digest', text: inline('zed@customer.test'), messageId, headers: { Precedence: 'bulk' } });
+    expect(sent.ok, JSON.stringify(sent)).toBe(true);
+    const [listed] = await incomingRows(gw.orm, messageId);
+    expect(listed).toMatchObject({ outcome: 'LOOP', ticket_id: null });
+    const made = dataOf(await demo.gql('mutation ($id: Int!) { ticketFromMail(id: $id) { requester { email } } }', { id: listed.id })).ticketFromMail;
+    expect(made.requester.email).toBe('unknown-requester@fulcrum.invalid');
+    expect(await customersWith(AGENT)).toBe(0);
   });
 });

@@ -22,7 +22,7 @@ import { eventAudience, recordEvents, webhookEvent, type WebhookEventDraft } fro
 import { parseId, type ServiceContext, type ServiceDeps } from './context.js';
 import { storedFileName } from './fileName.js';
 import { checkImage, type CheckedImage } from './images.js';
-import type { HeldReason } from './incomingDecision.js';
+import { agentOf, type HeldReason } from './incomingDecision.js';
 import { publishTicket } from './tickets.js';
 import { recordRequesterMessage } from './requesterMessage.js';
 
@@ -178,14 +178,17 @@ export async function newTicket(
   const em = ctx.em;
   if (!fromEmail) throw new AppError('BAD_USER_INPUT', 'A mail without a sender address cannot open a ticket.');
   const held = options.held ?? null;
-  const address = options.requester?.address ?? fromEmail;
+  let requester = options.requester ?? { address: fromEmail, name: parsed.fromName };
+  // Never a customer of an agent's address (an admin ticketing an agent's mail not ticketed, too): the unknown requester.
+  if (await agentOf(em, requester.address)) requester = UNKNOWN_REQUESTER;
+  const address = requester.address;
   let customer = await em.findOne(Customer, { email: address }, { populate: ['owner'] });
   // Issue 27: every ticket that arrives by mail lands in the default team when one is set, a known customer's too.
   const teamId = await defaultTeam(em, ctx.deps);
   if (!customer) {
     const owner = await defaultAgent(em, ctx.deps, teamId);
     customer = em.create(Customer, {
-      name: customerNameFor(options.requester?.name ?? parsed.fromName, address),
+      name: customerNameFor(requester.name, address),
       email: address,
       owner: em.getReference(User, owner),
       createdAt: new Date(),
