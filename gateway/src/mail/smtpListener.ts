@@ -13,7 +13,8 @@
  *   (FULCRUM_SMTP_TRUSTED_RELAYS) the one in the topmost `Received` header that relay added. DNS goes through a
  *   resolver that is a setting (tests give fixed answers) with a 2 s timeout per look-up: a machine without DNS
  *   gets `temperror`, which is only shown. No DMARC result for a mail that has a From (mailauth gives none when it
- *   names more than one address) is `fail`; `dkimAligned` says whether a signature of the From's domain verified.
+ *   names more than one address) is `fail`; `dkimAligned` says whether a signature of the From's domain verified,
+ *   `dmarcPolicy` what the From's domain asks of mail that fails (`reject` holds a new mail: docs/email.md "Forged mail").
  */
 import { Resolver } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
@@ -89,6 +90,12 @@ function clientOf(session: SMTPServerSession, trusted: Set<string>): { ip?: stri
   return { ip: isIP(remote) ? remote : undefined, helo: session.hostNameAppearsAs || session.clientHostname || undefined, trustReceived: false };
 }
 
+/** mailauth's DMARC policy (`none`, `quarantine`, `reject`), lower case, when the domain publishes one. */
+function policyOf(dmarc: unknown): { dmarcPolicy?: string } {
+  const policy = (dmarc as { policy?: unknown } | false | undefined) && (dmarc as { policy?: unknown }).policy;
+  return typeof policy === 'string' && /^(none|quarantine|reject)$/i.test(policy) ? { dmarcPolicy: policy.toLowerCase() } : {};
+}
+
 type AuthOf = (raw: Buffer, session: SMTPServerSession) => Promise<incomingMail.MailAuthResult>;
 
 function authenticator(options: SmtpListenerOptions): AuthOf {
@@ -119,6 +126,8 @@ function authenticator(options: SmtpListenerOptions): AuthOf {
         dmarc: String((result.dmarc && result.dmarc.status?.result) || (froms.length ? 'fail' : 'none')),
         // A signature of the From domain (relaxed alignment, mailauth's `aligned`) that verified, for one From only.
         dkimAligned: froms.length === 1 && dkimResults.some((r) => r.status?.result === 'pass' && !!(r.status as { aligned?: unknown }).aligned),
+        // The policy the From domain publishes (its `sp` for a subdomain): a `fail` under `reject` holds a new mail.
+        ...policyOf(result.dmarc),
       };
     } catch {
       return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };

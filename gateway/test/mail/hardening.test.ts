@@ -39,9 +39,16 @@ const setStatus = async (id: number, status: string) =>
 
 /** A new ticket of `from`, an agent's reply to it, and the reply's mail as the requester received it. */
 async function ticketWithReply(from: string) {
-  const sent = await sendTo(port, { from, subject: 'Help', text: 'Please help.', messageId: freshId('open') });
+  const opening = freshId('open');
+  const sent = await sendTo(port, { from, subject: 'Help', text: 'Please help.', messageId: opening });
   expect(sent.ok, JSON.stringify(sent)).toBe(true);
-  const id = ticketIn(sent)!;
+  let id = ticketIn(sent)!;
+  if (!id) {
+    // A p=reject domain's mail from 127.0.0.1 is held on its new ticket (docs/email.md "Forged mail"): an agent accepts it.
+    const [row] = await incomingRows(gw.orm, opening);
+    dataOf(await demo.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id } }', { id: row.requester_message_id }));
+    id = row.ticket_id!;
+  }
   const body = `Reply ${freshId('body')}`;
   dataOf(await demo.gql('mutation ($id: Int!, $body: String!) { replyToRequester(ticketId: $id, body: $body) { id } }', { id, body }));
   const [mail] = await smtp.waitFor(1, (m) => (m.parsed.text ?? '').includes(body));

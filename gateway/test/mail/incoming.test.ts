@@ -45,9 +45,15 @@ async function agentReply(ticketId: number, body: string) {
 }
 
 async function newTicketFrom(from: string, subject = 'Help needed'): Promise<number> {
-  const sent = await sendTo(port, { from, subject, text: 'The printer on floor 2 jams again.', messageId: freshId() });
+  const messageId = freshId();
+  const sent = await sendTo(port, { from, subject, text: 'The printer on floor 2 jams again.', messageId });
   expect(sent.ok, JSON.stringify(sent)).toBe(true);
-  return ticketIn(sent)!;
+  if (ticketIn(sent)) return ticketIn(sent)!;
+  // A p=reject domain's mail from 127.0.0.1 is held on its new ticket (docs/email.md "Forged mail"): an agent accepts it.
+  const [row] = await incomingRows(gw.orm, messageId);
+  expect(row).toMatchObject({ outcome: 'HELD', reason: 'DMARC' });
+  dataOf(await demo.gql('mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id } }', { id: row.requester_message_id }));
+  return row.ticket_id!;
 }
 
 describe('mail to the help desk', () => {

@@ -1,7 +1,7 @@
 /**
  * FULCRUM_MAIL_DNS (docs/email.md "Authentication"): mailauth asks the operator's DNS server. A tiny DNS server on
  * 127.0.0.1 (dnsServer.ts) publishes `forged.test`'s SPF (no one may send) and DMARC `p=reject`; with the variable
- * pointing at it, a mail claiming that domain fails DMARC and is held on the thread it names. The gateway's resolver
+ * pointing at it, a mail claiming that domain fails DMARC and is held (on its new ticket, or on the thread it names). The gateway's resolver
  * is the one optionsFromEnv makes of the variable. SQLite, or PostgreSQL + Redis in the second pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { configurationProblems, optionsFromEnv } from '../../src/config.js';
 import type { TestGateway } from '../../src/testing/harness.js';
 import type { TestSmtp } from '../../src/testing/smtp.js';
 import { startTestDns, type TestDns } from './dnsServer.js';
-import { freshId, incomingRows, sendTo, ticketIn, startMailDesk, stopMailDesk } from './support.js';
+import { freshId, incomingRows, sendTo, startMailDesk, stopMailDesk } from './support.js';
 
 let dns: TestDns;
 let smtp: TestSmtp;
@@ -27,8 +27,12 @@ afterAll(async () => {
 
 describe('FULCRUM_MAIL_DNS', () => {
   it('a DMARC p=reject record served by the configured DNS server makes a forged mail held (DMARC)', async () => {
-    const opened = await sendTo(gw.smtp!.port, { from: 'kim@forged.test', subject: 'Card', text: 'My card is blocked.', messageId: freshId('open') });
-    const id = ticketIn(opened)!;
+    // A new mail is held on its new ticket (docs/email.md "Forged mail"), a mail on its thread held there.
+    const opening = freshId('open');
+    await sendTo(gw.smtp!.port, { from: 'kim@forged.test', subject: 'Card', text: 'My card is blocked.', messageId: opening });
+    const [opened] = await incomingRows(gw.orm, opening);
+    expect(opened).toMatchObject({ outcome: 'HELD', reason: 'DMARC' });
+    const id = opened.ticket_id!;
     expect(id).toBeGreaterThan(0);
     const messageId = freshId('forged');
     const forged = await sendTo(gw.smtp!.port, { from: 'kim@forged.test', subject: `Re: Card [#${id}]`, text: 'Send the new PIN here.', messageId });
