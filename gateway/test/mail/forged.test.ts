@@ -6,6 +6,7 @@
  * mailauth with fixed DNS (support.ts: bank.test lets no one send, p=reject); SQLite, or PostgreSQL + Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@fulcrum/schema/validation';
 import { startTestGateway, type TestGateway } from '../../src/testing/harness.js';
 import { dataOf, type TestClient } from '../../src/testing/client.js';
 import { startSmtp, type TestSmtp } from '../../src/testing/smtp.js';
@@ -85,6 +86,29 @@ describe('a new mail forged from a p=reject domain', () => {
       expect.objectContaining({ id: row.requester_message_id, held: false, body: 'Please pay my invoices to my new account.' }),
     ]);
     expect(after.awaitingReply).toBe(true);
+  });
+
+  it('has no requester side until accepted: the requester page shows nothing and no reply is mailed', async () => {
+    const row = await mailFrom('kim@bank.test', 'Forged, with a page.');
+    expect(row).toMatchObject({ outcome: 'HELD', reason: 'DMARC' });
+    const id = row.ticket_id!;
+    const link = (await data(admin, '{ ticket(id: ' + id + ') { requesterLink } }')).ticket.requesterLink as string;
+    const page = () => fetch(`${gw.url}${new URL(link).pathname}`, { redirect: 'manual' });
+    const before = await page();
+    expect(before.status).toBe(404);
+    expect(await before.text()).not.toContain('Change of bank details');
+    const REPLY = 'mutation ($id: Int!) { replyToRequester(ticketId: $id, body: "Done") { id } }';
+    const refused = await admin.gql(REPLY, { id });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { body: [MESSAGES.heldOpening] } });
+    expect(await ticketOf(id)).toMatchObject({ awaitingReply: false });
+    const outbox = await outboxRows();
+
+    await data(admin, 'mutation ($id: Int!) { acceptRequesterMessage(id: $id) { id } }', { id: row.requester_message_id });
+    const after = await page();
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain('Change of bank details');
+    expect(dataOf(await admin.gql(REPLY, { id })).replyToRequester.id).toEqual(expect.any(Number));
+    expect(await outboxRows()).toBe(outbox + 1);
   });
 
   it('discarded, the ticket stays for the agent to delete or solve', async () => {

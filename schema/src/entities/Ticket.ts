@@ -50,6 +50,13 @@ export class Ticket {
   @Property({ type: 'string', length: 998, nullable: true })
   subject?: string | null;
 
+  /**
+   * The held message that opened this ticket (a mail held for review on a new ticket), until an agent accepts it:
+   * meanwhile the ticket has no requester side (no requester page, no reply mailed). Null for every other ticket.
+   */
+  @Property({ type: 'integer', nullable: true })
+  heldOpeningMessageId?: number | null;
+
   @Enum({ items: () => [...TICKET_TYPES], type: 'string', length: 16, default: DEFAULT_TICKET_TYPE })
   type: TicketType = DEFAULT_TICKET_TYPE;
 

@@ -25,6 +25,7 @@ import { Migration20261207140200SubjectSearch } from './Migration20261207140200S
 import { Migration20261207150000NotTicketedMail } from './Migration20261207150000NotTicketedMail.js';
 import { Migration20261207160000ConversationSearch } from './Migration20261207160000ConversationSearch.js';
 import { Migration20261207170000Jobs } from './Migration20261207170000Jobs.js';
+import { Migration20261207180500HeldOpening } from './Migration20261207180500HeldOpening.js';
 
 /** Every committed migration, in order. Listed explicitly so no file globbing is needed at run time. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261207150000NotTicketedMail', class: Migration20261207150000NotTicketedMail },
   { name: 'Migration20261207160000ConversationSearch', class: Migration20261207160000ConversationSearch },
   { name: 'Migration20261207170000Jobs', class: Migration20261207170000Jobs },
+  { name: 'Migration20261207180500HeldOpening', class: Migration20261207180500HeldOpening },
 ];

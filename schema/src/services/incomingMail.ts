@@ -303,6 +303,8 @@ async function settleHeld(ctx: ServiceContext, rawMessageId: unknown, accept: bo
     let reopenedFrom: ReturnType<typeof reopenForMessage> = null;
     if (accept) {
       message.held = false;
+      // The mail that opened the ticket, accepted: the ticket has its requester side (page, replies) from now on.
+      if (ticket.heldOpeningMessageId === message.id) ticket.heldOpeningMessageId = null;
       reopenedFrom = reopenForMessage(ticket);
     } else {
       message.body = '';

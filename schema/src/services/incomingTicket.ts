@@ -220,6 +220,11 @@ export async function newTicket(
   entry.ticket = ticket;
   entry.requesterMessage = message;
   await em.flush();
+  // Held, the message that opened it is named on the ticket until accepted: no requester side meanwhile.
+  if (held) {
+    ticket.heldOpeningMessageId = message.id;
+    await em.flush();
+  }
   const created = webhookEvent.ticket('CREATED', ticket);
   await recordEvents(ctx, em, [created, ...write.drafts()]);
   const chosen = teamId === null || held ? null : await autoAssign.chooseAssignee(em, teamId, online);

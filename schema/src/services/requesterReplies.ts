@@ -79,6 +79,8 @@ export async function replyToRequester(
   // only the writes and the change log's statements (on PostgreSQL each statement is a round trip inside it, and on
   // SQLite the writer's lock is held for its length).
   const ticket = await ticketAccess.findForChange(ctx, rawTicketId);
+  // Opened by a mail held for review: its requester may never have written; nothing is mailed until it is accepted.
+  if (ticket.heldOpeningMessageId != null) throw AppError.validation({ body: [MESSAGES.heldOpening] });
   // One statement reads what the reply and its mail need besides the ticket: the requester's address and name, the
   // author's name, the link's nonce, and the Message-IDs of the ticket's conversation for the mail's threading
   // headers (mail/references.ts): the last 60 of our replies and the requester's mails that joined it (not held),

@@ -174,6 +174,8 @@ async function ticketForRequester(ctx: ServiceContext, token: unknown): Promise<
     await ctx.deps.limiter.recordTokenFailure(ctx.clientIp);
     throw AppError.notFound('Ticket');
   }
+  // Opened by a mail held for review (maybe a forgery in the customer's name): no requester side until accepted.
+  if (ticket.heldOpeningMessageId != null) throw AppError.notFound('Ticket');
   return { ticket, shownAfterSeq: link.shownAfterSeq };
 }
 

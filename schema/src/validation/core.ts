@@ -114,6 +114,7 @@ export const MESSAGES = {
   attachmentType: 'Attachments must be PNG, JPEG, GIF or WebP images, or PDF files.',
   attachmentSize: 'Each attachment must be 5 MB or smaller.',
   attachmentName: 'File names must be 1 to 200 characters, without control characters, slashes or backslashes.',
+  heldOpening: 'This ticket was opened by a mail held for review: accept that mail before replying to the requester.',
 } as const;
 
 /** Too many sign-in attempts, or bad API tokens, from one address (services/authLimiter.ts). */
