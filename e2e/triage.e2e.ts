@@ -1,12 +1,13 @@
 /**
  * Triage (issue 14) in a real browser: solving a ticket on its page takes it out of the open list in the agent's
  * other tab (live, with the counts); search and filter chips live in the URL (reload and Back keep them); an
- * empty result offers to clear the filters.
+ * empty result offers to clear the filters; a result found by its conversation says where, with the word marked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './browser';
-import { gone, shown, createTicketApi } from './helpers';
+import { axeViolations, blocking } from './axe';
+import { gone, gql, shown, createTicketApi } from './helpers';
 import { anotherTab, DEMO, markDocument, sameDocument, signedIn, type Agent } from './liveHelpers';
 
 const chromium = useBrowser();
@@ -140,6 +141,33 @@ describe('search and filters', () => {
     expect(await page.locator('tr.ticket-row').count()).toBe(1);
     expect(await chip(page, 'Status', /^Solved/).getAttribute('aria-pressed')).toBe('true');
     expect(await chip(page, 'Status', /^Open/).getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('a ticket found by a word only in its note says "Matched in a note" with the word marked; axe clean', async () => {
+    const word = `${tag}nte`;
+    const title = `Found by its note ${tag}`;
+    const id = await createTicket(demo.page, title, 'Medium');
+    await gql(demo.page, 'mutation($id: Int!, $body: String!) { addTicketNote(ticketId: $id, body: $body) { id } }', {
+      id,
+      body: `Called the vendor about the <b>fuser</b>: ${word} is the part number they need.`,
+    });
+    const page = tabB;
+    await page.goto(`/view/tickets/all?q=${word}`);
+    const found = row(page, title);
+    await shown(found);
+    expect(await page.locator('tr.ticket-row').count()).toBe(1);
+    const line = found.locator('.search-match');
+    await shown(line);
+    expect(await line.innerText()).toMatch(/^Matched in a note: .*<b>fuser<\/b>: .*part number/);
+    // The matched word is the one <mark>, built as an element (the note's "<b>" stays text).
+    expect(await line.locator('mark').allInnerTexts()).toEqual([word]);
+    expect(await line.locator('b').count()).toBe(0);
+    expect(blocking(await axeViolations(page))).toEqual([]);
+
+    // Without the search, the same row has no line.
+    await page.goto('/view/tickets/all');
+    await shown(row(page, title));
+    expect(await row(page, title).locator('.search-match').count()).toBe(0);
   });
 
   it('threw no page errors', () => {

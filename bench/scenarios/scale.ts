@@ -1,6 +1,7 @@
 /**
  * Scenario 4: the dashboard's first page, and a page deep in by its cursor, as the table grows to 1,000 /
- * 100,000 / 1,000,000 tickets (BENCH_SCALE), seeded in bulk straight into SQLite between gateway runs.
+ * 100,000 / 1,000,000 tickets (BENCH_SCALE), seeded in bulk straight into SQLite between gateway runs; then, at the
+ * last point, triage again with 5 conversation entries per ticket (4c, conversationScale.ts).
  */
 import { join } from 'node:path';
 import { tickets } from '@fulcrum/schema';
@@ -8,6 +9,7 @@ import { SCALE, SECONDS, check, dashboardSpec, gateway, latency, newWorkspace, n
 import { log, progress, type LoadResult } from '../lib.js';
 import { fmt, fmtInt } from '../report.js';
 import { addAgents, addCustomers, addTickets, count, openDb, rng, shuffle } from '../seed.js';
+import { conversationPoint } from './conversationScale.js';
 import { SEARCH_TERMS, matchCount, measureTriage, seededTicket, triageRows, type TriagePoint } from './triage.js';
 
 interface ScalePoint {
@@ -112,6 +114,8 @@ export async function scale(): Promise<void> {
   }
   const first = results[0];
   const last = results[results.length - 1];
+  // Issue 43: the last point again once every ticket has a conversation (rows 4c).
+  await conversationPoint(dir, bobbie, last.bobbieCount);
   // One row per scale point for each measured agent; the last point's row carries the budget.
   for (const agent of ['demo', 'bobbie'] as const) {
     const owned = (r: ScalePoint) => (agent === 'demo' ? r.demoCount : r.bobbieCount);

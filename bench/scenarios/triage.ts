@@ -11,17 +11,16 @@ import type { Db } from '../seed.js';
 import type { LoadResult, LoadSpec } from '../lib.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pu', 'ba', 'de', 'fi', 'go'];
+/** The i-th pronounceable made-up word (three syllables; distinct for every i). */
+export function madeUpWord(i: number): string {
+  const a = SYLLABLES[i % 14];
+  const b = SYLLABLES[Math.floor(i / 14) % 14];
+  const c = SYLLABLES[Math.floor(i / 196) % 14];
+  return `${a}${b}${c}${i >= 2744 ? 'x'.repeat(Math.floor(i / 2744)) : ''}`;
+}
+
 /** 2,000 pronounceable made-up words (no English word, so no query collides with the fixed seed text). */
-export const VOCABULARY: string[] = (() => {
-  const words: string[] = [];
-  for (let i = 0; words.length < 2000; i++) {
-    const a = SYLLABLES[i % 14];
-    const b = SYLLABLES[Math.floor(i / 14) % 14];
-    const c = SYLLABLES[Math.floor(i / 196) % 14];
-    words.push(`${a}${b}${c}${i >= 2744 ? 'x' : ''}`);
-  }
-  return words;
-})();
+export const VOCABULARY: string[] = Array.from({ length: 2000 }, (_, i) => madeUpWord(i));
 
 const STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const;
 const TYPES = ['Question', 'Incident', 'Problem', 'Task'] as const;
@@ -48,9 +47,13 @@ export function seededTicket(i: number, random: () => number): SeededTicket {
   };
 }
 
+/** The FTS5 query of the agent's tickets whose own texts hold every word (as services/ticketSearch.ts asks it). */
+export function ownMatchQuery(agentId: number, words: string[]): string {
+  return `agent : "a${agentId}" AND {title description requester} : (${words.map((w) => `"${w}"*`).join(' AND ')})`;
+}
+
 function matches(db: Db, agentId: number, words: string[]): number {
-  const query = `agent : "a${agentId}" AND {title description requester} : (${words.map((w) => `"${w}"*`).join(' AND ')})`;
-  return Number((db.prepare('select count(*) as n from ticket_search where ticket_search match ?').get(query) as { n: number }).n);
+  return Number((db.prepare('select count(*) as n from ticket_search where ticket_search match ?').get(ownMatchQuery(agentId, words)) as { n: number }).n);
 }
 
 /** Draws of a vocabulary word per seeded ticket (2 in the title, 8 in the description; see seededTicket). */
@@ -81,7 +84,7 @@ const TRIAGE = `query Triage($first: Int!, $filter: TicketFilter, $orderBy: Tick
   tickets(first: $first, filter: $filter, orderBy: $orderBy) {
     totalCount
     statusCounts { open pending solved }
-    nodes { id title type priority status requesterId updatedAt requester { id name } image { id url } }
+    nodes { id title type priority status requesterId updatedAt requester { id name } image { id url } searchMatch { in snippet highlights { start length } } }
     pageInfo { endCursor hasNextPage }
   }
 }`;

@@ -64,6 +64,19 @@ const timeline: FieldPolicy<SeqConnection> = {
 };
 
 /**
+ * `Ticket.searchMatch` belongs to the list that returned the ticket (its search), not to the ticket: it is kept per
+ * list (the search and view of the query that wrote it), so another search of the same ticket, or a mutation's
+ * answer (null: no search) does not overwrite the line a searched list shows. Absent for a list, it reads as none.
+ */
+const searchMatch: FieldPolicy = {
+  keyArgs: (_args, { variables }) => {
+    const filter = variables?.filter as { search?: string | null } | undefined;
+    return `searchMatch:${JSON.stringify([filter?.search ?? null, variables?.viewId ?? null])}`;
+  },
+  read: (existing: unknown) => existing ?? null,
+};
+
+/**
  * The normalized cache. Entities are keyed by `__typename:id` (the default), so an edit returned by a
  * mutation updates every screen that shows it. List fields are changed by the mutations themselves
  * (see the `update` functions next to each mutation), never by a blanket refetch.
@@ -75,7 +88,7 @@ export function createCache(): InMemoryCache {
       DeletedMacro: { keyFields: false },
       // One per partner of the signed-in agent: the picker, the open conversation and unread events share it.
       Conversation: { keyFields: ['partnerId'] },
-      Ticket: { fields: { timeline } },
+      Ticket: { fields: { timeline, searchMatch } },
       Query: {
         fields: {
           // One cached list per filter and order (the dashboard's URL state), per page size and search (a screen's

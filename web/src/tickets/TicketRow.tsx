@@ -8,6 +8,7 @@ import { graphql, useFragment, type FragmentType } from '../gql';
 import { PriorityBadge, StatusBadge, TypeBadge } from '../ui/Badges';
 import { ImagePlaceholderIcon } from '../ui/Icons';
 import '../ui/table.css';
+import { SearchMatchLine } from './SearchMatchLine';
 import { ticketHref } from './ticketNav';
 import './tickets.css';
 
@@ -40,6 +41,14 @@ export const TicketRow_ticket = graphql(`
       id
       name
       memberIds
+    }
+    searchMatch {
+      in
+      snippet
+      highlights {
+        start
+        length
+      }
     }
   }
 `);
@@ -101,6 +110,7 @@ export function TicketRow(props: { ticket: FragmentType<typeof TicketRow_ticket>
             <span aria-hidden="true">✉</span> Awaiting reply
           </span>
         )}
+        <SearchMatchLine match={ticket.searchMatch} />
       </td>
       <td>
         <span className="cell-label">Requester</span>
