@@ -5,7 +5,7 @@
  * module's (`@fulcrum/schema/conditions`); this file only names them for GraphQL, and the services check the tree.
  */
 import DataLoader from 'dataloader';
-import { Ctx, Field, FieldResolver, InputType, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { Ctx, Extensions, Field, FieldResolver, InputType, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { CONDITION_OPS, TICKET_FIELDS, TICKET_FIELD_TYPES } from '../conditions/index.js';
 import type { ServiceContext } from '../services/context.js';
 import { ticketChannels } from '../services/rules/ticketChannel.js';
@@ -13,6 +13,9 @@ import type { TicketRecord } from '../records/index.js';
 import type { GraphQLContext } from './context.js';
 import { ChangeSource } from './timeline.js';
 import { Ticket } from './types.js';
+
+/** The most options one field has (the channels). */
+const MAX_OPTIONS = Math.max(...TICKET_FIELDS.map((f) => f.options?.length ?? 0));
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
@@ -106,6 +109,8 @@ class TicketField {
   @Field(() => [ConditionOp], { description: 'The operators it takes.' })
   operators!: string[];
 
+  // The most options a field has (the channels): the cost model prices the list at that bound.
+  @Extensions({ maxItems: MAX_OPTIONS })
   @Field(() => [FieldOption], { nullable: true, description: "An enum field's every value; null for other kinds." })
   options?: FieldOption[] | null;
 }
@@ -120,6 +125,8 @@ function channelLoader(service: ServiceContext): DataLoader<number, string | nul
 
 @Resolver(() => Ticket)
 export class TicketConditionResolver {
+  // One entry per registry field: the cost model prices the list at that bound.
+  @Extensions({ maxItems: TICKET_FIELDS.length })
   @Query(() => [TicketField], { description: 'The ticket fields conditions (`tickets(where:)`) may compare, with their operators and options.' })
   ticketFields(): TicketField[] {
     return TICKET_FIELDS.map((f) => ({ ...f, operators: [...f.operators], options: f.options ? f.options.map((o) => ({ ...o })) : null }));
