@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import { Ctx, Extensions, Field, FieldResolver, InputType, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { CONDITION_OPS, TICKET_FIELDS, TICKET_FIELD_TYPES } from '../conditions/index.js';
 import type { ServiceContext } from '../services/context.js';
-import { ticketChannels } from '../services/rules/ticketChannel.js';
+import { ticketChannels, ticketFieldsFor } from '../services/rules/ticketChannel.js';
 import type { TicketRecord } from '../records/index.js';
 import type { GraphQLContext } from './context.js';
 import { ChangeSource } from './timeline.js';
@@ -128,8 +128,8 @@ export class TicketConditionResolver {
   // One entry per registry field: the cost model prices the list at that bound.
   @Extensions({ maxItems: TICKET_FIELDS.length })
   @Query(() => [TicketField], { description: 'The ticket fields conditions (`tickets(where:)`) may compare, with their operators and options.' })
-  ticketFields(): TicketField[] {
-    return TICKET_FIELDS.map((f) => ({ ...f, operators: [...f.operators], options: f.options ? f.options.map((o) => ({ ...o })) : null }));
+  ticketFields(@Ctx() { service }: GraphQLContext): TicketField[] {
+    return ticketFieldsFor(service).map((f) => ({ ...f, operators: [...f.operators], options: f.options ? f.options.map((o) => ({ ...o })) : null }));
   }
 
   @FieldResolver(() => ChangeSource, {
