@@ -12,6 +12,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, EntityManager } from '@mikro-orm/knex';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { fold } from './conditions/tree.js';
 
 /** Both drivers are SQL drivers: the knex query builder and raw SQL are available on either. */
 export type Orm = MikroORM<AbstractSqlDriver>;
@@ -44,6 +45,16 @@ function sqlitePragmas(db: { pragma: (sql: string) => unknown }): void {
   db.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  sqliteFunctions(db);
+}
+
+/**
+ * Functions the statements call on SQLite: `fold(text)`, the case folding of conditions (conditions/tree.ts `fold`,
+ * JavaScript's toLowerCase, Unicode-aware where SQLite's lower() folds ASCII only); PostgreSQL's lower() does the same.
+ */
+function sqliteFunctions(db: { pragma: (sql: string) => unknown }): void {
+  const conn = db as unknown as import('better-sqlite3').Database;
+  conn.function('fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
 }
 
 /**
@@ -243,6 +254,7 @@ function sqliteHotReader(file: string): HotReader {
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  sqliteFunctions(db);
   const statements = new Map<string, import('better-sqlite3').Statement>();
   return {
     async all<T>(name: string, sql: string, params: readonly unknown[], raw: boolean) {

@@ -10,6 +10,8 @@
  * - a field with a `flatCost` extension costs that, whatever it selects (`report`: one statement pair over the
  *   report facts whatever its buckets and groups, 100 points);
  * - each mutation field adds 10 points;
+ * - a `where` condition tree adds 1 point per comparison; one past the published depth (5) or size (50
+ *   comparisons) is refused before it is priced (BAD_USER_INPUT on `where`);
  * - introspection (`__schema`, `__type`) costs 1 point, `__typename` nothing;
  * - every operation costs at least 1 point against a token's budget.
  *
@@ -34,6 +36,7 @@ import {
 // graphql's .mjs files, a second copy whose checks refuse the schema's types ("from another module or realm").
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity/cjs';
 import { AppError, isAppError, rules, tickets } from '@fulcrum/schema';
+import { CONDITION_MESSAGES, measure, withinLimits, type ConditionInput } from '@fulcrum/schema/conditions';
 
 export const COST = {
   object: 1,
@@ -42,6 +45,8 @@ export const COST = {
   unpagedList: tickets.MAX_PAGE_SIZE,
   /** The least an operation takes from a token's budget. */
   minimumPerOperation: 1,
+  /** Each comparison of a `where` condition tree (one more SQL predicate per row read). */
+  comparison: 1,
 } as const;
 
 /** The most one operation may cost. */
@@ -102,8 +107,18 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
   } else if (isListType(getNullableType(field.type)) && !type.name.endsWith('Connection')) {
     cost = (costExtension(type.name, field, 'maxItems') ?? COST.unpagedList) * item;
   }
+  if (field.args.some((a) => a.name === 'where') && args.where != null) cost += conditionCost(args.where as ConditionInput);
   return type.name === 'Mutation' ? cost + COST.mutation : cost;
 };
+
+/**
+ * A `where` tree's points: one per comparison. A tree past the published depth or size (conditions/tree.ts
+ * CONDITION_LIMITS) is refused here, before the operation is priced or run: BAD_USER_INPUT on `where`.
+ */
+function conditionCost(where: ConditionInput): number {
+  if (!withinLimits(where)) throw AppError.validation({ where: [CONDITION_MESSAGES.tooLarge] });
+  return measure(where).comparisons * COST.comparison;
+}
 
 /** graphql-query-complexity's own refusal when the walk passes maxQueryNodes (it has no code to tell it by). */
 const TOO_MANY_NODES = /maximum allowed number of nodes/;

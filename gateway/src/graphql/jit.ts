@@ -11,12 +11,27 @@
  *   error (a denied record, a bad variable, a resolver's failure) is executed again by graphql-js, whose answer is
  *   sent, so every error's message, path, locations and code are graphql-js's, the one error shape the rest of the
  *   gateway (formatError, the cost plugin, the tests) knows. Queries do not write, so running one twice is safe.
+ * - Never a document with a variable of a recursive input type (`TicketCondition` holds `TicketCondition`s):
+ *   graphql-jit writes the parsing of such a variable out level by level, which took 37 seconds of the event loop for
+ *   one `tickets(where: $where)`. graphql-js runs those (a literal tree in the document compiles as any argument).
  * - Every document reaching the executor passed Apollo's parse and validation with the gateway's armor (depth, cost,
  *   aliases, size limits): what is compiled is a valid query of this schema.
  *
  * Behind Apollo's gateway interface, its documented place for another executor; the schema is the built one.
  */
-import { OperationTypeNode, execute, printSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  Kind,
+  OperationTypeNode,
+  execute,
+  getNamedType,
+  isInputObjectType,
+  printSchema,
+  typeFromAST,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import QuickLRU from 'quick-lru';
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
@@ -39,6 +54,28 @@ export interface JitStats {
 
 export interface JitGateway extends GatewayInterface {
   stats: JitStats;
+}
+
+/** Whether an input type reaches itself through its fields (a cycle anywhere below `type` counts too). */
+function recursiveInput(type: GraphQLNamedType, path: Set<string> = new Set()): boolean {
+  if (!isInputObjectType(type)) return false;
+  if (path.has(type.name)) return true;
+  path.add(type.name);
+  const found = Object.values(type.getFields()).some((field) => recursiveInput(getNamedType(field.type), path));
+  path.delete(type.name);
+  return found;
+}
+
+/** Whether a document has a variable graphql-jit cannot compile in reasonable time (see the module comment). */
+function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode): boolean {
+  return document.definitions.some(
+    (d) =>
+      d.kind === Kind.OPERATION_DEFINITION &&
+      (d.variableDefinitions ?? []).some((v) => {
+        const type = typeFromAST(schema, v.type);
+        return type !== undefined && recursiveInput(getNamedType(type));
+      }),
+  );
 }
 
 /** An Apollo gateway whose executor runs repeated queries compiled (see the module comment). */
@@ -87,6 +124,10 @@ export function jitGateway(schema: GraphQLSchema, options: JitOptions = {}): Jit
         setImmediate(() => {
           seen.delete(key);
           let made: CompiledQuery | false = false;
+          if (hasRecursiveVariable(schema, document)) {
+            compiled.set(key, false);
+            return;
+          }
           try {
             const result = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
             if (isCompiledQuery(result)) made = result;

@@ -145,6 +145,19 @@ describe('repeated queries compiled by graphql-jit', () => {
     expect(body(compiled)).toEqual(body(await plainAnswer(TIMELINE, { id })));
   });
 
+  it('never compiles a document with a variable of a recursive input type (TicketCondition): graphql-js answers it', async () => {
+    const query = 'query Where($where: TicketCondition) { tickets(where: $where, first: 5) { totalCount nodes { id } } }';
+    const where = { all: [{ field: 'status', op: 'IN', values: ['OPEN', 'PENDING'] }, { not: { field: 'teamId', op: 'IS_SET' } }] };
+    const compiled = gw.jit.compiled;
+    const first = await demo.gql(query, { where });
+    expect(first.errors).toBeUndefined();
+    // Past the threshold, and time for a compilation that would have been scheduled after the answer.
+    for (let i = 0; i < 4; i++) expect(body(await demo.gql(query, { where }))).toEqual(body(first));
+    await sleep(50);
+    expect(body(await demo.gql(query, { where }))).toEqual(body(first));
+    expect(gw.jit.compiled).toBe(compiled);
+  });
+
   it('never compiles a mutation, nor a document asked fewer times than the threshold', async () => {
     const compiled = gw.jit.compiled;
     const MUTATION = 'mutation($id: Int!) { setTicketStatus(id: $id, status: OPEN) { id status } }';

@@ -14,6 +14,7 @@ import { NotTicketedMailResolver } from './notTicketedMail.js';
 import { FieldChangeLabelResolver } from './fieldChangeLabels.js';
 import { TicketSubjectResolver } from './ticketSubject.js';
 import { TicketSearchMatchResolver } from './searchMatch.js';
+import { TicketConditionResolver } from './conditions.js';
 import { usePlainFieldResolvers, useSyncTypeResolvers } from './plainResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -45,6 +46,7 @@ export const SCHEMA_RESOLVERS = [
   FieldChangeLabelResolver,
   TicketSubjectResolver,
   TicketSearchMatchResolver,
+  TicketConditionResolver,
 ] as const;
 
 /** The executable schema. Validation is off in type-graphql: the service layer owns every rule. */

@@ -18,6 +18,7 @@ import { readUpload } from './upload.js';
 import { searchOfTicket } from './searchMatch.js';
 import { imageUrl } from './urls.js';
 import { PageArgs, TicketConnection, toConnection } from './connection.js';
+import { TicketCondition } from './conditions.js';
 import { Customer, Macro, Team, Ticket, TicketImage, TicketOrder, TicketStatus, User } from './types.js';
 
 /**
@@ -69,10 +70,15 @@ export class TicketResolver {
         "A view's tickets (see `views`): its scope and filter; a part `filter` sets replaces the view's. Without `filter`, totalCount is the view's count.",
     })
     viewId?: number | null,
+    @Arg('where', () => TicketCondition, {
+      nullable: true,
+      description: 'A condition on the ticket fields (see `ticketFields`); with `filter`, both hold. Search combines with it.',
+    })
+    where?: TicketCondition | null,
   ) {
     // The page's statement also reads the requesters, macros and assignee the query selects (kept in pageRelations
     // for the field resolvers below); a relation it does not select is not joined.
-    const args = { ...page, filter, orderBy, relations: selectedTicketRelations(info) };
+    const args = { ...page, filter, orderBy, where, relations: selectedTicketRelations(info) };
     const result = viewId == null ? await tickets.listTickets(service, args) : await views.listViewTickets(service, viewId, args);
     result.nodes.forEach((node, i) => pageRelations.set(node, result.relations[i]));
     // Ticket.searchMatch (searchMatch.ts) reads the search each node was found by.

@@ -1,4 +1,5 @@
 import type { Em, Orm } from '../database.js';
+import { TICKET_CHANNELS } from '../conditions/registry.js';
 import { AppError } from '../errors.js';
 import type { EventBus } from '../realtime/events.js';
 import type { AuthLimiter } from './authLimiter.js';
@@ -62,7 +63,7 @@ export interface MailSettings {
  * WEB is GraphQL with a session cookie, API_TOKEN GraphQL with a bearer token, REST the `/api` facade, SYSTEM a
  * change no caller made, EMAIL a requester's mail (a later version), REQUESTER_PAGE the requester's page (/r/<token>).
  */
-export const CHANGE_SOURCES = ['WEB', 'API_TOKEN', 'REST', 'SYSTEM', 'EMAIL', 'REQUESTER_PAGE'] as const;
+export const CHANGE_SOURCES = TICKET_CHANNELS;
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 /** Who made a change, as the event record names them: an agent, an API token (acting as its agent), the system. */

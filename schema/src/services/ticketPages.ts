@@ -22,6 +22,8 @@ import {
 import { dateBinding, emKind, hotReadArrays, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import * as ticketAccess from './ticketAccess.js';
+import { whereSql } from './rules/conditionSql.js';
+import type { ConditionInput } from '../conditions/index.js';
 import { parseId, type ServiceContext } from './context.js';
 import { encodeCursor as encodeListCursor, pageSize, readCursor } from './connection.js';
 import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type UserRecord } from '../records/index.js';
@@ -139,6 +141,8 @@ interface Criteria {
   requesterId: number | null;
   search: ParsedSearch | null;
   order: TicketOrder;
+  /** A condition tree (`tickets(where:)`), compiled (services/rules/conditionSql.ts). */
+  where?: Sql | null;
 }
 
 function criteria(scope: ticketAccess.AccessScope, filter: TicketFilter, orderBy: string | null | undefined, view?: PageView | null): Criteria {
@@ -193,6 +197,10 @@ function residual(c: Criteria, options: { priority: boolean; status: boolean }):
   if (c.requesterId) {
     sql.push('and t.requester_id = ?');
     bindings.push(c.requesterId);
+  }
+  if (c.where) {
+    sql.push(`and ${c.where.sql}`);
+    bindings.push(...c.where.bindings);
   }
   return { sql: sql.join(' '), bindings };
 }
@@ -296,7 +304,7 @@ function foundSql(c: Criteria): Sql {
  */
 function countsSql(c: Criteria, found = 'found'): Sql {
   const per = (count: (status: string) => string) => TICKET_STATUSES.map((s) => `${count(s)} as ${s.toLowerCase()}_count`).join(', ');
-  if (!c.search && !c.requesterId) {
+  if (!c.search && !c.requesterId && !c.where) {
     const counted = ticketAccess.countsSql(c.scope, 'k');
     const sql = [`select ${per((s) => `coalesce(sum(case when k.status = '${s}' then k.n else 0 end), 0)`)} from ticket_counts k where ${counted.sql}`];
     const bindings: unknown[] = [...counted.bindings];
@@ -337,12 +345,14 @@ export async function listTickets(
     relations?: PageRelations;
     /** A view's scope (services/views.ts resolves `tickets(viewId)`); its filter comes in `filter`. */
     view?: PageView | null;
+    /** A condition tree over the ticket fields (conditions/), applied with the filter (both hold). */
+    where?: ConditionInput | null;
   } = {},
 ): Promise<TicketPage> {
   const first = pageSize(page.first);
-  const c = criteria(await ticketAccess.scopeOf(ctx), page.filter ?? {}, page.orderBy, page.view);
-  const cursor = decodeCursor(page.after, c.order);
   const kind = emKind(ctx.em);
+  const c = { ...criteria(await ticketAccess.scopeOf(ctx), page.filter ?? {}, page.orderBy, page.view), where: whereSql(kind, page.where) };
+  const cursor = decodeCursor(page.after, c.order);
   const ctes: string[] = [];
   const bindings: unknown[] = [];
   if (c.search) {
