@@ -8,7 +8,7 @@
  */
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
-import { requesterLinks, requesterReplies, ticketTimeline } from '../services/index.js';
+import { requesterLinks, requesterReplies, ticketNotes, ticketTimeline } from '../services/index.js';
 import type { TicketReplyRecord } from '../services/requesterReplies.js';
 import type { TimelineEntryRecord } from '../services/ticketTimeline.js';
 import type { TicketRecord } from '../records/index.js';
@@ -104,7 +104,7 @@ export class TicketTimelineResolver {
     @Arg('body', () => String, { description: 'The text (Markdown), 1 to 10,000 characters.' }) body: string,
     @Ctx() { service }: GraphQLContext,
   ) {
-    return ticketTimeline.addTicketNote(service, ticketId, body);
+    return ticketNotes.addTicketNote(service, ticketId, body);
   }
 
   @Mutation(() => TicketNote, { description: 'Edits one of your notes; the text before is kept as a revision.' })
@@ -113,12 +113,12 @@ export class TicketTimelineResolver {
     @Arg('body', () => String, { description: 'The new text, 1 to 10,000 characters.' }) body: string,
     @Ctx() { service }: GraphQLContext,
   ) {
-    return ticketTimeline.editTicketNote(service, id, body);
+    return ticketNotes.editTicketNote(service, id, body);
   }
 
   @Mutation(() => TicketNote, { description: 'Deletes one of your notes: its text and revisions are removed, a tombstone stays in the timeline.' })
   deleteTicketNote(@Arg('id', () => Int, { description: 'One of your notes (not deleted).' }) id: number, @Ctx() { service }: GraphQLContext) {
-    return ticketTimeline.deleteTicketNote(service, id);
+    return ticketNotes.deleteTicketNote(service, id);
   }
 
   @Subscription(() => TicketReply, {
