@@ -1,30 +1,23 @@
 /**
  * API tokens (issue 11), through a real gateway on SQLite or PostgreSQL + Redis: lifecycle, hashes at rest,
  * scopes, what a token may never do, expiry, one answer for every bad token, the bearer deciding alone, CSRF for
- * cookie requests only, guessing limits, websockets, and fast-check on the input and the Authorization header.
+ * cookie requests only, guessing limits, websockets. The properties (fast-check on the input and the Authorization
+ * header) are in apiTokenProperties.test.ts; the shared gateway is tokenGateway.ts.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { ApiToken, apiTokens, forkEm, rules } from '@fulcrum/schema';
-import { startSignedIn, startTestGateway, type TestGateway } from '../../src/testing/harness.js';
-import type { TestClient } from '../../src/testing/client.js';
+import { startTestGateway } from '../../src/testing/harness.js';
 import { PNG, validTicket } from '../../src/testing/fixtures.js';
 import { openSocket, type RawSocket } from '../../src/testing/wsClient.js';
 import { figure } from '../../src/testing/measure.js';
-import { redactSecrets } from '../../src/logging.js';
-import { parseAuthorization } from '../../src/apiTokens/bearer.js';
 import { bearerGql, createToken, CREATE_TOKEN, REVOKE_TOKEN } from './support.js';
+import { closeTokenGateway, codeOf, demo, gw, marnie, openTokenGateway, rows } from './tokenGateway.js';
 
-let gw: TestGateway;
-let demo: TestClient;
-let marnie: TestClient;
-beforeAll(async () => ([gw, demo, marnie] = await startSignedIn(0, 1)));
-afterAll(() => gw.destroy());
+beforeAll(openTokenGateway);
+afterAll(closeTokenGateway);
 
 const DAY = 24 * 60 * 60 * 1000;
-const rows = (where = '') => forkEm(gw.orm).getConnection().execute<Record<string, unknown>[]>(`select * from api_tokens ${where}`);
-const codeOf = (r: { errors?: { extensions?: { code?: string } }[] }) => r.errors?.[0]?.extensions?.code;
 
 /** A socket that authenticates with a bearer token in connectionParams (and optionally a cookie). */
 async function bearerSocket(secret: string, cookie?: string): Promise<RawSocket> {
@@ -379,114 +372,5 @@ describe('a token never outlives its agent or its expiry', () => {
     } finally {
       await quick.destroy();
     }
-  });
-});
-
-describe('properties', () => {
-  it('any one-character change to a secret fails the offline checksum', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 12, max: 49 }), fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'), (at, char) => {
-        const secret = apiTokens.generateSecret();
-        expect(apiTokens.isWellFormedSecret(secret)).toBe(true);
-        const changed = secret.slice(0, at) + char + secret.slice(at + 1);
-        expect(apiTokens.isWellFormedSecret(changed)).toBe(changed === secret);
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('createApiToken: any input is a token or a field error, never a 500, and a refusal writes nothing', async () => {
-    const before = (await rows()).length;
-    let created = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          name: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('', ' ', 'ok', '\u0000x', 'x'.repeat(50), 'x'.repeat(51))),
-          scopes: fc.array(fc.oneof(fc.constantFrom('READ', 'WRITE', 'WEBHOOKS'), fc.string({ maxLength: 8 })), { maxLength: 3 }),
-          expiresInDays: fc.option(fc.oneof(fc.integer({ min: -10, max: 400 }), fc.constantFrom(1, 366, 367, 0)), { nil: null }),
-        }),
-        async (input) => {
-          const r = await demo.gql(CREATE_TOKEN, { input });
-          expect(r.status).toBeLessThan(500);
-          const ok =
-            input.name.trim().length >= 1 &&
-            input.name.trim().length <= 50 &&
-            !input.name.includes('\u0000') &&
-            input.scopes.length > 0 &&
-            input.scopes.every((s) => s === 'READ' || s === 'WRITE' || s === 'WEBHOOKS') &&
-            (input.expiresInDays === null || (input.expiresInDays >= 1 && input.expiresInDays <= 366));
-          if (ok) {
-            expect(r.data?.createApiToken.secret).toMatch(apiTokens.SECRET_PATTERN);
-            // Each scope brings the ones it includes: WEBHOOKS ⊃ WRITE ⊃ READ.
-            const widest = ['WEBHOOKS', 'WRITE', 'READ'].find((scope) => input.scopes.includes(scope))!;
-            expect(r.data?.createApiToken.token.scopes).toEqual(['READ', 'WRITE', 'WEBHOOKS'].slice(0, ['READ', 'WRITE', 'WEBHOOKS'].indexOf(widest) + 1));
-            created++;
-          } else {
-            expect(['BAD_USER_INPUT']).toContain(codeOf(r));
-          }
-        },
-      ),
-      { numRuns: 60 },
-    );
-    expect((await rows()).length).toBe(before + created);
-  });
-
-  it('Authorization: any header is a 401 or 200 for the real token, never a 500; nothing reaches the session', async () => {
-    const { secret } = await createToken(demo);
-    const headerChars = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          headerChars,
-          headerChars.map((s) => `Bearer ${s}`),
-          fc.constantFrom(
-            `Bearer ${secret}`,
-            `bearer   ${secret}`,
-            `Bearer ${secret} `,
-            `Bearer ${secret}x`,
-            `Bearer  fulcrum_pat_`,
-            'Bearer =',
-            `Bearer ${secret.toUpperCase()}`,
-          ),
-        ),
-        async (header) => {
-          const parsed = parseAuthorization(header.trim() === '' ? header : header);
-          let res: Response;
-          try {
-            res = await fetch(`${gw.url}/graphql`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: header },
-              body: JSON.stringify({ query: '{ me { id } }' }),
-            });
-          } catch {
-            return; // a header fetch itself refuses to send (e.g. leading or trailing whitespace rules): nothing to test
-          }
-          const body = await res.text();
-          const valid = parsed.kind === 'bearer' && parsed.secret === secret;
-          expect(res.status, header).toBe(valid ? 200 : 401);
-          expect(body).not.toMatch(/stack|at \w+ \(|SQL|select /i);
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
-
-  it('redaction: secrets, their hashes and bearer headers never survive into a log line', () => {
-    const secret = apiTokens.generateSecret();
-    const hash = apiTokens.hashSecret(secret);
-    const error = new Error(`insert into "api_tokens" ("token_hash", "hint") values ('${hash}', 'abcd') - Authorization: Bearer ${secret} ${secret}`);
-    const redacted = redactSecrets(error) as Error;
-    for (const text of [
-      redacted.message,
-      redacted.stack ?? '',
-      JSON.stringify(redactSecrets({ headers: { authorization: `Bearer ${secret}` } })),
-      redactSecrets(`GET /graphql?token=${secret}`) as string,
-    ]) {
-      expect(text).not.toContain(secret);
-      expect(text).not.toContain(secret.slice(12));
-      expect(text).not.toContain(hash);
-    }
-    expect(redacted.message).toContain('[redacted token hash]');
-    expect(redacted.message).toContain('[redacted token]');
   });
 });

@@ -23,7 +23,7 @@ import {
   requesterLinks,
   requesterReplies,
   requesterView,
-  ticketTimeline,
+  ticketNotes,
   tickets,
   type ServiceContext,
 } from '@fulcrum/schema';
@@ -108,11 +108,11 @@ async function play(ticket: { id: number; token: string }, ops: Op[]): Promise<s
     const marker = `⟦note-${randomUUID()}⟧`;
     if (o.op === 'note') {
       secrets.push(marker);
-      notes.push((await ticketTimeline.addTicketNote(ctx(), ticket.id, `${marker} ${o.text}`)).id);
+      notes.push((await ticketNotes.addTicketNote(ctx(), ticket.id, `${marker} ${o.text}`)).id);
     } else if (o.op === 'editNote' && notes.length) {
       secrets.push(marker);
-      await ticketTimeline.editTicketNote(ctx(), notes[notes.length - 1], `${marker} edited ${o.text}`);
-    } else if (o.op === 'deleteNote' && notes.length) await ticketTimeline.deleteTicketNote(ctx(), notes.pop());
+      await ticketNotes.editTicketNote(ctx(), notes[notes.length - 1], `${marker} edited ${o.text}`);
+    } else if (o.op === 'deleteNote' && notes.length) await ticketNotes.deleteTicketNote(ctx(), notes.pop());
     else if (o.op === 'reply')
       await requesterReplies.replyToRequester(
         ctx(),

@@ -8,7 +8,7 @@
 import { FieldResolver, Resolver, Root, Ctx } from 'type-graphql';
 import type { FieldChange as FieldChangeRecord } from '../services/changeLog.js';
 import type { GraphQLContext } from './context.js';
-import { FieldChange } from './timeline.js';
+import { FieldChange } from './timelineTypes.js';
 
 /** The words the app shows for each status (the others' values are already words: `Low`, `Question`). */
 export const STATUS_LABELS: Record<string, string> = { OPEN: 'Open', PENDING: 'Pending', SOLVED: 'Solved' };

@@ -8,7 +8,7 @@ import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, regis
 import { incomingMail } from '../services/index.js';
 import type { RequesterMessageRecord } from '../services/requesterReplies.js';
 import type { GraphQLContext } from './context.js';
-import { RequesterMessage } from './timeline.js';
+import { RequesterMessage } from './timelineTypes.js';
 
 const HeldReason = Object.fromEntries(incomingMail.HELD_REASONS.map((r) => [r, r])) as { [K in incomingMail.HeldReason]: K };
 registerEnumType(HeldReason, {

@@ -7,6 +7,7 @@ export * as ticketAccess from './ticketAccess.js';
 export * as assignment from './assignment.js';
 export * as teams from './teams.js';
 export * as ticketTimeline from './ticketTimeline.js';
+export * as ticketNotes from './ticketNotes.js';
 export * as requesterReplies from './requesterReplies.js';
 export * as requesterLinks from './requesterLinks.js';
 export * as requesterView from './requesterView.js';

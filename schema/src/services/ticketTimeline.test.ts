@@ -10,7 +10,8 @@ import { LIMITS, MESSAGES } from '../validation/rules.js';
 import { demoTicketImage } from '../seed/demoImages.js';
 import { openServiceKit, refused, type ServiceKit } from '../testing/services.js';
 import { createTicket, deleteTicket, setTicketStatus } from './tickets.js';
-import { addTicketNote, deleteTicketNote, editTicketNote, noteRevisions, ticketHistory, ticketTimeline, timelineEntriesAfter } from './ticketTimeline.js';
+import { addTicketNote, deleteTicketNote, editTicketNote } from './ticketNotes.js';
+import { noteRevisions, ticketHistory, ticketTimeline, timelineEntriesAfter } from './ticketTimeline.js';
 
 let kit: ServiceKit;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /**
  * One number, one answer: for random `report` answers, each chart's data, the table beside it and the table's CSV
  * carry exactly the answer's numbers (the server side proves the answer equals a recount of the raw events:
- * schema/src/graphql/reports.test.ts).
+ * schema/src/graphql/reportRecount.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
