@@ -11,7 +11,7 @@ import type { ServiceContext } from '../services/context.js';
 import { ticketChannels, ticketFieldsFor } from '../services/rules/ticketChannel.js';
 import type { TicketRecord } from '../records/index.js';
 import type { GraphQLContext } from './context.js';
-import { ChangeSource } from './timeline.js';
+import { ChangeSource } from './timelineTypes.js';
 import { Ticket } from './types.js';
 
 /** The most options one field has (the channels). */
