@@ -28,7 +28,7 @@ const GRAPHQL_CODE = ['schema/src/graphql/**', 'gateway/src/**/graphql/**'];
 // explorer bundles to document the API where the gateway answers no introspection).
 const SHARED_WITH_WEB = ['schema/src/validation/**', 'schema/src/conditions/**', 'schema/src/seed/demoAccounts.ts', 'schema/schema.graphql'];
 
-// ── Rules inside the layers (issue 23): services and GraphQL; SQL and the ORM ──────────────────────────────────────
+// ── Rules inside the layers: services and GraphQL; SQL and the ORM ──────────────────────────────────────
 const SERVICES = 'schema/src/services/**';
 const GATEWAY_CODE = 'gateway/src/**';
 // Tests of the gateway set up and read stored state directly (rows written by another gateway, statement counts).
@@ -46,7 +46,7 @@ const SQL_AND_ORM = [
   { to: { module: { source: ['knex', '@mikro-orm/*', 'pg', 'better-sqlite3'] } } },
 ];
 // ── end of the rules inside the layers ───────────────────────────────────────────────────────────────────────────
-// ---- web/ inside (issue 23): layers, features, no import circles ----------------------------------------------
+// ---- web/ inside: layers, features, no import circles ----------------------------------------------
 // web/src's folders form layers, bottom to top; a file imports only from its own folder and the layers below it, so
 // no two folders import each other. `app/` is the shell's state (session, auth, the Apollo client, the modal
 // controls); `ui/` the shared components; the features sit above them and never import one another; `layout/`
@@ -97,7 +97,7 @@ const WEB_NO_CYCLE = {
 };
 // ---- end of web/ inside ---------------------------------------------------------------------------------------
 
-// ---- schema/src inside (issue 23): folders in layers, no circles ----------------------------------------------
+// ---- schema/src inside: folders in layers, no circles ----------------------------------------------
 // schema/src's folders (and its root files) form layers, bottom to top; a file imports only from its own folder and
 // the layers below it, and never from another folder of its own layer, so no two folders import each other (type
 // imports count). The plain records (records/) sit below the bus (realtime/) and the webhook outbox and delivery
@@ -247,7 +247,7 @@ export default tseslint.config(
               disallow: { to: { file: { path: REST_ROUTES } } },
               message: 'GraphQL code never imports the REST facade: share through the service layer or a module of its own.',
             },
-            // ── Rules inside the layers (issue 23) ──
+            // ── Rules inside the layers ──
             {
               from: { file: { path: SERVICES } },
               disallow: { to: { file: { path: GRAPHQL_CODE } } },

@@ -129,7 +129,7 @@ export interface Workspace {
   baselineUrl: string;
 }
 
-/** How many agents of 50 tickets each the read rows' load is spread over in rows 1m and 2m (issue 30). */
+/** How many agents of 50 tickets each the read rows' load is spread over in rows 1m and 2m. */
 export const BUSY_AGENTS = Number(process.env.BENCH_BUSY_AGENTS ?? 200);
 
 /**

@@ -174,19 +174,19 @@ async function main() {
   if (runs(8)) await guard('8', messageCenter);
   if (runs(7)) await guard('7', start);
   if (runs(9)) await guard('9', webhooks);
-  // Issue 24: the timeline at scale and the write path with the event record, each on SQLite then PostgreSQL + Redis.
+  // the timeline at scale and the write path with the event record, each on SQLite then PostgreSQL + Redis.
   if (runs(10)) await guard('10', () => timeline(postgres));
   if (runs(10)) await guard('10c', () => eventWrites(postgres));
   if (runs(10)) await guard('10e', timelineInBrowser);
-  // Issue 25: replies to the requester by mail (a real SMTP server on 127.0.0.1), on SQLite then PostgreSQL + Redis.
+  // replies to the requester by mail (a real SMTP server on 127.0.0.1), on SQLite then PostgreSQL + Redis.
   if (runs(11)) await guard('11', () => replies(postgres));
-  // Issue 29: reports over the report rollups: latency at scale, write → visible, the write path paired; SQLite then PostgreSQL + Redis.
+  // reports over the report rollups: latency at scale, write → visible, the write path paired; SQLite then PostgreSQL + Redis.
   if (runs(12)) await guard('12', () => reports(postgres));
-  // Issue 28: views at scale (1,000,000 tickets, 20 teams, 200 agents) and their live counts, SQLite then PostgreSQL + Redis.
+  // views at scale (1,000,000 tickets, 20 teams, 200 agents) and their live counts, SQLite then PostgreSQL + Redis.
   if (runs(13)) await guard('13', () => views(postgres));
-  // Issue 26: mail through the SMTP listener to tickets, SQLite then PostgreSQL + Redis.
+  // mail through the SMTP listener to tickets, SQLite then PostgreSQL + Redis.
   if (runs(14)) await guard('14', () => incomingMail(postgres));
-  // Issue 44: the job table's due work on an idle gateway, SQLite then PostgreSQL (same and another gateway).
+  // the job table's due work on an idle gateway, SQLite then PostgreSQL (same and another gateway).
   if (runs(15)) await guard('15', () => jobTable(postgres));
 
   // ---- report ------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * Accessibility (issue 10): axe-core on every screen of SPEC section 2, signed out and signed in, at 1440 and
+ * Accessibility: axe-core on every screen of SPEC section 2, signed out and signed in, at 1440 and
  * 1024 px, with every modal, the profile menu, form errors and the message center's edit and delete states
  * open. WCAG 2.1 A and AA: 0 serious or critical violations. The figures per screen are printed at the end.
  */

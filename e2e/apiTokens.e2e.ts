@@ -1,5 +1,5 @@
 /**
- * API tokens in the web app (issue 11): reached from the profile menu, a token is created with a name, access and
+ * API tokens in the web app: reached from the profile menu, a token is created with a name, access and
  * lifetime, its secret is shown once with a copy button, and the secret then lists tickets through a plain HTTP
  * request outside the browser; revoking it (with a confirmation) refuses the next request.
  */

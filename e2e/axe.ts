@@ -5,7 +5,7 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 
-/** WCAG 2.1 level A and AA: the bar of issue 10. */
+/** WCAG 2.1 level A and AA: the accessibility bar of every screen. */
 export const WCAG21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 export interface AxeViolation {

@@ -1,5 +1,5 @@
 /**
- * Error and loading states (issue 21): what the built app shows when the server answers 502, does not answer, the
+ * Error and loading states: what the built app shows when the server answers 502, does not answer, the
  * browser is offline, a screen's code is gone after a redeploy, an address matches no route, or loading is slow.
  * The failures are real responses given to the real app: Playwright's page.route() answers /graphql (or a chunk)
  * with a 502 or a 404, or aborts it as a stopped gateway would; every other request reaches the real gateway.

@@ -1,7 +1,7 @@
 /**
  * Starts the gateway once for all browser tests, as `npm start` runs it: the same web build step
  * (scripts/ensureWebBuilt.mjs), the same bundle (gateway/bundle.mjs) started by plain node, serving the built web
- * app from web/dist. What the suite checks is what a user gets (issue 21: the suite once ran the gateway from
+ * app from web/dist. What the suite checks is what a user gets (the suite once ran the gateway from
  * source while `npm start` served a schema with renamed types, and every screen was blank).
  *
  * Only the environment differs from a user's: 127.0.0.1 on a free port, a fresh temp DATA_DIR with the demo seed,
@@ -22,7 +22,7 @@ declare module 'vitest' {
     baseURL: string;
     /** The port the gateway mails to (SMTP_URL); requester.e2e.ts listens on it with a test SMTP server. */
     smtpPort: number;
-    /** The gateway's own SMTP listener (FULCRUM_SMTP_LISTEN, issue 26): incomingMail.e2e.ts mails the help desk there. */
+    /** The gateway's own SMTP listener (FULCRUM_SMTP_LISTEN): incomingMail.e2e.ts mails the help desk there. */
     mailPort: number;
   }
 }
@@ -66,7 +66,7 @@ export default async function setup(project: TestProject) {
       FULCRUM_MAIL_FROM: 'Fulcrum e2e <help@fulcrum.test>',
       FULCRUM_MAIL_RETRY_DELAYS: '500,1000,2000,4000',
       FULCRUM_MAIL_POLL_MS: '500',
-      // Incoming mail (issue 26): mail to the help desk from a new address belongs to Demo.
+      // Incoming mail: mail to the help desk from a new address belongs to Demo.
       FULCRUM_SMTP_LISTEN: `127.0.0.1:${mailPort}`,
       FULCRUM_MAIL_DEFAULT_AGENT: 'demo@fulcrum.app',
     },

@@ -1,5 +1,5 @@
 /**
- * Incoming mail (issue 26) in Chromium: the test mails the help desk through the gateway's SMTP listener (nodemailer)
+ * Incoming mail in Chromium: the test mails the help desk through the gateway's SMTP listener (nodemailer)
  * and the ticket appears on the agent's dashboard; the agent opens it and replies (part 1: the test's SMTP server
  * receives the mail); the test answers by SMTP with In-Reply-To to that mail, and the answer appears in the agent's
  * timeline, live. Waits are bounded by the context's timeout (and the SMTP wait by its own).

@@ -1,5 +1,5 @@
 /**
- * Keyboard only (issue 10): sign in, create a ticket with an image, send a message, and open and close every modal,
+ * Keyboard only: sign in, create a ticket with an image, send a message, and open and close every modal,
  * with Tab, Shift+Tab, Enter, arrows and Esc; no clicks. Every Tab stop must show the focus ring, and a closed
  * modal gives focus back to the control that opened it. The one exception is the file chooser: the test focuses
  * the file input by keyboard and hands it the file (playwright's setInputFiles), as the OS dialog would.

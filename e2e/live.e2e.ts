@@ -1,5 +1,5 @@
 /**
- * Live workspace (issue 4): what one agent does shows in the other agents' open pages (and the agent's own other
+ * Live workspace: what one agent does shows in the other agents' open pages (and the agent's own other
  * tabs) over graphql-ws, without a reload; nobody else receives it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A burst of live messages (issue 4): Demo sends 100 messages to Marnie through GraphQL `sendMessage` (fetch from
+ * A burst of live messages: Demo sends 100 messages to Marnie through GraphQL `sendMessage` (fetch from
  * Demo's page), one after another; Marnie's page, open on the conversation, shows every one of them once, in the
  * order sent, without a reload. How long send -> render takes is a figure of `npm run bench` (row 5c,
  * bench/scenarios/liveBrowser.ts, with the same burst: e2e/burst.ts), not a bound of this test: a test that asserts

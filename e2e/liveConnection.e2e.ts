@@ -1,5 +1,5 @@
 /**
- * The live socket's life (issue 4): a lost connection shows "Reconnecting…", reconnects with backoff, resubscribes
+ * The live socket's life: a lost connection shows "Reconnecting…", reconnects with backoff, resubscribes
  * and fetches what it missed exactly once; logout closes the socket (and signs out the agent's other tabs); a
  * login opens a new socket for the new session.
  */

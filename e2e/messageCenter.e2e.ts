@@ -1,5 +1,5 @@
 /**
- * The message center with read state on the server (issue 13): Marnie on two devices (two browser contexts, two
+ * The message center with read state on the server: Marnie on two devices (two browser contexts, two
  * sessions) and Demo sending. Counts arrive on every device, clear everywhere when read on one, survive a reload and
  * a time without any socket; a deleted unread message stops counting; presence and typing show and clear; a long
  * conversation loads 50 at a time, older ones on scrolling up without the view jumping.

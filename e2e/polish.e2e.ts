@@ -1,5 +1,5 @@
 /**
- * The rough edges of issue 21 found walking every screen, each checked in the browser: forms (limits with a
+ * The rough edges found walking every screen, each checked in the browser: forms (limits with a
  * counter, one validation rule for every form), layout at 1440 and 1024 px (radios and checkboxes beside their
  * labels, the deliveries caption, the message center's composer on screen, the sticky header), and consistency
  * (one date format in the viewer's locale, a refused delivery said once).

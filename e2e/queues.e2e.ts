@@ -1,5 +1,5 @@
 /**
- * Shared queues in the browser (issue 27): an admin makes a team of two agents on the Admin page (its messages, the
+ * Shared queues in the browser: an admin makes a team of two agents on the Admin page (its messages, the
  * confirm of a removal, the last admin kept, axe-clean); the create form places a ticket in the agent's team; one
  * agent takes an unassigned ticket of the team while the other's open page follows it, and the other's own take,
  * which came second, is told who took it; an admin's reassignment to a team the agent is not in turns the agent's

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 29): the demo lead (an admin) opens Reports from the nav bar, picks the last 7 days by team,
+ * Reports: the demo lead (an admin) opens Reports from the nav bar, picks the last 7 days by team,
  * sees the charts and their tables (a "Created" column and a total row), downloads the CSV and reads it (the same
  * rows as the table), and the page passes axe. Then, in another tab, a reply to the requester and a solve: after a
  * reload the report counts them (the test reloads until it does, bounded by the context's timeout).

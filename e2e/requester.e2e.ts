@@ -1,5 +1,5 @@
 /**
- * Talking to the requester (issue 25) in Chromium: the agent replies from the ticket page and the test's SMTP
+ * Talking to the requester in Chromium: the agent replies from the ticket page and the test's SMTP
  * server receives the mail; the requester page, opened from the mailed link in a browser context with no session,
  * shows the reply and never a note, passes axe, and the requester's answer appears in the agent's timeline (live);
  * the requester attaches an image to an answer and the agent sees it; the composer's two modes keep their own

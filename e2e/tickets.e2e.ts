@@ -66,7 +66,7 @@ describe('tickets', () => {
     await page.goto('/create/ticket');
     const assignee = page.getByLabel('Assignee');
     await shown(assignee);
-    // Issue 27: a team would be preselected if Demo were in one; the seed puts Demo in none.
+    // A team would be preselected if Demo were in one; the seed puts Demo in none.
     expect(await page.getByLabel('Team').locator('option:checked').innerText()).toBe('No team (private)');
     expect(await assignee.locator('option').allInnerTexts()).toEqual(['Me (Demo)']);
     expect(await page.getByLabel('Type').inputValue()).toBe('Question');

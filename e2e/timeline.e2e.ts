@@ -1,5 +1,5 @@
 /**
- * Ticket timeline (issue 24): notes and changes under the ticket, live between two tabs, edited notes with their
+ * Ticket timeline: notes and changes under the ticket, live between two tabs, edited notes with their
  * earlier versions, tombstones, the filter in the address, paging, Markdown that never runs a script, keyboard and
  * axe. Waits are bounded by the context's timeout; how soon an entry shows is a bench figure, not a bound here.
  */

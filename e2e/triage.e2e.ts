@@ -1,5 +1,5 @@
 /**
- * Triage (issue 14) in a real browser: solving a ticket on its page takes it out of the open list in the agent's
+ * Triage in a real browser: solving a ticket on its page takes it out of the open list in the agent's
  * other tab (live, with the counts); search and filter chips live in the URL (reload and Back keep them); an
  * empty result offers to clear the filters; a result found by its conversation says where, with the word marked.
  */

@@ -1,5 +1,5 @@
 /**
- * Views in the browser (issue 28): two agents of a team have the team's Unassigned view open, with the sidebar's
+ * Views in the browser: two agents of a team have the team's Unassigned view open, with the sidebar's
  * live counts. One takes a ticket from the list ("Take"); the colleague's sidebar count drops and the ticket
  * leaves their Unassigned view, without a reload. The sidebar is reached and used from the keyboard, and the page
  * passes axe; views gained, renamed and lost reach an open sidebar. Waits are for states (bounded by the context's

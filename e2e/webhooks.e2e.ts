@@ -1,10 +1,10 @@
 /**
- * Webhooks in the web app (issue 12): from the profile menu, an endpoint is added with a URL and events (the
+ * Webhooks in the web app: from the profile menu, an endpoint is added with a URL and events (the
  * address refused with the server's message first), its secret shown once; a ticket created in the app reaches a
  * real receiver on 127.0.0.1, signed (checked with the standardwebhooks package); the endpoint's page shows the
  * delivery log, sends a test, redelivers, disables with the reason shown, and deletes. A webhook an API token
  * created (a token with the WEBHOOKS access, made in the app) is disabled, with the reason shown, when the token is
- * revoked in the app (issue 22).
+ * revoked in the app.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -3,7 +3,7 @@
  * dependencies inlined. Plain node then starts it without the tsx loader, which compiles each of our files at
  * every start, and without resolving and reading the hundreds of files of the npm packages one by one: the first
  * answer on an existing DATA_DIR came after 1.94 s with the dependencies left external and 0.95 s inlined (median of
- * 7 alternated starts), and after about 3 s under tsx (issue 15). Left external, resolved from node_modules at run time: native addons (their
+ * 7 alternated starts), and after about 3 s under tsx. Left external, resolved from node_modules at run time: native addons (their
  * `.node` binaries load by path) and optional packages that a dependency requires only if installed (knex's other
  * database drivers, ws's native helpers...), found by trying to resolve each bare import from where it is imported.
  * `npm start` (scripts/start.mjs), the bundle, scale-out, crash and drain tests and the bench all run this one bundle definition.
@@ -62,7 +62,7 @@ export async function bundleGateway(outfile = DEFAULT_BUNDLE, entry = join(REPO_
     platform: 'node',
     format: 'esm',
     // type-graphql and MikroORM name GraphQL types and entities after their classes; esbuild renames classes whose
-    // names collide across modules (Ticket -> Ticket2) unless told to keep them (issue 21: the bundle served Ticket2).
+    // names collide across modules (Ticket -> Ticket2) unless told to keep them (the bundle served Ticket2).
     keepNames: true,
     target: 'node20',
     external: NATIVE.flatMap((d) => [d, `${d}/*`]),

@@ -4,7 +4,7 @@
  * disk), and the allowed imports next to it pass. Type-aware rules are off here: only the import rules are tested.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
@@ -13,6 +13,8 @@ import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
+/** An issue number in code: the word, a space and digits (built from parts, so this file does not hold one). */
+const ISSUE_NUMBER = new RegExp(['[Ii]ssues?', '#?\\d+'].join(' '));
 const eslint = new ESLint({
   cwd: ROOT,
   overrideConfig: [{ ...tseslint.configs.disableTypeChecked, files: ['**/*.{ts,tsx}'] }],
@@ -113,7 +115,7 @@ describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
     expect(resolvers.map((e) => e.split(':')[0])).toEqual(['1', '2']);
   });
 
-  // ---- web/ inside (issue 23) ----
+  // ---- web/ inside ----
   it('web/src folders import only the layers below them (gql < apollo < live < app < ui < features < layout)', async () => {
     const ui = 'web/src/ui/probe.tsx';
     const uiErrors = await refused(
@@ -157,7 +159,7 @@ describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
       'import-x/no-cycle',
     );
     expect(inFolder).toEqual([expect.stringMatching(/^1: Dependency cycle detected/)]);
-    // The circle issue 23 found: layout/ModalHost lazily loads the session forms, which imported useModals from it.
+    // A circle the layers once had: layout/ModalHost lazily loads the session forms, which imported useModals from it.
     const back = await refused(
       'web/src/session/LoginForm.tsx',
       "import { ModalHost } from '../layout/ModalHost.js';\nexport const all = [ModalHost];",
@@ -167,7 +169,7 @@ describe('architecture rules (npm run lint)', { timeout: 60_000 }, () => {
   });
 });
 
-// ── Rules inside the layers (issue 23): services and GraphQL; SQL and the ORM; patterns that match something ──────
+// ── Rules inside the layers: services and GraphQL; SQL and the ORM; patterns that match something ──────
 
 /** The file patterns of the boundaries policies in eslint.config.js (`from` and `to`, allow and disallow). */
 async function policyPatterns(): Promise<string[]> {
@@ -240,7 +242,7 @@ describe('architecture rules inside the layers (npm run lint)', { timeout: 60_00
   });
 
   it('schema/src folders import only the layers below them, never a folder of their own layer; tests may import any', async () => {
-    // The circle issue 23 found: the webhook outbox imported the services that write it.
+    // A circle the layers once had: the webhook outbox imported the services that write it.
     const webhooks = 'schema/src/webhooks/probe.ts';
     const errors = await refused(
       webhooks,
@@ -281,6 +283,19 @@ describe('architecture rules inside the layers (npm run lint)', { timeout: 60_00
     const at = 'web/src/reports/probe.tsx';
     const errors = await refused(at, `import * as tickets from '${real(at, 'web/src/tickets', '.tsx')}';\nexport const all = [tickets];`);
     expect(errors).toEqual([expect.stringMatching(/^1: A web feature never imports another feature/)]);
+  });
+
+  it('no code names an issue number: history belongs in commits and docs, a comment says what the code does', () => {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => /^(schema\/src|gateway\/(src|test)|web\/src|e2e|bench|scripts)\/.*\.(ts|tsx|mjs|css|sh)$/.test(file) && !file.includes('/gql/'));
+    expect(files.length).toBeGreaterThan(100);
+    const named = files.flatMap((file) =>
+      readFileSync(resolve(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (ISSUE_NUMBER.test(line) ? [`${file}:${index + 1}`] : [])),
+    );
+    expect(named).toEqual([]);
   });
 
   it('every file pattern of the boundary policies matches at least one file', async () => {

@@ -1,5 +1,5 @@
 /**
- * Ticket access is decided in one module, schema/src/services/ticketAccess.ts (issue 23): a test over the sources
+ * Ticket access is decided in one module, schema/src/services/ticketAccess.ts: a test over the sources
  * of schema/src and gateway/src finds every other place that would decide it itself, in any of the forms the rule
  * takes (an SQL condition on the assignee, the search index's agent token, an ORM filter on the assignee, a
  * comparison with the assignee, an event audience built from the assignee, the live ticket topic). Each form is

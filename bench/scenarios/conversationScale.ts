@@ -1,5 +1,5 @@
 /**
- * Part of scenario 4 (scale.ts): triage when every ticket has a conversation (issue 43). At the last scale point,
+ * Part of scenario 4 (scale.ts): triage when every ticket has a conversation. At the last scale point,
  * after its plain rows, each ticket gets 5 timeline entries (agent replies, internal notes, requester messages)
  * written straight into SQLite in 20,000-row transactions; the triggers of migration 20261207160000 index each
  * entry in `ticket_search_parts` in the same transaction, as every product write does. Then the triage searches are

@@ -85,7 +85,7 @@ export async function dashboardManyAgents(ws: Workspace): Promise<void> {
   });
 }
 
-/** 2b. The same dashboard with an API token (issue 11): within 10 % of the cookie row. */
+/** 2b. The same dashboard with an API token: within 10 % of the cookie row. */
 export async function bearerDashboard(ws: Workspace): Promise<void> {
   const { gw, demo } = ws;
   const created = await fetch(`${gw.url}/graphql`, {

@@ -1,5 +1,5 @@
 /**
- * Scenario 10c/10d (issue 24, "Fast"): the write path keeps its speed with the event record. REST
+ * Scenario 10c/10d ("Fast"): the write path keeps its speed with the event record. REST
  * `PUT /api/tickets/{id}/edit` and GraphQL `updateTicket` throughput with their events (this code), paired in one
  * run against the same writes without the event record: this same code (HEAD's committed tree) with only the
  * record's own statements cut out of changeLog.ts's appendTicketEvents. Goal: with ≥ 0.9× without.
@@ -12,7 +12,7 @@
  * exactly the record's writes: on PostgreSQL the `ticket_events_append` statement (the counter bump
  * `update tickets set event_seq ...` and the insert into ticket_events, one CTE) and its after-delete variant
  * `ticket_events_append_deleted`; on SQLite the `ticket_events_bump` update, the `ticket_events_last` read and the
- * `ticket_events_insert` inserts. Everything else stays: the actor's name, the report facts (issue 29, paired on
+ * `ticket_events_insert` inserts. Everything else stays: the actor's name, the report facts (paired on
  * their own in row 12c), the returned entries (their seqs from a per-process count, sent on the live bus as usual),
  * the webhook outbox and the audiences. The patch is one exact text replacement: if changeLog.ts no longer holds the
  * text it cuts (RECORD_STATEMENTS, below), the bench fails rather than compare two identical sides; it checks that

@@ -1,5 +1,5 @@
 /**
- * Scenario 14 (issue 26, incoming mail): mail through the SMTP listener, on SQLite and on PostgreSQL + Redis.
+ * Scenario 14 (incoming mail): mail through the SMTP listener, on SQLite and on PostgreSQL + Redis.
  *
  * The gateway listens for SMTP on 127.0.0.1 (FULCRUM_SMTP_LISTEN), new addresses owned by the demo agent
  * (FULCRUM_MAIL_DEFAULT_AGENT), with DNS answered on the spot (BENCH_FIXED_DNS: every look-up "not found", as a

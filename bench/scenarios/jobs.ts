@@ -1,5 +1,5 @@
 /**
- * Scenario 15 (issue 44, the job table): due work on an idle gateway starts within a second of its time.
+ * Scenario 15 (the job table): due work on an idle gateway starts within a second of its time.
  *
  * A JobRunner (schema/src/jobs) with one handler, on a fresh database and otherwise idle, is given BENCH_JOBS jobs
  * (default 15) one after another, each due 200 to 900 ms after its enqueue; measured per job: the handler's start

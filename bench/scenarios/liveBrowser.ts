@@ -2,7 +2,7 @@
  * Scenario 5c: live delivery as an agent sees it, send -> rendered, in headless Chromium. Demo's page sends 100
  * messages to Marnie through GraphQL `sendMessage`, one after another 20 ms apart; Marnie's page, open on the
  * conversation, timestamps each card the moment it enters the DOM. The burst is the one the browser test checks for
- * order and completeness (e2e/burst.ts): the test asserts no time, this row reports it (issue 21).
+ * order and completeness (e2e/burst.ts): the test asserts no time, this row reports it.
  */
 import { existsSync } from 'node:fs';
 import { burstRendered, sendBurst, watchBurst } from '../../e2e/burst.js';

@@ -1,5 +1,5 @@
 /**
- * Scenario 8, the message center at scale (issue 13): 1,000,000 messages among 1,001 agents, the demo agent with
+ * Scenario 8, the message center at scale: 1,000,000 messages among 1,001 agents, the demo agent with
  * 1,000 conversation partners (100 messages each, a third of the conversations with unread messages). Measured,
  * one connection, sequential: the picker's `conversations` page and `unreadMessageCount` (budget: p50 < 5 ms each,
  * and the same number of SQL statements as for an agent with 2 partners), and one conversation's newest page.

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL + Redis pass (issue 15: "the same rows on PostgreSQL + Redis, the scale-out path users move to"):
+ * The PostgreSQL + Redis pass ("the same rows on PostgreSQL + Redis, the scale-out path users move to"):
  * rows 1, 2, 3a, 3b and 3c again, against a gateway on a fresh PostgreSQL database (created for the run and
  * dropped after it) with Redis for the event bus, presence and limits. Each row is the SQLite row's scenario with
  * "(PostgreSQL + Redis)" and says its ratio to that SQLite row of the same run (goal: within 2x, at least 0.5).

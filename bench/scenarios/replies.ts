@@ -1,5 +1,5 @@
 /**
- * Scenario 11 (issue 25, "Fast"): replies to the requester go out by mail through the mail outbox
+ * Scenario 11 ("Fast"): replies to the requester go out by mail through the mail outbox
  * (schema/src/services/requesterReplies.ts, schema/src/mail/sender.ts, docs/email.md). The gateway (bench/server.ts,
  * pinned to the server core) starts with SMTP_URL pointing at a real SMTP server on 127.0.0.1 that this process
  * runs (smtp-server + mailparser: gateway/src/testing/smtp.ts, the one the tests use), on a fresh workspace with the

@@ -1,5 +1,5 @@
 /**
- * Scenario 12 (issue 29, "Current and fast"): reports over the report facts (schema/src/services/reports/).
+ * Scenario 12 ("Current and fast"): reports over the report facts (schema/src/services/reports/).
  *
  * - 12a: a 12-month daily report with a team breakdown (GraphQL `report`, Demo: an admin, so every ticket counts),
  *   sequential requests for BENCH_SECONDS; the row gives p50 and p99, and p95 (the goal: p95 ≤ 200 ms) in its note. The workspace holds BENCH_REPORT_TICKETS tickets (default 100,000; the issue's

@@ -28,7 +28,7 @@ export async function scale(): Promise<void> {
   progress('4. scale: migrations and demo seed');
   const [demo, bobbie] = await newWorkspace(dir, 0, 2);
   let db = openDb(dir);
-  // The demo seed makes Demo the admin (issue 27), whose list holds every ticket; this scenario measures an agent's
+  // The demo seed makes Demo the admin, whose list holds every ticket; this scenario measures an agent's
   // own list at scale (1 % and 10 % of the tickets), as it did before roles, so Demo is a plain agent here.
   db.prepare("update users set role = 'AGENT' where id = 1").run();
   const others = await addAgents(db, 'scale', 98);
@@ -105,7 +105,7 @@ export async function scale(): Promise<void> {
         seconds,
       });
     }
-    // Issue 14: the filtered and searched dashboard for Bobbie (10% of the tickets).
+    // Triage: the filtered and searched dashboard for Bobbie (10% of the tickets).
     triage.push(
       await measureTriage({ url: gw.url, cookie: bobbie, seconds, total: all, agentTickets: bobbieCount, baseRps: base.rps, matched }, latency, check),
     );
@@ -114,7 +114,7 @@ export async function scale(): Promise<void> {
   }
   const first = results[0];
   const last = results[results.length - 1];
-  // Issue 43: the last point again once every ticket has a conversation (rows 4c).
+  // Conversations: the last point again once every ticket has a conversation (rows 4c).
   await conversationPoint(dir, bobbie, last.bobbieCount);
   // One row per scale point for each measured agent; the last point's row carries the budget.
   for (const agent of ['demo', 'bobbie'] as const) {

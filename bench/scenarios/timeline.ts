@@ -1,5 +1,5 @@
 /**
- * Scenario 10a/10b (issue 24, "Fast"): a ticket's timeline at scale. BENCH_TIMELINE_EVENTS events (default
+ * Scenario 10a/10b ("Fast"): a ticket's timeline at scale. BENCH_TIMELINE_EVENTS events (default
  * 1,000,000) in `ticket_events`, spread over many tickets (about 50 entries each, interleaved through the table),
  * one ticket of the demo agent with 5,000 entries (a fifth of them notes, some edited or deleted). Measured one
  * request at a time: the first page (50) of `Ticket.timeline` as the web app asks for it (budget: p50 ≤ 5 ms),

@@ -1,5 +1,5 @@
 /**
- * Scenario 10e (issue 24, "stay smooth with 5,000 entries"): the ticket page in headless Chromium with a timeline of
+ * Scenario 10e ("stay smooth with 5,000 entries"): the ticket page in headless Chromium with a timeline of
  * 5,000 entries, every page of it loaded (older pages fetched as the agent scrolls, 50 at a time). Measured on the
  * page itself: how long a live entry (a note added through the API, as another tab or door adds it) takes from
  * the write's acknowledgement to its row in the DOM, and the longest main-thread task meanwhile (a PerformanceObserver

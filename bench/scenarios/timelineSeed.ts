@@ -1,5 +1,5 @@
 /**
- * Scenario 10's event record in bulk (issue 24): tickets, their `ticket_events`, the notes and note revisions those
+ * Scenario 10's event record in bulk: tickets, their `ticket_events`, the notes and note revisions those
  * events are about, written straight into the database of a stopped gateway (after its migrations and demo seed),
  * the same rows on SQLite (prepared statements in 20,000-row transactions) and on PostgreSQL (20,000 rows per
  * INSERT ... SELECT from json_to_recordset).

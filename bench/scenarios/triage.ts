@@ -1,5 +1,5 @@
 /**
- * Part of scenario 4 (scale.ts), triage at scale (issue 14): the seeded tickets' text, status, type and priority, the search words the bench
+ * Part of scenario 4 (scale.ts), triage at scale: the seeded tickets' text, status, type and priority, the search words the bench
  * asks for, and the GraphQL request of the searched and filtered dashboard. Used by the scale scenario.
  *
  * The text: titles and descriptions drawn from a 2,000-word vocabulary with a Zipf-like spread (a few words in
@@ -171,7 +171,7 @@ export interface TriageRow {
   note?: string;
 }
 
-/** Rows for the first and the last scale point; the budgets apply at the last (issue 14). */
+/** Rows for the first and the last scale point; the budgets apply at the last. */
 export function triageRows(points: TriagePoint[]): TriageRow[] {
   const first = points[0];
   const last = points[points.length - 1];

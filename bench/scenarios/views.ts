@@ -1,5 +1,5 @@
 /**
- * Scenario 13 (issue 28, shared queues part 2): views at scale, on SQLite and on PostgreSQL + Redis.
+ * Scenario 13 (shared queues part 2): views at scale, on SQLite and on PostgreSQL + Redis.
  *
  * The workspace: 20 teams of 10 agents (200 agents, `view0001`...: agent k is in team k mod 20), 1,000 customers,
  * and BENCH_VIEW_TICKETS tickets (default 1,000,000), every one in a team: ticket i is in team i mod 20, a fifth of

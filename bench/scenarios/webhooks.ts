@@ -1,5 +1,5 @@
 /**
- * Scenario 9, webhooks (issue 12; BENCH_ONLY=9):
+ * Scenario 9, webhooks (BENCH_ONLY=9):
  *
  * - 9a. Delivery lag at 100 events/s: a REST ticket create every 10 ms for BENCH_SECONDS (open loop: a write does
  *   not wait for the one before), a receiver on 127.0.0.1 (allowlisted) in this process; the lag of each event is

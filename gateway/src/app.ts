@@ -57,7 +57,7 @@ export interface Gateway {
   deps: ServiceDeps;
   /** The session middleware and its store (with the in-memory session cache). */
   sessions: Sessions;
-  /** The SMTP listener's address, when FULCRUM_SMTP_LISTEN is set (issue 26). */
+  /** The SMTP listener's address, when FULCRUM_SMTP_LISTEN is set. */
   smtp: { host: string; port: number } | null;
   /** This gateway's background fold of the reports' rollup queue (schema/src/services/reports/rollupQueue.ts). */
   reportFolder: ReportFolder;

@@ -46,7 +46,7 @@ export interface GatewayOptions {
    * FULCRUM_MAIL_RETRY_DELAYS / FULCRUM_MAIL_POLL_MS for tests.
    */
   mail?: { smtpUrl?: string; from?: string; publicUrl?: string; retryDelaysMs?: number[]; pollMs?: number };
-  /** Incoming mail (issue 26, docs/email.md): the SMTP listener, off unless `listen` is set. */
+  /** Incoming mail (docs/email.md): the SMTP listener, off unless `listen` is set. */
   incomingMail?: {
     /** FULCRUM_SMTP_LISTEN: host:port. */
     listen?: string;

@@ -95,7 +95,7 @@ describe('the gateway bundle (npm start)', () => {
       async (probe) => void (await demo.post('/api/tickets/create', { title: probe, requester: 1, description: 'probe' })),
       (data, probe) => data.ticketEvents?.ticket?.title === probe,
     );
-    // Demo is an admin in the demo seed (issue 27): GraphQL lists every ticket, REST only the ones assigned to Demo.
+    // Demo is an admin in the demo seed: GraphQL lists every ticket, REST only the ones assigned to Demo.
     const before = (await demo.gql<{ tickets: { totalCount: number } }>('{ tickets(first: 1) { totalCount } }')).data!.tickets.totalCount;
 
     const created = await demo.gqlUpload(CREATE, { input: { title: 'From the bundle', requesterId: 1, description: 'uploaded' } }, 'image', { data: PNG });

@@ -1,5 +1,5 @@
 /**
- * Repeated queries executed by graphql-jit (issue 30): a query document the gateway has executed `after` times is
+ * Repeated queries executed by graphql-jit: a query document the gateway has executed `after` times is
  * compiled once into a plain function of its selections (no per-field walk of the document, no argument
  * re-coercion per row), as Mercurius does with its `jit: N` option. graphql-js executes everything else.
  *

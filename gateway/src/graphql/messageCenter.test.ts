@@ -1,5 +1,5 @@
 /**
- * The message center's server side (issue 13): read state kept on the server (conversations, unread counts, mark
+ * The message center's server side: read state kept on the server (conversations, unread counts, mark
  * read), a conversation's messages as a cursor connection, unread events on every socket of the agent, presence and
  * typing. Real gateway, real database (SQLite, or PostgreSQL + Redis in the second pass), real websockets.
  * The read-state rules themselves (positions past the newest, deletes, concurrency, conversation paging) are the

@@ -153,7 +153,7 @@ describe('dashboard query SQL statements', () => {
     expect(bare.data!.tickets.nodes.map((n: { id: number }) => n.id)).toEqual((await countDashboard(50)).page.nodes.map((n: { id: number }) => n.id));
   });
 
-  it('stays the same for the filtered, ordered and searched list (issue 14)', async () => {
+  it('stays the same for the filtered, ordered and searched list', async () => {
     const plain = await countDashboard(5);
     const lists = [
       { filter: { status: ['OPEN', 'PENDING'] } },
@@ -191,7 +191,7 @@ const TIMELINE = `query Timeline($id: Int!, $first: Int!, $after: String) {
   }
 }`;
 
-describe('timeline query SQL statements (issue 24)', () => {
+describe('timeline query SQL statements', () => {
   it('is a constant, small number whatever the page size: the ticket with its total, the page with its notes and people, the revisions', async () => {
     const created = await demo.gqlUpload(
       'mutation ($input: TicketInput!, $image: Upload) { createTicket(input: $input, image: $image) { id } }',
@@ -220,7 +220,7 @@ describe('timeline query SQL statements (issue 24)', () => {
     expect(large.page.nodes.some((n: { revisions?: unknown[] }) => n.revisions?.length)).toBe(true);
     expect(large.count, large.sql.join('\n')).toBe(small.count);
     expect((await count(50, small.page.pageInfo.endCursor)).count).toBe(small.count);
-    // The viewer's access scope (role and teams, issue 27), the ticket read through the rule with its counter (the
+    // The viewer's access scope (role and teams), the ticket read through the rule with its counter (the
     // total: the timeline does not check access a second time), the page with its authors and actors, the revisions.
     expect(small.count, small.sql.join('\n')).toBeLessThanOrEqual(4);
     expect(small.sql.filter((s) => /\bfrom users where\b/.test(s))).toEqual([]);

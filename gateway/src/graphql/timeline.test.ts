@@ -173,7 +173,7 @@ function mutationCalls(door: 'WEB' | 'API_TOKEN'): Record<string, (ctx: { ticket
     setTeamAutoAssign: () => gql('mutation { setTeamAutoAssign(teamId: 1, enabled: true) { id } }'),
     // Turning mail not ticketed into a ticket is a ticket write (gateway/test/mail/notTicketed.test.ts); FORBIDDEN here.
     ticketFromMail: () => gql('mutation { ticketFromMail(id: 999999) { id } }'),
-    // Held mail (issue 26): accepting or discarding one is a ticket write of its own (gateway/test/mail/incoming.test.ts
+    // Held mail: accepting or discarding one is a ticket write of its own (gateway/test/mail/incoming.test.ts
     // proves its HELD_ACCEPTED / HELD_DISCARDED events); a message that is not there changes nothing.
     acceptRequesterMessage: () => gql('mutation { acceptRequesterMessage(id: 999999) { id } }'),
     discardRequesterMessage: () => gql('mutation { discardRequesterMessage(id: 999999) { id } }'),

@@ -1,5 +1,5 @@
 /**
- * `ticketTimelineEvents` (issue 24): a client passing the last seq it holds gets every later entry once, in order,
+ * `ticketTimelineEvents`: a client passing the last seq it holds gets every later entry once, in order,
  * with no gap and no duplicate, whichever gateway it (re)connects to and whichever gateway the writes go through,
  * also while writes keep coming during its catch-up. SQLite: one gateway. PostgreSQL + Redis: two gateways on
  * one database and Redis, the subscriber on one, the writer on the other.

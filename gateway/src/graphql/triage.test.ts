@@ -1,5 +1,5 @@
 /**
- * Triage (issue 14): ticket status, filters, orders, full-text search and the per-status counters, through
+ * Triage: ticket status, filters, orders, full-text search and the per-status counters, through
  * GraphQL and REST on a real gateway. Runs on SQLite and on PostgreSQL (FULCRUM_TEST_DATABASE=postgres).
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The requester page (issue 25, docs/email.md): `/r/<token>`, reached from the link in every reply. No sign-in, no
+ * The requester page (docs/email.md): `/r/<token>`, reached from the link in every reply. No sign-in, no
  * cookie (mounted before the session middleware), no agent chrome: a small server-rendered page with the ticket's
  * title, status and public conversation (services/requesterView.ts, the one predicate of what a requester sees)
  * and a form to answer (a plain multipart POST, no script: the text and up to LIMITS.replyAttachments.max images

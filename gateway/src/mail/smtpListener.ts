@@ -1,5 +1,5 @@
 /**
- * The SMTP listener (issue 26, docs/email.md "Incoming mail"): off unless FULCRUM_SMTP_LISTEN is set; an MTA such
+ * The SMTP listener (docs/email.md "Incoming mail"): off unless FULCRUM_SMTP_LISTEN is set; an MTA such
  * as Postfix relays the help desk's mail to it. smtp-server speaks SMTP, mailauth checks SPF, DKIM and DMARC, and
  * the schema's incoming-mail service (services/incomingMail.ts) decides and writes what the mail becomes.
  *

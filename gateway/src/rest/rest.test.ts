@@ -152,7 +152,7 @@ describe('REST tickets', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['apply_macro', 'assignee', 'requester']);
   });
 
-  it("an edit's assignee is ignored (issue 27): the ticket stays the caller's, the other fields change", async () => {
+  it("an edit's assignee is ignored: the ticket stays the caller's, the other fields change", async () => {
     const created = (await demo.post('/api/tickets/create', validTicket())).body;
     const res = await demo.put(`/api/tickets/${created.id}/edit`, { ...validTicket(), title: 'Edited, same owner', assignee: 2 });
     expect(res.status).toBe(200);

@@ -93,7 +93,7 @@ export function createSessions(
     return sid;
   };
   /**
-   * The fast lane (issue 30): a request whose cookie names a session this gateway holds in memory gets it without
+   * The fast lane: a request whose cookie names a session this gateway holds in memory gets it without
    * express-session, which for every request verified the cookie's HMAC, built its Session and Cookie objects, hashed
    * the session twice (SHA-1) to see whether it changed, signed the cookie again and wrapped res.end. Here the
    * cookie is verified once per value, the session is the store's copy, and the rolling cookie is the same header

@@ -45,7 +45,7 @@ export const TEST_AUTH_LIMITS = {
 };
 
 /**
- * The suites written before roles (issue 27) prove agent-to-agent isolation with Demo as one of the agents; the
+ * The suites written before roles prove agent-to-agent isolation with Demo as one of the agents; the
  * demo seed makes Demo an admin, who may read every ticket. So a test gateway starts with Demo as a plain agent
  * (no admin at all), unless the test asks for the seed's roles (`admin: true`); the seed's own roles are checked
  * by gateway/test/security/teams.test.ts.

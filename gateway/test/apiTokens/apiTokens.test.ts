@@ -1,5 +1,5 @@
 /**
- * API tokens (issue 11), through a real gateway on SQLite or PostgreSQL + Redis: lifecycle, hashes at rest,
+ * API tokens, through a real gateway on SQLite or PostgreSQL + Redis: lifecycle, hashes at rest,
  * scopes, what a token may never do, expiry, one answer for every bad token, the bearer deciding alone, CSRF for
  * cookie requests only, guessing limits, websockets. The properties (fast-check on the input and the Authorization
  * header) are in apiTokenProperties.test.ts; the shared gateway is tokenGateway.ts.

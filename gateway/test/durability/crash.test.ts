@@ -1,5 +1,5 @@
 /**
- * Crash test (issue 5): a writer acknowledges writes through the API while the real server (`main.ts`) is killed
+ * Crash test: a writer acknowledges writes through the API while the real server (`main.ts`) is killed
  * with SIGKILL at random moments and restarted. Every acknowledged write must be there afterwards, the SQLite
  * file must pass `PRAGMA integrity_check`, and no image may be left without its ticket.
  *

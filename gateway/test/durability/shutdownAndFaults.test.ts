@@ -1,6 +1,6 @@
 /**
  * SIGTERM drains (in-flight requests finish, websockets close cleanly, the database closes) and faults never
- * take the process down (issue 5). Both run the real server as `npm start` runs it: the gateway bundle
+ * take the process down. Both run the real server as `npm start` runs it: the gateway bundle
  * (gateway/bundle.mjs), under plain node.
  */
 import { createHash, randomBytes } from 'node:crypto';

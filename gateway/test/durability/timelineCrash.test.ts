@@ -1,5 +1,5 @@
 /**
- * The event record under SIGKILL (issue 24): writers change tickets through every kind of ticket write (GraphQL
+ * The event record under SIGKILL: writers change tickets through every kind of ticket write (GraphQL
  * create, status, notes added and edited, REST edit and delete) while the real server (`main.ts`, bundled) is killed
  * with SIGKILL at random moments and restarted, 20 times. Afterwards the database holds no change without its event
  * and no event without its change: per ticket, seqs 1..n without gaps and the counter at n; a live ticket's fields

@@ -1,5 +1,5 @@
 /**
- * Repeated queries executed by graphql-jit (issue 30, gateway/src/graphql/jit.ts): a query the gateway has executed
+ * Repeated queries executed by graphql-jit (gateway/src/graphql/jit.ts): a query the gateway has executed
  * a few times is compiled after it is answered and answered by its compiled form from then on, with the same
  * answer as graphql-js's, errors included (an answer with an error is graphql-js's). A mutation, and a document seen
  * fewer times, are never compiled.

@@ -1,5 +1,5 @@
 /**
- * FULCRUM_MAIL_DEFAULT_TEAM (issue 27's mail piece, issue 26's listener): every ticket that arrives by mail, from a
+ * FULCRUM_MAIL_DEFAULT_TEAM: every ticket that arrives by mail, from a
  * new address or a known customer, goes to a team instead of an agent, unassigned in it, or to the member
  * auto-assignment chooses (a member with the app open) when the team has it on; a reply stays on its ticket. Real mail through the SMTP
  * listener; SQLite, or PostgreSQL + Redis in the second pass.

@@ -1,5 +1,5 @@
 /**
- * Incoming mail through the real SMTP listener (issue 26): nodemailer sends to the gateway on 127.0.0.1, mailauth
+ * Incoming mail through the real SMTP listener: nodemailer sends to the gateway on 127.0.0.1, mailauth
  * checks the sender against fixed DNS answers (support.ts), and the mail becomes a ticket, a message on its thread,
  * a held message or a recorded loop. SQLite, or PostgreSQL + Redis in the second pass.
  */

@@ -1,5 +1,5 @@
 /**
- * FULCRUM_SMTP_TRUSTED_RELAYS (issue 26): behind a relay, SPF judges the client address in the `Received` header
+ * FULCRUM_SMTP_TRUSTED_RELAYS: behind a relay, SPF judges the client address in the `Received` header
  * that relay added, and only for a connection from a trusted relay; anyone else's `Received` header is ignored
  * (the connection's own address is judged). Fixed DNS: good.test lets only 127.0.0.1 send.
  */

@@ -1,5 +1,5 @@
 /**
- * Two gateways on one PostgreSQL database, each with its SMTP listener (issue 26): the same mail delivered to both
+ * Two gateways on one PostgreSQL database, each with its SMTP listener: the same mail delivered to both
  * at once (an MTA that retries on the other gateway, two MX relays) becomes one entry and one ticket, the unique
  * (Message-ID, content hash) deciding. PostgreSQL only: SQLite has one gateway per file.
  */

@@ -1,5 +1,5 @@
 /**
- * Shared by the incoming-mail tests (issue 26): fixed DNS answers for mailauth, a nodemailer client of the
+ * Shared by the incoming-mail tests: fixed DNS answers for mailauth, a nodemailer client of the
  * gateway's SMTP listener, and reading what a mail became.
  */
 import nodemailer, { type SendMailOptions } from 'nodemailer';

@@ -1,5 +1,5 @@
 /**
- * Files on replies to the requester (issue 25): replyToRequester's `attachments` through a real gateway and a real
+ * Files on replies to the requester: replyToRequester's `attachments` through a real gateway and a real
  * SMTP server on 127.0.0.1: the mail carries them as MIME attachments (parsed with mailparser), the agent's
  * timeline lists them (`TicketReply.attachments`), the ticket's agent downloads them and another agent gets 404,
  * the requester page shows images inline and other files as downloads under its own link only. Bad files, names

@@ -1,5 +1,5 @@
 /**
- * Replies to the requester through a real gateway and a real SMTP server on 127.0.0.1 (issue 25): the mail's
+ * Replies to the requester through a real gateway and a real SMTP server on 127.0.0.1: the mail's
  * headers, threading, text and HTML and its link; the requester page from that link (the reply, never a note; no
  * cookie), the requester's answer reaching the agent's timeline live; retries after a temporary failure; without
  * SMTP_URL the reply is NOT_CONFIGURED and the page still works. SQLite, or PostgreSQL + Redis in the second pass.

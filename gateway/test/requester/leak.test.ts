@@ -1,5 +1,5 @@
 /**
- * No leak possible (issue 25), as a property: for random timelines of notes (added, edited, deleted), replies and
+ * No leak possible, as a property: for random timelines of notes (added, edited, deleted), replies and
  * requester messages, every mail written to the outbox and the requester page served over HTTP hold no note text,
  * no note's revision and nothing that counts the notes. The page is compared with the page of a twin ticket that
  * had the same public entries and no note at all: apart from the entries' times, the two are the same bytes.
@@ -9,7 +9,7 @@
  * with the reply's files the sender attaches (attachments.test.ts proves they arrive). Replies and the requester's
  * answers (their images, pageImages.test.ts) carry random files; the requester page's files (fetched under its
  * token) and the mails' are the twin's, byte for byte. A note has no file at all (no column can name one).
- * Held mail (issue 26: another sender's mail on the thread, the requester's auto-reply, with files) is internal like
+ * Held mail (another sender's mail on the thread, the requester's auto-reply, with files) is internal like
  * a note: the twin never gets it, and the page (and its files) must still be the twin's, the ticket not reopened.
  */
 import { randomUUID } from 'node:crypto';
@@ -50,7 +50,7 @@ type Op =
   | { op: 'reply'; text: string; files: string[] }
   | { op: 'answer'; text: string; files: string[] }
   | { op: 'solve' }
-  // Mail on the ticket's thread that is held (issue 26: another sender, or an auto-reply): internal like a note.
+  // Mail on the ticket's thread that is held (another sender, or an auto-reply): internal like a note.
   | { op: 'heldMail'; text: string; auto: boolean; files: string[] };
 
 const PUBLIC = new Set(['reply', 'answer']);

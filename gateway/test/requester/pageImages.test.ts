@@ -1,5 +1,5 @@
 /**
- * Images on the requester's answers (issue 25: "lets the requester answer (text and images, with the ticket's
+ * Images on the requester's answers ("lets the requester answer (text and images, with the ticket's
  * limits)"), through a real gateway over HTTP on 127.0.0.1: the page's plain multipart form stores the images with
  * the RequesterMessage; the requester sees them on the page under their link, the ticket's agents in the timeline
  * (`RequesterMessage.attachments`, /attachments/<id> under the access rule), nobody through a wrong or revoked

@@ -1,5 +1,5 @@
 /**
- * Two gateways on one PostgreSQL database share the mail outbox (issue 25): every reply, whichever gateway took
+ * Two gateways on one PostgreSQL database share the mail outbox: every reply, whichever gateway took
  * it, reaches the SMTP server exactly once (claims are FOR UPDATE SKIP LOCKED with a lease), and with a server that
  * refuses some first attempts, each mail still arrives once and its delivery counts its attempts. PostgreSQL only:
  * SQLite has one gateway per file.

@@ -1,5 +1,5 @@
 /**
- * Take and assign under contention (issue 27): many agents of one team, signed in on two gateways that share one
+ * Take and assign under contention: many agents of one team, signed in on two gateways that share one
  * database (one SQLite file; or one PostgreSQL database and Redis), take the same unassigned ticket at the same
  * moment. Exactly one wins; every other gets CONFLICT naming the version and assignee the winner left, and the
  * ticket's history holds exactly one assignment. Then the same race with assignTicket.

@@ -1,5 +1,5 @@
 /**
- * The reports' folder (issue 29, schema/src/services/reports/rollupQueue.ts) on two gateways sharing one database
+ * The reports' folder (schema/src/services/reports/rollupQueue.ts) on two gateways sharing one database
  * (one SQLite file; or one PostgreSQL database and Redis): a write's queued entries are folded by its gateway without
  * any report being asked; one ticket's solves and reopens written through both gateways fold in the order they were
  * written while both folders run; and rows queued by someone else are folded by the gateways' polls, each exactly

@@ -127,7 +127,7 @@ describe.skipIf(!postgres)('several gateways on one PostgreSQL database and Redi
     figure(`send on A -> subscriber on B (${N} messages, REST and GraphQL, send start to event)`, fmt(remoteMs));
     figure(`send on A -> subscriber on A (same messages)`, fmt(localMs));
     // Every message reached both gateways' subscribers, in full (above). How fast is a figure, printed here and
-    // measured as a budget by `npm run bench` (rows 5a and 5c), never a bound of a test (issue 21).
+    // measured as a budget by `npm run bench` (rows 5a and 5c), never a bound of a test.
     expect(remoteMs).toHaveLength(N);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Live view counts (issue 28, Subscription.viewCountEvents) over real websockets. With PostgreSQL + Redis, on two
+ * Live view counts (Subscription.viewCountEvents) over real websockets. With PostgreSQL + Redis, on two
  * gateways sharing the database and the bus: a take on one gateway reaches a colleague's socket on the other, and
  * the counts sent equal `tickets(viewId)`'s totalCount there. On SQLite (one process, the in-memory bus) both sockets
  * are on one gateway. Also: a burst of writes is coalesced (a few batches per second per socket), and the SQL the

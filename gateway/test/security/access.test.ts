@@ -1,5 +1,5 @@
 /**
- * Access control matrix (issue 5): two agents x every id-taking REST route, GraphQL field and subscription x
+ * Access control matrix: two agents x every id-taking REST route, GraphQL field and subscription x
  * read/update/delete, in both directions; then every route and root field without a session.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,9 +52,9 @@ interface Owned {
   delivery: number;
   apiToken: number;
   note: number;
-  /** A personal view (issue 28). */
+  /** A personal view. */
   view: number;
-  /** A held mail on the owner's ticket (issue 26). */
+  /** A held mail on the owner's ticket. */
   held: number;
 }
 
@@ -75,11 +75,11 @@ async function createOwned(ownerIndex: number, attackerIndex: number): Promise<O
   const delivery = (await owner.gql('mutation($id: Int!) { sendTestWebhook(id: $id) { id } }', { id: webhook })).data?.sendTestWebhook.id;
   // An API token of the owner's (made in the owner's browser session).
   const apiToken = (await owner.gql('mutation { createApiToken(input: { name: "matrix", scopes: [READ] }) { token { id } } }')).data?.createApiToken.token.id;
-  // An internal note on the owner's ticket (issue 24).
+  // An internal note on the owner's ticket.
   const note = (await owner.gql('mutation($t: Int!) { addTicketNote(ticketId: $t, body: "private note") { id } }', { t: ticket })).data?.addTicketNote.id;
-  // A personal view of the owner's (issue 28).
+  // A personal view of the owner's.
   const view = (await owner.gql('mutation { createView(input: { name: "private view", scope: ALL }) { id } }')).data?.createView.id;
-  // A mail on the ticket's thread from another address: held for the ticket's agents (issue 26).
+  // A mail on the ticket's thread from another address: held for the ticket's agents.
   const raw = Buffer.from(
     `From: stranger@fulcrum.test\r\nSubject: Re: yours\r\nMessage-ID: <held-${ticket}-${Date.now()}@client.test>\r\nReferences: <ticket-${ticket}@127.0.0.1>\r\n\r\nheld mail\r\n`,
   );
@@ -245,7 +245,7 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       run: () => gqlOk('mutation($id: Int!) { setTicketStatus(id: $id, status: SOLVED) { id } }', { id: o.ticket }),
     },
     { name: 'delete ticket', field: 'Mutation.deleteTicket', run: () => gqlOk('mutation($id: Int!) { deleteTicket(id: $id) }', { id: o.ticket }) },
-    // Assignment (issue 27): with the ticket's real version (read by its owner), so only the access rule can refuse.
+    // Assignment: with the ticket's real version (read by its owner), so only the access rule can refuse.
     {
       name: 'assign ticket to self',
       field: 'Mutation.assignTicket',
@@ -339,7 +339,7 @@ function attempts(x: TestClient, o: Owned): Attempt[] {
       run: () => gqlOk('mutation($id: Int!) { updateMacro(id: $id, input: { name: "hijacked", description: "x" }) { id } }', { id: o.macro }),
     },
     { name: 'delete macro', field: 'Mutation.deleteMacro', run: () => gqlOk('mutation($id: Int!) { deleteMacro(id: $id) { id } }', { id: o.macro }) },
-    // Views (issue 28): another agent's personal view is NOT_FOUND to change, delete, list or page.
+    // Views: another agent's personal view is NOT_FOUND to change, delete, list or page.
     {
       name: 'update view',
       field: 'Mutation.updateView',

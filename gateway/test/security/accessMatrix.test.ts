@@ -1,5 +1,5 @@
 /**
- * The ticket-access matrix (issue 23): one ticket of agent A, and every surface a ticket can be seen or changed
+ * The ticket-access matrix: one ticket of agent A, and every surface a ticket can be seen or changed
  * through, asked by A and by agent B. Each row of the table says how one surface shows (or changes) the ticket;
  * A must get it, B must not. The surfaces all go through services/ticketAccess.ts, and scripts/ticketAccess.test.ts
  * keeps it that way; this test proves the rule holds at each of them, through a real gateway, on SQLite and on

@@ -1,5 +1,5 @@
 /**
- * Auth and session hardening (issue 5, OWASP ASVS 4.0.3 V2/V3): password hashing, brute-force limits on REST
+ * Auth and session hardening (OWASP ASVS 4.0.3 V2/V3): password hashing, brute-force limits on REST
  * and GraphQL, no enumeration, no fixation, server-side logout, cookie flags and timeouts.
  */
 import { randomInt } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** CSRF and cross-site (issue 5): forged requests of every kind a page can send change nothing; headers everywhere. */
+/** CSRF and cross-site: forged requests of every kind a page can send change nothing; headers everywhere. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSignedIn, type TestGateway } from '../../src/testing/harness.js';
 import type { TestClient } from '../../src/testing/client.js';

@@ -1,5 +1,5 @@
 /**
- * Look-alike agent names (issue 22): a username that differs from a taken one only by case, compatibility forms,
+ * Look-alike agent names: a username that differs from a taken one only by case, compatibility forms,
  * invisible characters or confusable letters is answered exactly as a taken username (REST: 401
  * `{"username": ["Username is already in use."]}`; GraphQL: the same field error), on both doors; and accounts that
  * already looked alike before the rule keep working after the migration.

@@ -1,5 +1,5 @@
 /**
- * The sessions' fast lane (issue 30, session/sessions.ts): a request whose cookie names a session the gateway holds
+ * The sessions' fast lane (session/sessions.ts): a request whose cookie names a session the gateway holds
  * in memory is served without express-session. It must answer exactly as express-session would: the same rolling
  * cookie, the session renewed, a sign-in or sign-out on such a request handled by express-session (a new id, the
  * old one destroyed), and a cookie that is not the one the gateway signed never let in.

@@ -1,5 +1,5 @@
 /**
- * The shared-queue access matrix (issue 27), beside the agent-to-agent matrix (accessMatrix.test.ts): role (admin,
+ * The shared-queue access matrix, beside the agent-to-agent matrix (accessMatrix.test.ts): role (admin,
  * member, member of another team, agent in no team) x surface x ticket (mine, my team's unassigned, another team's,
  * private to another agent, just reassigned away), through a real gateway, on SQLite and on PostgreSQL + Redis.
  * The table below says who may read which ticket; every surface row must agree with it exactly: 0 leaks, counts

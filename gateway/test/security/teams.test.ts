@@ -1,5 +1,5 @@
 /**
- * Roles, teams and assignment (issue 27), through a real gateway on SQLite and on PostgreSQL + Redis: the seed's
+ * Roles, teams and assignment, through a real gateway on SQLite and on PostgreSQL + Redis: the seed's
  * roles, admin-only mutations, the last admin, role and membership changes taking effect at the next request,
  * ticket placement on create, the compare-and-set of assignTicket/takeTicket, the history of assignments, and a
  * removal from a team unassigning the member's tickets, auto-assignment to a member online (a signed-in socket).

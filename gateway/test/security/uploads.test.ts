@@ -1,4 +1,4 @@
-/** Upload attacks and body size limits (issue 5): refused with a clear error, nothing stored, served safely. */
+/** Upload attacks and body size limits: refused with a clear error, nothing stored, served safely. */
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ticket, TicketImage, demoTicketImage, rules } from '@fulcrum/schema';

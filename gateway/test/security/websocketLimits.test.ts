@@ -1,5 +1,5 @@
 /**
- * What one caller may hold open over graphql-ws (issue 22): subscriptions per socket, sockets per session and per
+ * What one caller may hold open over graphql-ws: subscriptions per socket, sockets per session and per
  * API token. Each passes at its limit and is refused one past it, with a graphql-ws `error` (LIMIT_EXCEEDED) for a
  * subscription and close code 4429 for a socket. On SQLite (in-memory bus) and on PostgreSQL + Redis, where two
  * gateways count one session's and one token's sockets together.

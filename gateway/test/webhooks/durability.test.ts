@@ -1,5 +1,5 @@
 /**
- * Durable delivery (issue 12): 1,000 acknowledged writes through the real server (`main.ts` as a child process),
+ * Durable delivery: 1,000 acknowledged writes through the real server (`main.ts` as a child process),
  * with a SIGKILL in the middle, right after a write was acknowledged; after the restart every event reaches the
  * receiver (at least once; the receiver deduplicates by webhook-id). On SQLite and on PostgreSQL.
  */

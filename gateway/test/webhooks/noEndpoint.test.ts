@@ -1,5 +1,5 @@
 /**
- * The fan-out without any endpoint (issue 30, "the webhook fan-out skipped while no endpoint is registered"): a
+ * The fan-out without any endpoint ("the webhook fan-out skipped while no endpoint is registered"): a
  * help desk without integrations drops each write's outbox events in one statement instead of the fan-out
  * transaction, and an endpoint registered or enabled again gets the events written from then on, as before.
  * SQLite, or PostgreSQL + Redis with FULCRUM_TEST_DATABASE=postgres.

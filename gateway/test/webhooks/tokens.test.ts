@@ -1,5 +1,5 @@
 /**
- * Tokens and webhooks (issue 22, docs/webhooks.md "Tokens and webhooks"): managing webhooks with an API token needs
+ * Tokens and webhooks (docs/webhooks.md "Tokens and webhooks"): managing webhooks with an API token needs
  * the WEBHOOKS scope, and a webhook a token created or changed stops when that token is revoked or expires, its
  * queued retries included. On PostgreSQL + Redis with two gateways on one database (revoked on A, the next change
  * made through B); on SQLite with one gateway.

@@ -1,5 +1,5 @@
 /**
- * The condition tree (issue 44, "the rules core"): one shape for every place that selects tickets by their fields
+ * The condition tree ("the rules core"): one shape for every place that selects tickets by their fields
  * (`tickets(where:)` now; views and rules later). A node is either a group (`all`, `any` or `not`) or one comparison
  * (`field`, `op`, `values`). Values are strings on the wire: enum values as GraphQL names them, ids in decimal, times
  * and durations in ISO 8601. The parser (parse.ts) turns the wire shape into a checked `Condition`, the SQL compiler

@@ -3,7 +3,7 @@ import { RequesterMessage } from './RequesterReplies.js';
 import { Ticket } from './Ticket.js';
 
 /**
- * One mail the SMTP listener accepted (issue 26, services/incomingMail.ts): kept whatever became of it (a new
+ * One mail the SMTP listener accepted (services/incomingMail.ts): kept whatever became of it (a new
  * ticket, a message on a thread, a held message, a loop recorded and not answered). `messageId` with `contentHash` is
  * unique: on several gateways each accepted mail becomes one entry once, and a different mail reusing a Message-ID is
  * an entry of its own (mail/messageId.ts). The full original is kept (`raw`) with its parsed

@@ -3,7 +3,7 @@ import { Ticket } from './Ticket.js';
 import { User } from './User.js';
 
 /**
- * An agent's public reply to the ticket's requester (issue 25): a timeline entry (its REPLY_ADDED event) and one
+ * An agent's public reply to the ticket's requester: a timeline entry (its REPLY_ADDED event) and one
  * mail. `deliveryState` is QUEUED (in the mail outbox), SENT, FAILED (retries exhausted) or NOT_CONFIGURED (no mail
  * server: kept, not emailed). `mailMessageId` is the mail's Message-ID (the thread's References use it).
  */
@@ -65,7 +65,7 @@ export class RequesterMessage {
   @Property({ type: 'boolean' })
   held!: boolean;
 
-  /** A held message an agent discarded (issue 26): a tombstone, its text and files removed. */
+  /** A held message an agent discarded: a tombstone, its text and files removed. */
   @Property({ type: 'Date', nullable: true })
   discardedAt?: Date | null;
 

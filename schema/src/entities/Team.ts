@@ -1,7 +1,7 @@
 import { Entity, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { User } from './User.js';
 
-/** A team of agents (issue 27): its tickets are readable by every member (services/ticketAccess.ts). */
+/** A team of agents: its tickets are readable by every member (services/ticketAccess.ts). */
 @Entity({ tableName: 'teams' })
 export class Team {
   @PrimaryKey({ type: 'integer', autoincrement: true })

@@ -33,7 +33,7 @@ export function newThreadToken(): string {
 @Index({ name: 'tickets_assignee_status_updated_at_id_index', properties: ['assignee', 'status', 'updatedAt', 'id'] })
 /** A team's tickets newest first (the "my teams" part of the access rule, services/ticketAccess.ts). */
 @Index({ name: 'tickets_team_id_id_index', properties: ['team', 'id'] })
-/** A team view (issue 28, services/views.ts): one range per status in id, priority and "last update" order... */
+/** A team view (services/views.ts): one range per status in id, priority and "last update" order... */
 @Index({ name: 'tickets_team_status_id_index', properties: ['team', 'status', 'id'] })
 @Index({ name: 'tickets_team_status_priority_id_index', properties: ['team', 'status', 'priority', 'id'] })
 @Index({ name: 'tickets_team_status_updated_at_id_index', properties: ['team', 'status', 'updatedAt', 'id'] })

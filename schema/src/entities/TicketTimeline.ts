@@ -3,7 +3,7 @@ import { Ticket } from './Ticket.js';
 import { User } from './User.js';
 
 /**
- * One event of a ticket's record (issue 24): append-only (a trigger refuses UPDATE and DELETE of its rows, see
+ * One event of a ticket's record: append-only (a trigger refuses UPDATE and DELETE of its rows, see
  * Migration20261126130000TicketTimeline), written by services/changeLog.ts in the transaction of the change.
  * `ticket_id` is no foreign key: the record outlives the ticket. `seq` counts 1, 2, 3... per ticket without gaps
  * (allocated from `tickets.event_seq` under the ticket's row lock). `assignee_id` is the ticket's assignee at this
@@ -52,11 +52,11 @@ export class TicketHistoryEvent {
   @Property({ type: 'integer', nullable: true })
   noteId?: number | null;
 
-  /** The reply a REPLY_ADDED event is about (issue 25). */
+  /** The reply a REPLY_ADDED event is about. */
   @Property({ type: 'integer', nullable: true })
   replyId?: number | null;
 
-  /** The requester's message a MESSAGE_RECEIVED event is about (issue 25). */
+  /** The requester's message a MESSAGE_RECEIVED event is about. */
   @Property({ type: 'integer', nullable: true })
   requesterMessageId?: number | null;
 
@@ -64,7 +64,7 @@ export class TicketHistoryEvent {
   @Property({ type: 'integer' })
   assigneeId!: number;
 
-  /** ...and its team's members (null: no team; issue 27). */
+  /** ...and its team's members (null: no team). */
   @Property({ type: 'integer', nullable: true })
   teamId?: number | null;
 }

@@ -3,7 +3,7 @@ import { Team } from './Team.js';
 import { User } from './User.js';
 
 /**
- * A saved view of tickets (issue 28): a filter plus a scope (rules.VIEW_SCOPES), personal or shared. Its tickets and
+ * A saved view of tickets: a filter plus a scope (rules.VIEW_SCOPES), personal or shared. Its tickets and
  * count are always read through the access rule of whoever looks at it (services/views.ts); the defaults (My
  * tickets, each team's Unassigned and unsolved) are computed and have no row.
  */

@@ -33,7 +33,7 @@ export class User {
   @Property({ type: 'string', length: 255, hidden: true, lazy: true })
   passwordHash!: string;
 
-  /** ADMIN manages teams and roles and may read every ticket; AGENT reads its own and its teams' (issue 27).
+  /** ADMIN manages teams and roles and may read every ticket; AGENT reads its own and its teams'.
    * Indexed: every ticket write reads the admins (its audience, services/ticketAccess.ts). */
   @Enum({ items: () => [...ROLES], type: 'string', length: 16, default: 'AGENT', index: 'users_role_index' })
   role: Opt<Role> = 'AGENT';

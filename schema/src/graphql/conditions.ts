@@ -1,5 +1,5 @@
 /**
- * The condition tree and the field registry in GraphQL (issue 44): `input TicketCondition` (a group or one
+ * The condition tree and the field registry in GraphQL: `input TicketCondition` (a group or one
  * comparison; `tickets(where:)` takes it), the enums `ConditionOp` and `TicketFieldType`, `ticketFields` (the
  * registry as the web app's condition editor reads it) and `Ticket.channel`. The shapes and rules are the shared
  * module's (`@fulcrum/schema/conditions`); this file only names them for GraphQL, and the services check the tree.

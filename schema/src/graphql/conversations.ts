@@ -1,5 +1,5 @@
 /**
- * The message center's GraphQL (issue 13): conversations with server-side read state, one conversation's messages
+ * The message center's GraphQL: conversations with server-side read state, one conversation's messages
  * as a cursor connection, presence and typing. Thin: every rule is in services/conversations.ts and messages.ts.
  */
 import {

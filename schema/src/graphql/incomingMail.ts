@@ -1,5 +1,5 @@
 /**
- * Incoming mail on the agent's timeline (issue 26, services/incomingMail.ts): a mailed RequesterMessage's
+ * Incoming mail on the agent's timeline (services/incomingMail.ts): a mailed RequesterMessage's
  * authentication result, why it is held, its subject and its full original; agents accept or discard held mail.
  * Every read and write goes through the service and the ticket access rule.
  */

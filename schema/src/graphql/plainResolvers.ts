@@ -18,7 +18,7 @@ function plainParam(param: Param): ((root: unknown, context: Record<string, unkn
 }
 
 /**
- * Issue 30, the dashboard: each @FieldResolver of a @Resolver class is called through type-graphql's wrapper, which
+ * The dashboard: each @FieldResolver of a @Resolver class is called through type-graphql's wrapper, which
  * per call and row asks the container for the instance, runs the middleware chain (empty here), sorts and maps the
  * parameter metadata and converts the root. For a field resolver that takes only its root (as it is), the context
  * (or a property of it) and the info, and has no middleware or roles, that is the method called with those values:

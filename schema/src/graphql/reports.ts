@@ -1,5 +1,5 @@
 /**
- * Reports over GraphQL (issue 29): `report(input: ReportInput!): Report!` and its types. Thin: every definition,
+ * Reports over GraphQL: `report(input: ReportInput!): Report!` and its types. Thin: every definition,
  * the buckets, the access rule and the validation are in services/reports/report.ts (and ./facts.ts).
  */
 import { Arg, Ctx, Extensions, Field, Float, InputType, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';

@@ -201,7 +201,7 @@ export class TicketReply {
 
 @ObjectType({
   simpleResolvers: true,
-  description: 'What the requester sent: from the requester page, or by mail (issue 26: then with its authentication and original).',
+  description: 'What the requester sent: from the requester page, or by mail (then with its authentication and original).',
 })
 export class RequesterMessage {
   @Field(() => Int, { description: 'The message id.' })

@@ -1,5 +1,5 @@
 /**
- * Views over GraphQL (issue 28): `views`, `createView`, `updateView`, `deleteView`, `Subscription.viewCountEvents`
+ * Views over GraphQL: `views`, `createView`, `updateView`, `deleteView`, `Subscription.viewCountEvents`
  * and their types; `tickets(viewId)` is in resolvers.ts. Thin: the rules are in services/views.ts and the live
  * counts in services/viewCounts.ts.
  */

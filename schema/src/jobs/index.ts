@@ -5,7 +5,5 @@
  * ./runner.ts. The webhook deliveries and the mail outbox keep their own tables but claim through the same
  * primitive.
  */
-export { Job, type JobState } from '../entities/index.js';
-export { claimLeased, releaseLeases, nextDue, isPostgres, type LeasedTable, type ClaimOptions } from './claim.js';
-export { enqueue, claim, complete, retry, fail, wakeJobRunners, type ClaimedJob, type EnqueueInput } from './queue.js';
-export { JobRunner, DEFAULT_JOB_RETRY_DELAYS_MS, type JobHandler, type JobResult, type JobRunnerOptions, type JobKindOptions } from './runner.js';
+export { enqueue, claim, complete, type ClaimedJob } from './queue.js';
+export { JobRunner } from './runner.js';

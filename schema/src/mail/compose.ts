@@ -1,7 +1,7 @@
 import { threadRootId } from './threadRoot.js';
 
 /**
- * The mail of one public reply (issue 25, docs/email.md): built from the reply alone (its text, its author's name,
+ * The mail of one public reply (docs/email.md): built from the reply alone (its text, its author's name,
  * the ticket's title and the requester's link), never from the rest of the timeline, so no internal note can reach
  * it. Text and HTML versions; a Message-ID of ours and In-Reply-To/References to the ticket's thread.
  */

@@ -1,5 +1,5 @@
 /**
- * The mail reading helpers (issue 26): whatever a hostile mail carries, what is stored is one line where it must be,
+ * The mail reading helpers: whatever a hostile mail carries, what is stored is one line where it must be,
  * has no NUL and no lone surrogate, and the names and titles fit the spec's lengths.
  */
 import fc from 'fast-check';

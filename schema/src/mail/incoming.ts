@@ -1,5 +1,5 @@
 /**
- * Reading one incoming mail (issue 26, docs/email.md "Incoming mail"): mailparser for the MIME, email-reply-parser
+ * Reading one incoming mail (docs/email.md "Incoming mail"): mailparser for the MIME, email-reply-parser
  * for the quoted history and signatures, sanitize-html for the HTML anyone will see. Nothing here writes; the
  * decisions (new ticket, thread, held, loop) are services/incomingMail.ts's. Every string leaving here is safe to
  * store on both databases: no NUL, no lone surrogate.

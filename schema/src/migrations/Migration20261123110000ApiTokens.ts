@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Personal access tokens (issue 11): only a SHA-256 of each secret is stored, looked up by its unique index. */
+/** Personal access tokens: only a SHA-256 of each secret is stored, looked up by its unique index. */
 export class Migration20261123110000ApiTokens extends Migration {
   async up(): Promise<void> {
     const knex = this.getKnex();

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Server-side read state (issue 13): one `conversations` row per agent and partner, kept in the same transaction
+ * Server-side read state: one `conversations` row per agent and partner, kept in the same transaction
  * as every message write, so the message center's list and unread counts read one row per partner. The messages
  * index gains the id, so a conversation pages newest first and counts past a read position on the index alone.
  *

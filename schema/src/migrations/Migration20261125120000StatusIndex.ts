@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * `tickets_assignee_status_id_index` (issue 15): a status filter in id order (the web app's default list, the
+ * `tickets_assignee_status_id_index`: a status filter in id order (the web app's default list, the
  * unsolved tickets) walks one range per status instead of one per (status, priority), merged. On 300,000 tickets
  * the unsolved first page of an agent with 30,000 took 208 µs instead of 663 µs in SQLite.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Which API token created a webhook and which last changed it (issue 22): such a webhook is disabled when either
+ * Which API token created a webhook and which last changed it: such a webhook is disabled when either
  * token is revoked or expires (services/webhooks.ts). Plain columns, no foreign key: tokens are never deleted but
  * with their agent, whose webhooks go too; and SQLite cannot add a column with a foreign key in place.
  */

@@ -3,7 +3,7 @@ import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import { usernameKey } from '../text/usernames.js';
 
 /**
- * Look-alike usernames (issue 22): `users.username_key` holds each name's key (text/usernames.ts: NFKC, no
+ * Look-alike usernames: `users.username_key` holds each name's key (text/usernames.ts: NFKC, no
  * invisible characters, case-folded, UTS #39 confusables skeleton), unique together with `username_key_dup`.
  *
  * Existing look-alike accounts must keep working, so the index cannot simply be unique on the key: the first

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 
 /**
- * The ticket timeline (issue 24): the append-only event record of every ticket change (`ticket_events`), the
+ * The ticket timeline: the append-only event record of every ticket change (`ticket_events`), the
  * per-ticket counter its seqs are allocated from (`tickets.event_seq`, bumped with UPDATE ... RETURNING in the
  * change's transaction), internal notes and their revisions.
  *

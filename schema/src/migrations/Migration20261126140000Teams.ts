@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 
 /**
- * Shared queues, part 1 (issue 27): roles, teams, and tickets of a team.
+ * Shared queues, part 1: roles, teams, and tickets of a team.
  *
  * - `users.role` (ADMIN or AGENT). The demo account becomes the admin; a database without it makes its oldest
  *   account the admin, so every installation has one.

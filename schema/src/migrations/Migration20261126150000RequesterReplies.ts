@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Talking to the requester (issue 25): agents' public replies (`ticket_replies`, with their delivery state), what
+ * Talking to the requester: agents' public replies (`ticket_replies`, with their delivery state), what
  * requesters send (`requester_messages`), each ticket's requester link (`requester_links`: a per-ticket nonce and
  * the SHA-256 of the link's token, never the token itself) and the mail outbox (`mail_outbox`: one row per mail to
  * send, written in the reply's transaction, drained by schema/src/mail/sender.ts).

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Files on the public conversation (issue 25): the attachments of an agent's reply to the requester, and (for the
+ * Files on the public conversation: the attachments of an agent's reply to the requester, and (for the
  * requester page's answers) of a requester's message. Each row belongs to exactly one of them; the bytes live
  * beside the ticket as ticket images do, so a reply and its files commit or fail together. Internal notes have no
  * attachments at all: no column here can name one.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Auto-assignment (issue 27): a team setting, off by default, that gives each new unassigned ticket of the team to
+ * Auto-assignment: a team setting, off by default, that gives each new unassigned ticket of the team to
  * its least-loaded member online (services/autoAssign.ts). One column; the loads are read from the counters the
  * triage triggers keep (ticket_counts, keyed by assignee and team since 20261126140000), so no index is added.
  */

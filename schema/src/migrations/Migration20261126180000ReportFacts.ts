@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { rebuildReportFacts } from './reportFold.js';
 
 /**
- * Reports (issue 29): the report facts, derived from the event record (`ticket_events`) in the same transaction as
+ * Reports: the report facts, derived from the event record (`ticket_events`) in the same transaction as
  * each event (the fold: ./reportFold.ts; services/reports/facts.ts, called from the change log's appendTicketEvents), so a write is in every
  * report as soon as it commits, with no nightly job and no search cluster.
  *

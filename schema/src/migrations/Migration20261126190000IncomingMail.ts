@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Incoming mail (issue 26): every mail the SMTP listener accepted, with its full original, its parsed text, its
+ * Incoming mail: every mail the SMTP listener accepted, with its full original, its parsed text, its
  * sanitised HTML and its authentication result, and what it became (a ticket, a requester's message, held, a loop).
  * `message_id` is unique: several gateways accept each mail once. A held message an agent discards keeps its place
  * in the timeline as a tombstone (`requester_messages.discarded_at`; its text and files are removed).

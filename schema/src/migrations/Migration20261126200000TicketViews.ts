@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Views (issue 28): `ticket_views` (a saved filter plus a scope, personal or shared), and the indexes a team
+ * Views: `ticket_views` (a saved filter plus a scope, personal or shared), and the indexes a team
  * view's pages walk: one range per status of (team_id, status, id), (team_id, status, priority, id) and
  * (team_id, status, updated_at, id), and a team's unassigned tickets per status, (team_id, assignee_id, status, id).
  * The counts need no index: they are sums over the counters the triage triggers keep (ticket_counts, keyed by

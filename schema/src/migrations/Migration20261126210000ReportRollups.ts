@@ -3,7 +3,7 @@ import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import { rebuildReportRollups } from './reportRollups.js';
 
 /**
- * Reports at scale (issue 29): `report_rollups`, the report facts summed per 15-minute, hour and UTC-day cell, keyed
+ * Reports at scale: `report_rollups`, the report facts summed per 15-minute, hour and UTC-day cell, keyed
  * by the ticket's team and assignee now (the access rule's columns, 0 for none) and one breakdown dimension with its
  * value (./reportRollups.ts says every column), kept in the change log's write transaction next to the facts
  * (services/reports/facts.ts). Counts and sums are integers; each duration's histogram is a JSON object from bin to

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The reports' queue (issue 29): what a write contributes to the reports, one JSON row per write (today the entries
+ * The reports' queue: what a write contributes to the reports, one JSON row per write (today the entries
  * that can change a report: services/reports/facts.ts queueReportEvents), appended in the write's transaction and
  * folded into the facts and `report_rollups` in batches (services/reports/rollupQueue.ts) instead of kept by the
  * write itself. A derived table (database.ts DERIVED_TABLES): no entity; empty once folded.

@@ -1,5 +1,5 @@
 /**
- * The fold of the event record into the report facts (issue 29), here below the services so that the migration
+ * The fold of the event record into the report facts, here below the services so that the migration
  * that creates the tables (20261126180000) can fill them from the events already recorded. The report facts: what the reports count and measure, derived from the event record one event at a
  * time by one pure fold (`foldEvent`), kept in the change log's write transaction (`applyReportFacts`, called by
  * changeLog.appendTicketEvents for every entry it appends) and rebuilt from the whole record by the same fold

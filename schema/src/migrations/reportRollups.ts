@@ -1,5 +1,5 @@
 /**
- * Report rollups (issue 29, "fast"): the report facts (./reportFold.ts) summed per time cell, so that a report reads
+ * Report rollups ("fast"): the report facts (./reportFold.ts) summed per time cell, so that a report reads
  * a number of rows that depends on its range and its groups, not on how many tickets there are.
  *
  * - Cells: a fact counts in the 15-minute (Q), hour (H) and UTC day (D) cell its instant falls in. Every IANA zone's

@@ -11,7 +11,7 @@ export interface UserRecord {
   username: string;
   email: string;
   createdAt: Date;
-  /** ADMIN or AGENT (issue 27); absent where a record was read without it (then AGENT). */
+  /** ADMIN or AGENT; absent where a record was read without it (then AGENT). */
   role?: 'ADMIN' | 'AGENT';
 }
 export interface TeamRecord {
@@ -53,7 +53,7 @@ export interface TicketRecord {
   type: TicketType;
   priority: TicketPriority;
   status: TicketStatus;
-  /** Null: an unassigned ticket of its team (issue 27). */
+  /** Null: an unassigned ticket of its team. */
   assigneeId: number | null;
   /** Null: no team (a private ticket of its assignee). */
   teamId: number | null;

@@ -106,7 +106,7 @@ export async function seedDemo(orm: Orm): Promise<void> {
         usernameKey: usernameKey(a.username),
         email: a.email,
         passwordHash: hashes[i],
-        // The demo account is the admin; Marnie and Bobbie are agents, in no common team (issue 27).
+        // The demo account is the admin; Marnie and Bobbie are agents, in no common team.
         role: a.email === 'demo@fulcrum.app' ? 'ADMIN' : 'AGENT',
         createdAt: at(10_000 - i),
       }),

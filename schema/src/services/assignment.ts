@@ -1,5 +1,5 @@
 /**
- * Assignment (issue 27): who a ticket belongs to, changed by compare-and-set. `assignTicket` and `takeTicket` name
+ * Assignment: who a ticket belongs to, changed by compare-and-set. `assignTicket` and `takeTicket` name
  * the version the caller saw; the change is made only while the ticket still has it, so of two agents taking one
  * ticket at once exactly one succeeds and the other gets CONFLICT with the ticket's current version and assignee
  * (`extensions.currentVersion`, `extensions.assigneeId`). Every assignment is an event of the ticket's record

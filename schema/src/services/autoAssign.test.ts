@@ -1,5 +1,5 @@
 /**
- * Auto-assignment (issue 27, services/autoAssign.ts) on a real database (SQLite, or PostgreSQL + Redis in the second
+ * Auto-assignment (services/autoAssign.ts) on a real database (SQLite, or PostgreSQL + Redis in the second
  * pass, where presence is the Redis one): the setting off, on (least-loaded member online, ties to the lowest id,
  * the assignment a SYSTEM event of the history), nobody online, the admin-only mutation (fast-check over its
  * arguments), concurrent creates, and the simulation of 20 agents and 10,000 tickets (max - min load <= 1).

@@ -1,5 +1,5 @@
 /**
- * Auto-assignment (issue 27): a team setting (`teams.auto_assign`, off by default) that gives each new ticket of the
+ * Auto-assignment: a team setting (`teams.auto_assign`, off by default) that gives each new ticket of the
  * team created without an assignee to the team's least-loaded member online.
  *
  * - Online: an agent with at least one open signed-in socket on any gateway, as the message center shows it

@@ -1,6 +1,6 @@
 /**
  * The change log of the domain: the one seam every write of the service layer passes to record what it changed.
- * A ticket's change is also appended to its event record (`ticket_events`, issue 24) in that same transaction: every
+ * A ticket's change is also appended to its event record (`ticket_events`) in that same transaction: every
  * ticket webhook event drafted here (webhookEvent.ticket/ticketData) carries its timeline event, and note writes
  * pass theirs (`ticketEventOnly`). The record's seq comes from the ticket's counter (`tickets.event_seq`), bumped
  * with UPDATE ... RETURNING under the ticket's row lock; once committed, the record's new seqs go out on the live
@@ -32,10 +32,10 @@ export type TicketEventKind =
   | 'NOTE_ADDED'
   | 'NOTE_EDITED'
   | 'NOTE_DELETED'
-  // A public reply (its TicketReply entry) and a requester's message (its RequesterMessage entry), issue 25.
+  // A public reply (its TicketReply entry) and a requester's message (its RequesterMessage entry).
   | 'REPLY_ADDED'
   | 'MESSAGE_RECEIVED'
-  // An agent let a held mail join the conversation, or discarded it (issue 26).
+  // An agent let a held mail join the conversation, or discarded it.
   | 'HELD_ACCEPTED'
   | 'HELD_DISCARDED';
 
@@ -56,7 +56,7 @@ export interface TicketEventDraft {
   requesterMessageId?: number | null;
   /** Who may read the ticket at this event (its audience's rule, services/ticketAccess.ts): assignee (0: none)... */
   assigneeId: number;
-  /** ...and team (issue 27). */
+  /** ...and team. */
   teamId?: number | null;
   /** The agents who may read it, read in the write's transaction (ticketAudiences): the live `timeline` topics. */
   audience?: number[];

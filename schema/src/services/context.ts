@@ -36,7 +36,7 @@ export interface ServiceDeps {
   presence: Presence;
   /** The webhook delivery engine (URL checks at registration, test sends and redeliveries). */
   webhooks?: WebhookEngine;
-  /** Mail to requesters and their links (issue 25, docs/email.md); absent: no mail server, links on a default secret. */
+  /** Mail to requesters and their links (docs/email.md); absent: no mail server, links on a default secret. */
   mail?: MailSettings;
 }
 
@@ -50,9 +50,9 @@ export interface MailSettings {
   publicUrl: string;
   /** The server's secret the requester links' tokens are derived from (never sent, never stored beside them). */
   linkSecret: string;
-  /** FULCRUM_MAIL_DEFAULT_AGENT: the email of the agent who owns mail from new addresses (issue 26). */
+  /** FULCRUM_MAIL_DEFAULT_AGENT: the email of the agent who owns mail from new addresses. */
   defaultAgent?: string;
-  /** FULCRUM_MAIL_DEFAULT_TEAM: the team (name or id) that gets tickets from new addresses instead (issue 27). */
+  /** FULCRUM_MAIL_DEFAULT_TEAM: the team (name or id) that gets tickets from new addresses instead. */
   defaultTeam?: string;
   /** Wakes this process's mail sender once a transaction that queued mail has committed. */
   wake?: () => void;

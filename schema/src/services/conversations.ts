@@ -1,5 +1,5 @@
 /**
- * The message center's read state (issue 13): one `conversations` row per agent and partner (entities/Conversation)
+ * The message center's read state: one `conversations` row per agent and partner (entities/Conversation)
  * holds the newest message between them, the agent's read position and the exact number of unread messages. The
  * message writes (services/messages.ts) keep it in the same transaction, so a list of conversations and the unread
  * total are one statement each, however many messages there are.

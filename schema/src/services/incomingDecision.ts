@@ -8,7 +8,7 @@
  *
  * Outside a thread a mail opens a new ticket, of its sender, unless:
  * - it is automatic: only recorded (LOOP);
- * - its From is an agent's (a User's email): an agent forwarding a customer's mail, the decision of issue 42. With
+ * - its From is an agent's (a User's email): an agent forwarding a customer's mail (docs/email.md "Mail from an agent's address"). With
  *   the agent's address authenticated and a forwarded sender read (mail/forwarded.ts), the ticket is the agent's
  *   (they are its history's actor) and the forwarded customer its requester; without either, it is HELD on a new
  *   ticket (UNVERIFIED, or DMARC on a DMARC failure, or SENDER when no requester can be read). No customer is ever made

@@ -1,5 +1,5 @@
 /**
- * Incoming mail (issue 26, docs/email.md "Incoming mail"): what one mail the SMTP listener accepted becomes, decided
+ * Incoming mail (docs/email.md "Incoming mail"): what one mail the SMTP listener accepted becomes, decided
  * once by services/incomingDecision.ts (THE rule, its comment says it all), written here in one transaction with its
  * event record (the change log) and its original; a new ticket by services/incomingTicket.ts.
  *
@@ -56,9 +56,7 @@ export {
   newTicket,
   NoMailOwnerError,
   ticketDescriptionFor,
-  ticketSubjectFor,
   ticketTitleFor,
-  UNKNOWN_REQUESTER,
 } from './incomingTicket.js';
 
 /** One mail as the listener accepted it. */

@@ -160,7 +160,7 @@ export interface NewTicketOptions {
  * A new ticket of the sender, or of `options.requester`: the customer with that address (created, owned by the
  * default agent, when none exists) is its requester, its owner agent its assignee; its first entry is the mail's
  * message (MESSAGE_RECEIVED), with the mail's files but the first image, which is the ticket's image. With a default
- * team set (FULCRUM_MAIL_DEFAULT_TEAM, issue 27) every new ticket goes to that team instead, unassigned in it, or to
+ * team set (FULCRUM_MAIL_DEFAULT_TEAM) every new ticket goes to that team instead, unassigned in it, or to
  * the member auto-assignment chooses when the team has it on (services/autoAssign.ts: the SYSTEM's assignment event
  * in this transaction). A held one (the module's comment) is never auto-assigned. `runRules` says whether rules may
  * run on the new ticket now: never on a held one.
@@ -183,7 +183,7 @@ export async function newTicket(
   if (await agentOf(em, requester.address)) requester = UNKNOWN_REQUESTER;
   const address = requester.address;
   let customer = await em.findOne(Customer, { email: address }, { populate: ['owner'] });
-  // Issue 27: every ticket that arrives by mail lands in the default team when one is set, a known customer's too.
+  // Every ticket that arrives by mail lands in the default team when one is set, a known customer's too.
   const teamId = await defaultTeam(em, ctx.deps);
   if (!customer) {
     const owner = await defaultAgent(em, ctx.deps, teamId);

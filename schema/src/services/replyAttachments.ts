@@ -1,5 +1,5 @@
 /**
- * Files on the public conversation (issue 25, docs/email.md "Limits"): an agent's reply to the requester carries up
+ * Files on the public conversation (docs/email.md "Limits"): an agent's reply to the requester carries up
  * to LIMITS.replyAttachments.max files, images (PNG, JPEG, GIF, WebP, checked as ticket images are) or PDF, each at
  * most LIMITS.imageBytes; a requester's answer carries images within the ticket's image limits. A note never has
  * one. Every file's type is detected from its bytes; the name is kept as the client gave it (a plain name only), without format or control characters (fileName.ts).

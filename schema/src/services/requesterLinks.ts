@@ -1,5 +1,5 @@
 /**
- * Requester links (issue 25): each ticket's requester reaches the requester page at `/r/<token>`. The token is
+ * Requester links: each ticket's requester reaches the requester page at `/r/<token>`. The token is
  * HMAC-SHA256 under the server's secret of the ticket id and a per-ticket nonce (256 bits, base64url): the agent
  * can copy it again (it is derived, not stored), only its SHA-256 is stored (to find the ticket of a token), and
  * revoking draws a new nonce, so the old token finds nothing. Who may copy or revoke a ticket's link is decided by

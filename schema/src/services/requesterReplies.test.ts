@@ -1,5 +1,5 @@
 /**
- * Talking to the requester (issue 25), in the service layer: replies (NOT_CONFIGURED without a mail server, QUEUED
+ * Talking to the requester, in the service layer: replies (NOT_CONFIGURED without a mail server, QUEUED
  * with their mail-outbox row in the reply's transaction otherwise), the timeline's new entries and its REPLIES
  * filter, requester links (stable, revocable, only for the ticket's agents), the requester's view and answers (a
  * SOLVED ticket reopens, actor REQUESTER, via REQUESTER_PAGE), wrong tokens (NOT_FOUND, rate-limited) and the

@@ -1,5 +1,5 @@
 /**
- * Public replies to the requester (issue 25): an agent's reply is a timeline entry (REPLY_ADDED) and one mail,
+ * Public replies to the requester: an agent's reply is a timeline entry (REPLY_ADDED) and one mail,
  * written with its mail-outbox row in one transaction (the change log's); mail/sender.ts sends it. Without a mail
  * server the reply is kept as NOT_CONFIGURED. The mail is composed from the reply alone (mail/compose.ts).
  * Who may reply is decided by services/ticketAccess.ts.
@@ -280,7 +280,7 @@ export async function replyRecord(ctx: ServiceContext, rawReplyId: unknown): Pro
 
 /**
  * Of these tickets (ones the caller has read), which have an unanswered requester message: their last public entry
- * is the requester's (a held message, issue 26, is no one's word yet). One statement for a page of tickets (the dashboard's `Ticket.awaitingReply`).
+ * is the requester's (a held message is no one's word yet). One statement for a page of tickets (the dashboard's `Ticket.awaitingReply`).
  */
 export async function awaitingReply(ctx: ServiceContext, ticketIds: readonly number[]): Promise<Map<number, boolean>> {
   const result = new Map<number, boolean>(ticketIds.map((id) => [id, false]));

@@ -1,5 +1,5 @@
 /**
- * The requester's side (issue 25): THE one predicate of what a requester may see of a ticket, and their answers.
+ * The requester's side: THE one predicate of what a requester may see of a ticket, and their answers.
  *
  * A requester holds a link (services/requesterLinks.ts), not an account. Through it they see the ticket's title
  * and status and its public entries only: the agents' replies (by the agent's name) and their own messages, in

@@ -1,5 +1,5 @@
 /**
- * Teams and roles (issue 27). Admins create teams, add and remove members and set roles; every agent lists their
+ * Teams and roles. Admins create teams, add and remove members and set roles; every agent lists their
  * own teams (an admin every team). A role or membership change takes effect at the very next request and live
  * event: the access policy (services/ticketAccess.ts) reads the viewer's role and teams at each call.
  * Removing a member unassigns their tickets of that team (each an event, services/assignment.ts).

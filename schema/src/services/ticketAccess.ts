@@ -1,5 +1,5 @@
 /**
- * The ticket-access policy: who may see and change a ticket, in every form the rule takes. The rule (issue 27):
+ * The ticket-access policy: who may see and change a ticket, in every form the rule takes. The rule:
  * an agent may read and change a ticket assigned to them or belonging to one of their teams; an admin may read and
  * change every ticket. The legacy REST facade keeps the spec's rule exactly: only the tickets assigned to the
  * caller (its scope has no team and no admin, whoever calls). Changing the rule is an edit of this module alone,
@@ -52,7 +52,7 @@ export interface AccessScope {
   admin: boolean;
   teamIds: number[];
   /**
-   * A team view's narrowing (issue 28, `viewScope`): only the tickets of this team (and only its unassigned ones),
+   * A team view's narrowing (`viewScope`): only the tickets of this team (and only its unassigned ones),
    * intersected with what the viewer may read, in every form of the rule below.
    */
   view?: { teamId: number; unassigned: boolean };

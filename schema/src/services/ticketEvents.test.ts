@@ -1,5 +1,5 @@
 /**
- * The ticket event record (issue 24): every ticket write appends its events in its own transaction, through the
+ * The ticket event record: every ticket write appends its events in its own transaction, through the
  * change log, with the actor, the door and the field changes in GraphQL spelling; seqs 1, 2, 3... per ticket
  * without gaps, also under concurrent writers; the table refuses UPDATE and DELETE in the database itself.
  * A real database (SQLite, or PostgreSQL + Redis in the second pass) through the schema package's kit.

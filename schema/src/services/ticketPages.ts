@@ -159,7 +159,7 @@ function criteria(scope: ticketAccess.AccessScope, filter: TicketFilter, orderBy
   const requested = (orderBy as TicketOrder | null | undefined) ?? (search ? 'RELEVANCE' : 'NEWEST');
   return {
     // "Assigned to me" is the scope of an agent in no team: the same fragment, bindings and plans as before teams.
-    // A view's scope (issue 28) replaces "assigned to me": the rule's viewScope, "may read" AND the view's part.
+    // A view's scope replaces "assigned to me": the rule's viewScope, "may read" AND the view's part.
     scope: view
       ? ticketAccess.viewScope(scope, view.scope, view.teamId)
       : filter.assignedToMe
@@ -444,7 +444,7 @@ export async function listTickets(
   };
 }
 
-/** The scope part of a view (issue 28): which tickets it reads before its filter. */
+/** The scope part of a view: which tickets it reads before its filter. */
 export interface PageView {
   scope: ticketAccess.ViewScopeKind;
   teamId: number | null;

@@ -1,5 +1,5 @@
 /**
- * The timeline service (issue 24): notes with revisions and tombstones, the timeline newest first with its filter
+ * The timeline service: notes with revisions and tombstones, the timeline newest first with its filter
  * and cursors, the history after deletion, ownership (another agent gets NOT_FOUND everywhere), the note body rules
  * (fast-check: stored exactly, NUL refused as BAD_USER_INPUT with the shared message). A real database (SQLite,
  * or PostgreSQL + Redis in the second pass) through the schema package's kit.

@@ -184,7 +184,7 @@ export async function updateTicket(ctx: ServiceContext, rawId: unknown, input: T
   const ticket = await ticketAccess.findForChange(ctx, rawId);
   const before = ticketData(ticket);
   const previous = facetsOf(ticket);
-  // An edit never moves the ticket (issue 27: assignTicket and takeTicket do): a legacy body's `assignee` is ignored.
+  // An edit never moves the ticket (assignTicket and takeTicket do): a legacy body's `assignee` is ignored.
   const { data, checkedImage } = await validateAll(ctx, { ...input, assigneeId: undefined }, image);
   assignFields(ctx, ticket, data);
   ticket.updatedAt = new Date();

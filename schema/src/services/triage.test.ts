@@ -1,5 +1,5 @@
 /**
- * Triage (issue 14), where it lives: listTickets' filters (status, priority, type, requester), its orders and
+ * Triage, where it lives: listTickets' filters (status, priority, type, requester), its orders and
  * their cursors, the per-status counts (services/tickets.ts) and the per-agent counters the database keeps by
  * trigger (migration 20261123140000, `ticket_counts`). Checked against a model of the same tickets, on a real
  * database through the schema package's kit; no gateway.

@@ -1,5 +1,5 @@
 /**
- * Live view counts (issue 28, Subscription.viewCountEvents): after a ticket change anywhere (any gateway: the ticket
+ * Live view counts (Subscription.viewCountEvents): after a ticket change anywhere (any gateway: the ticket
  * topic crosses Redis), each open subscription of an agent who may read the ticket (its live audience, the access
  * rule's `subscribe`) gets the counts of its views that changed; after a change of the viewer's set of views or of
  * one of them (the `viewList` topic) the views gained, changed (renamed, another filter, scope, team or sharing)

@@ -1,5 +1,5 @@
 /**
- * Views (issue 28, services/views.ts and viewCounts.ts) on a real database (SQLite, or PostgreSQL + Redis in the
+ * Views (services/views.ts and viewCounts.ts) on a real database (SQLite, or PostgreSQL + Redis in the
  * second pass): every scope and the defaults, personal and shared views, counts equal to the paged totals (also
  * after concurrent writes), the access rule (another team's view shows nothing to a non-member, a member who leaves
  * keeps a view that shows nothing), ViewInput under fast-check, and the live counts and views (with Redis: also

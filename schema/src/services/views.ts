@@ -1,5 +1,5 @@
 /**
- * Views (issue 28): a saved filter plus a scope (MINE, TEAM_UNASSIGNED, TEAM, ALL), personal or shared, and the
+ * Views: a saved filter plus a scope (MINE, TEAM_UNASSIGNED, TEAM, ALL), personal or shared, and the
  * defaults every agent has without a row (My tickets, and for each of their teams its Unassigned and its unsolved
  * tickets). A view's tickets are a page of `tickets` (ticketPages.listTickets) read with the view's scope, which is
  * the access rule's `viewScope`: "may read" AND the view's part, whoever made the view. Its count is exactly that

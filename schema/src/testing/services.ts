@@ -56,7 +56,7 @@ function sessionPort(): SessionPort {
 }
 
 /**
- * The suites written before roles (issue 27) prove agent-to-agent isolation with Demo as one of the agents, and the
+ * The suites written before roles prove agent-to-agent isolation with Demo as one of the agents, and the
  * seed makes Demo an admin (who reads every ticket): the kit opens with Demo as a plain agent unless `admin` is
  * asked for, as the gateway's test harness does.
  */

@@ -14,7 +14,7 @@ const skeleton = (text: string) => unhomoglyph(text.normalize('NFD')).normalize(
 const fold = (text: string) => text.toUpperCase().toLowerCase();
 
 /**
- * The key under which usernames must be unique (issue 22): names with the same key look alike, so a new name
+ * The key under which usernames must be unique: names with the same key look alike, so a new name
  * whose key is taken is refused as taken. Steps:
  *
  * 1. NFKC (fullwidth `Ｄｅｍｏ`, ligatures and other compatibility forms become plain letters), and every

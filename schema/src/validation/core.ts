@@ -17,7 +17,7 @@ export const LIMITS = {
   macroName: { min: 2, max: 50 },
   macroDescription: { min: 1, max: 2000 },
   message: { min: 1, max: 2000 },
-  /** An internal note on a ticket (issue 24). */
+  /** An internal note on a ticket. */
   ticketNote: { min: 1, max: 10_000 },
   /** Longest email we store; not in the spec, but an unbounded column is an invitation. */
   email: { max: 255 },
@@ -25,13 +25,13 @@ export const LIMITS = {
   imageBytes: 5 * 1024 * 1024,
   /** Pixels (width x height) of a ticket image: what it costs to decode (8000 x 8000 would be 192 MB as RGB). */
   imagePixels: 50_000_000,
-  /** Files attached to one reply to the requester (issue 25): how many, and each one's size (the image limit). */
+  /** Files attached to one reply to the requester: how many, and each one's size (the image limit). */
   replyAttachments: { max: 5 },
   /** An attachment's file name, in characters (no path, no control characters). */
   attachmentName: { max: 200 },
   /** The dashboard search box: longer input is refused with MESSAGES.searchLength (no engine sees it). */
   search: { max: 200 },
-  /** A team's name (issue 27), after trimming. */
+  /** A team's name, after trimming. */
   teamName: { min: 1, max: 50 },
 } as const;
 
@@ -67,7 +67,7 @@ export const MESSAGES = {
   loginFailed: 'Email or password is incorrect.',
   emailInUse: 'Email address is already in use.',
   usernameInUse: 'Username is already in use.',
-  // Says only that tickets name the customer: how many would count other agents' tickets too (issue 22).
+  // Says only that tickets name the customer: how many would count other agents' tickets too.
   customerInUse: 'This customer is the requester of tickets and cannot be deleted. Change the requester of those tickets first.',
   imageType: 'Image must be a PNG, JPEG, GIF or WebP file.',
   imageSize: 'Image must be 5 MB or smaller.',
@@ -80,7 +80,7 @@ export const MESSAGES = {
   /** Another agent named as a ticket's assignee (the access rule: services/ticketAccess.ts). */
   ticketAssignee: 'Tickets can only be assigned to yourself.',
   ticketRequesterUnknown: 'Requester not found.',
-  // Teams and assignment (issue 27).
+  // Teams and assignment.
   teamName: 'Team name must be 1 to 50 characters.',
   teamNameTaken: 'A team with this name already exists.',
   teamUnknown: 'Team not found.',
@@ -97,16 +97,16 @@ export const MESSAGES = {
   pageCursor: 'Invalid cursor: pass the endCursor of the previous page of the same list (same filter and order), or start again from the first page.',
   ticketStatus: 'Status must be one of OPEN, PENDING, SOLVED.',
   searchLength: 'Search must be at most 200 characters. Shorten it and try again.',
-  // The message center's read state, presence and typing (issue 13).
+  // The message center's read state, presence and typing.
   invalidUserId: 'Invalid user id.',
   invalidMessageId: 'Invalid message id.',
   conversationWithSelf: 'Pick another agent: you have no conversation with yourself.',
   messageToSelf: 'You cannot send a message to yourself.',
   /** Truncated or damaged files, and files with something else hidden after the image (polyglots). */
   imageDamaged: 'Image file is damaged, incomplete, or has other content attached.',
-  // Attachments of a reply to the requester (issue 25, docs/email.md "Limits").
+  // Attachments of a reply to the requester (docs/email.md "Limits").
   attachmentCount: 'Attach at most 5 files to one reply.',
-  /** The requester page's answer (issue 25): images only, as many as a reply's files. */
+  /** The requester page's answer: images only, as many as a reply's files. */
   imageCount: 'Attach at most 5 images to one message.',
   requesterForm: 'The form could not be read. Choose your images in the Images field and send again.',
   /** The requester page: the ticket's requester messages hold as many bytes of files as one ticket takes. */
@@ -143,7 +143,7 @@ export const DEFAULT_TICKET_PRIORITY: TicketPriority = 'Low';
 /** OPEN: to do; PENDING: waiting on the requester; SOLVED: done. The dashboard shows unsolved ones by default. */
 export const TICKET_STATUSES = ['OPEN', 'PENDING', 'SOLVED'] as const;
 
-/** An agent's role (issue 27): ADMIN manages teams and roles and may read every ticket. */
+/** An agent's role: ADMIN manages teams and roles and may read every ticket. */
 export const ROLES = ['ADMIN', 'AGENT'] as const;
 export type Role = (typeof ROLES)[number];
 export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);

@@ -3,7 +3,7 @@
  */
 import { collect, hasNul, type FieldErrors } from './checks.js';
 
-/** Reports (issue 29): the longest range one report may cover, in days (two years, a leap day included). */
+/** Reports: the longest range one report may cover, in days (two years, a leap day included). */
 export const REPORT_LIMITS = { maxDays: 731 } as const;
 
 export const REPORT_MESSAGES = {

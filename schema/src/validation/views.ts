@@ -4,7 +4,7 @@
 import { collect, isControl, type FieldErrors } from './checks.js';
 
 /**
- * Views (issue 28): a saved filter plus a scope. MINE: the tickets assigned to the viewer; TEAM_UNASSIGNED: a team's
+ * Views: a saved filter plus a scope. MINE: the tickets assigned to the viewer; TEAM_UNASSIGNED: a team's
  * unassigned tickets; TEAM: a team's tickets; ALL: every ticket the viewer may read.
  */
 export const VIEW_SCOPES = ['MINE', 'TEAM_UNASSIGNED', 'TEAM', 'ALL'] as const;

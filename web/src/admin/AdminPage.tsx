@@ -30,7 +30,7 @@ const ADMIN_PAGE = graphql(`
   }
 `);
 
-/** /admin: teams and their members, and the agents' roles (issue 27). Admins only; an agent is told so. */
+/** /admin: teams and their members, and the agents' roles. Admins only; an agent is told so. */
 export default function AdminPage() {
   const me = useSignedInUser();
   if (me.role !== 'ADMIN')

@@ -26,7 +26,7 @@ interface SeqConnection {
 /**
  * A ticket's timeline: per filter, the first page (with the live entries put on top of it) is one cached list, and
  * each older page is a list of its own (by its `after`): a live entry then changes a list of about a page, and the
- * page's query reads that much again, not the 5,000 entries a long timeline may hold (issue 24; the ticket page
+ * page's query reads that much again, not the 5,000 entries a long timeline may hold (the ticket page
  * watches the older pages it loaded: tickets/timeline/olderPages.ts). Entries newest first, each seq once. Nothing
  * leaves a timeline (a deleted note stays as its tombstone), so live entries and a first page fetched again (the
  * catch-up after a reconnect) are merged by seq; a first page that does not reach the entries held (more new

@@ -49,7 +49,7 @@ interface ListArgs {
     assignedToMe?: boolean | null;
   } | null;
   orderBy?: string | null;
-  /** A view's list (issue 28): its scope is the server's. */
+  /** A view's list: its scope is the server's. */
   viewId?: number | null;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The seeded demo agents (Demo Login, "Log in as Demo User", the message center's demo helper).
  *
- * Decision (issue 10): `@fulcrum/schema/demo` stays the one import from schema/ besides the shared validation module
+ * Decision: `@fulcrum/schema/demo` stays the one import from schema/ besides the shared validation module
  * (`@fulcrum/schema/validation`); the lint boundary allows exactly these two. Why: the schema package's seed writes
  * these accounts into the database, and the web app must log in with exactly those credentials; one definition
  * cannot drift. The module is dependency-free (no ORM, no decorators), so the browser bundle takes nothing of the

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { graphql } from '../gql';
 
 /**
- * Presence and typing (issue 13). Presence events set `User:{id}.online` in the cache, newest version wins (events
+ * Presence and typing. Presence events set `User:{id}.online` in the cache, newest version wins (events
  * from different gateways may arrive out of order); the picker reads `online` with its users. Typing signals are
  * kept for a few seconds in a reactive var, never stored anywhere else.
  */

@@ -4,7 +4,7 @@ import { graphql } from '../gql';
 import './live.css';
 
 /**
- * Unread messages are counted by the server (issue 13): `unreadMessageCount` for the openers' badge, each
+ * Unread messages are counted by the server: `unreadMessageCount` for the openers' badge, each
  * conversation's `unreadCount` for the picker. Both live in the Apollo cache; the `unreadCountEvents` subscription
  * writes the new counts there whenever they change anywhere (a message arrives, an unread one is deleted, or the
  * agent reads on another tab or device), and a reload or a reconnect's catch-up simply asks again.

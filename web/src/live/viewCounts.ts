@@ -2,7 +2,7 @@ import type { ApolloCache, ApolloClient, Reference } from '@apollo/client';
 import { graphql } from '../gql';
 
 /**
- * The counts of the agent's views that changed (issue 28): at most a few batches a second, the first one all. A
+ * The counts of the agent's views that changed: at most a few batches a second, the first one all. A
  * view comes whole (`view`) when it is new to the subscription (the first batch; a view made in another tab, shared
  * with the agent, a team joined) or was changed (a colleague renamed a shared view, changed its filter, ...); a
  * lost one comes with `removed`. `view` selects what the dashboard reads of each view (DashboardPage's `views`, the

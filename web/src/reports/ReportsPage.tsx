@@ -199,7 +199,7 @@ function ChartWithTable({ id, title, table, file, children }: { id: string; titl
 }
 
 /**
- * Reports (issue 29): volume and times of the tickets the viewer may read (their own and their teams'), over local
+ * Reports: volume and times of the tickets the viewer may read (their own and their teams'), over local
  * dates in the browser's time zone (overridable), by day, week or month, optionally by team, assignee, priority,
  * type or status. Opens on the last 7 days including today. Everything is in the address (shareable, reload-safe).
  * Loaded only on this route: Recharts stays out of the dashboard's bundle.

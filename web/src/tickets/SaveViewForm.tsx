@@ -29,7 +29,7 @@ const SCOPES: readonly (readonly [ViewScope, string])[] = [
 ];
 
 /**
- * "Save as view" (issue 28): the list's current search and chips saved with a scope, personal or shared with the
+ * "Save as view": the list's current search and chips saved with a scope, personal or shared with the
  * team. The new view is added to the cached `views` from the answer and selected.
  */
 export function SaveViewForm(props: { filter: TicketFilter; teams: { id: number; name: string }[] }) {

@@ -56,7 +56,7 @@ interface TicketAssignmentProps {
 }
 
 /**
- * Take and Assign on the ticket page (issue 27). Both compare and set on the version shown: when someone else came
+ * Take and Assign on the ticket page. Both compare and set on the version shown: when someone else came
  * first, the server answers CONFLICT and the page says who has the ticket now and shows it as it is (reloaded), so
  * the agent decides again on what is true. Live changes by others arrive through the ticket's live event.
  */

@@ -53,7 +53,7 @@ export const TicketRow_ticket = graphql(`
   }
 `);
 
-/** The ticket page's take (issue 27), from the list: the answer updates the row and the agent's own lists. */
+/** The ticket page's take, from the list: the answer updates the row and the agent's own lists. */
 const TAKE_FROM_LIST = graphql(`
   mutation TakeTicketFromList($id: Int!, $expectedVersion: Int!) {
     takeTicket(id: $id, expectedVersion: $expectedVersion) {

@@ -20,7 +20,7 @@ export function viewHref(id: number): string {
 }
 
 /**
- * The dashboard's views (issue 28): the defaults (My tickets, each team's Unassigned and unsolved) and the saved ones,
+ * The dashboard's views: the defaults (My tickets, each team's Unassigned and unsolved) and the saved ones,
  * each with its count, kept live by the viewCountEvents subscription (live/viewCounts.ts writes into the cache).
  */
 export function ViewSidebar(props: { views: FragmentType<typeof ViewSidebar_view>[]; selected: number }) {

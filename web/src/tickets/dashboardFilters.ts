@@ -67,7 +67,7 @@ export function isDefaultState(state: DashboardState): boolean {
 export function toVariables(state: DashboardState, viewId: number | null = null): { filter: TicketFilter; orderBy: TicketOrder | null } {
   const all = state.statuses.length === 0 || state.statuses.length === STATUSES.length;
   if (viewId != null) {
-    // A view (issue 28) brings its own scope and filter: only what the agent changed on top of it is sent (a part
+    // A view brings its own scope and filter: only what the agent changed on top of it is sent (a part
     // sent replaces the view's), so an untouched view's list total is the view's count.
     const isDefault = !all && state.statuses.length === DEFAULT_STATUSES.length && DEFAULT_STATUSES.every((s) => state.statuses.includes(s));
     return {
@@ -94,7 +94,7 @@ export function toVariables(state: DashboardState, viewId: number | null = null)
   };
 }
 
-/** The view chosen in the sidebar (`?view=<id>`, issue 28); null: the agent's own tickets, as always. */
+/** The view chosen in the sidebar (`?view=<id>`); null: the agent's own tickets, as always. */
 export function useSelectedView(): number | null {
   const [params] = useSearchParams();
   return viewIdOf(params);

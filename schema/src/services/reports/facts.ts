@@ -1,5 +1,5 @@
 /**
- * The report facts (issue 29), folded from the change log's entries. The write's transaction only queues the
+ * The report facts, folded from the change log's entries. The write's transaction only queues the
  * entries that can change a report (changeLog.appendTicketEvents calls `queueReportEvents`: one insert into
  * `report_rollup_queue`); the fold (./rollupQueue.ts) takes the queue in order, a batch at a time, and keeps the
  * facts, the tickets' report state and the rollups with `foldReportEvents`, set-wise: one read of the batch's

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 29): volume (created, solved, reopened, backlog) and times (first response, first resolution,
+ * Reports: volume (created, solved, reopened, backlog) and times (first response, first resolution,
  * resolution) per day, week or month in the viewer's IANA time zone, optionally broken down by team, assignee,
  * priority, type or status. Every number comes from the report facts (./facts.ts, where each metric is defined),
  * which the change log keeps in each write's transaction (their rollups' deltas queued there and folded before a report

@@ -1,5 +1,5 @@
 /**
- * The reports' queue (issue 29, "write throughput with the rollups on ≥ 0.9× without"): a write's transaction does
+ * The reports' queue ("write throughput with the rollups on ≥ 0.9× without"): a write's transaction does
  * not keep the report facts and rollups itself; it appends its entries that can change a report, one row of JSON, to
  * `report_rollup_queue` (facts.ts queueReportEvents), and folds take the queue in order, a batch at a time, and keep
  * the facts, the tickets' report state and the rollups in one transaction (facts.ts foldReportEvents, then

@@ -64,7 +64,7 @@ const MODES: Record<ComposerMode, { tab: string; icon: string; label: string; hi
 const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'];
 
 /**
- * The ticket page's composer (issue 25): two modes, "Reply to requester" and "Internal note", told apart by colour,
+ * The ticket page's composer: two modes, "Reply to requester" and "Internal note", told apart by colour,
  * icon and words, the send button naming the audience ("Send to ada@example.com" / "Add internal note"). The mode is
  * sticky (kept until the agent switches); each mode keeps its own draft, so a note's text never becomes a reply.
  * Macros are inserted where the cursor is, never unasked: "Insert macro" (Ctrl+M, or "/" at the start of an empty

@@ -46,7 +46,7 @@ const HELD_WORDS: Record<string, string> = {
 };
 
 /**
- * A mailed message's facts (issue 26): its sender authentication, why it is held with Accept and Discard (the
+ * A mailed message's facts: its sender authentication, why it is held with Accept and Discard (the
  * mutations' results update the entry in the cache), and its full original on demand (the sanitised HTML in a
  * sandboxed frame, which runs nothing; or the whole text).
  */

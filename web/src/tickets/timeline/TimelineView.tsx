@@ -168,7 +168,7 @@ interface RowBlockProps {
 /**
  * A block of rows, straight into the list (a fragment: the list's items stay its children). An entry arriving on top
  * changes the newest block only: React compares the blocks' rows here and renders none of the other blocks, instead
- * of reconciling thousands of rows one by one on every live entry (issue 24, bench 10e). Blocks follow seqs, not
+ * of reconciling thousands of rows one by one on every live entry (bench 10e). Blocks follow seqs, not
  * positions, so loading older entries at the end leaves every block above as it was.
  */
 const RowBlock = memo(

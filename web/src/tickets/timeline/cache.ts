@@ -8,7 +8,7 @@ import { entryView, TimelineEntry_note } from './documents';
  * One entry written into a cached timeline list of one ticket and filter (read and written here only, never sent):
  * `first: 1` tells the list's merge (apollo/cache.ts) that this is one entry put into the list, not a page, so the
  * write touches that entry and the list's references only, whatever the length of the list (a long timeline is
- * neither read out nor written back: issue 24's 5,000 entries).
+ * neither read out nor written back: a timeline of 5,000 entries).
  */
 const TIMELINE_ENTRY = graphql(`
   query TimelineEntryWrite($ticketId: Int!, $timelineFilter: TimelineFilter!) {

@@ -2,7 +2,7 @@ import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 
 /**
- * A note's Markdown as HTML, safe to insert (issue 24: "raw HTML never executes"). Two layers:
+ * A note's Markdown as HTML, safe to insert ("raw HTML never executes"). Two layers:
  * 1. marked renders with a renderer that never passes HTML through: raw HTML in the note (`<script>`, `<img
  *    onerror>`, comments) is shown as text, links keep only http(s) and mailto addresses (a `javascript:` link is
  *    its text), and images become links (the page loads nothing a note names; the CSP would refuse it anyway);

@@ -9,7 +9,7 @@ const NONE: readonly string[] = [];
 /**
  * The older pages of a ticket's timeline that the agent loaded below the page's own first page. Each is a cached
  * list of its own (apollo/cache.ts) and each is watched on its own: a note edited or deleted in one of them shows
- * there, and a live entry, which changes the first page only, reads none of them again (issue 24: a live entry on
+ * there, and a live entry, which changes the first page only, reads none of them again (a live entry on
  * a page of 5,000 entries). They are cache watches, not queries: nothing fetches them again after a reconnect (what
  * a page held stays true; the first page brings what is new). The pages hang off the first page's end: a first
  * page fetched again that replaced the list (it did not reach the entries held) has a new end and leaves them, and
