@@ -49,15 +49,7 @@ import { facetsOf, publishTicket } from './tickets.js';
 import { recordRequesterMessage, reopenForMessage } from './requesterMessage.js';
 
 export { HELD_REASONS, type HeldReason, type IncomingOutcome, type MailAuthResult } from './incomingDecision.js';
-export {
-  customerNameFor,
-  keptFiles,
-  MAX_MAIL_ATTACHMENTS,
-  newTicket,
-  NoMailOwnerError,
-  ticketDescriptionFor,
-  ticketTitleFor,
-} from './incomingTicket.js';
+export { customerNameFor, keptFiles, MAX_MAIL_ATTACHMENTS, newTicket, NoMailOwnerError, ticketDescriptionFor, ticketTitleFor } from './incomingTicket.js';
 
 /** One mail as the listener accepted it. */
 export interface AcceptedMail {
