@@ -23,7 +23,7 @@ interface List {
   tickets: { __typename: 'TicketConnection'; nodes: Row[] };
 }
 const LIST: TypedDocumentNode<List, { filter?: Record<string, unknown>; viewId?: number | null }> = gql`
-  query List($filter: TicketFilter, $viewId: Int) {
+  query SearchMatchList($filter: TicketFilter, $viewId: Int) {
     tickets(first: 50, filter: $filter, viewId: $viewId) {
       nodes {
         id

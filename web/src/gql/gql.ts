@@ -28,6 +28,9 @@ type Documents = {
     "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": typeof types.CreateApiTokenDocument,
     "\n  query List($filter: TicketFilter) {\n    tickets(first: 50, filter: $filter) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        status\n        priority\n        type\n        requesterId\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ListDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": typeof types.ListFacets_TicketFragmentDoc,
+    "\n  query SearchMatchList($filter: TicketFilter, $viewId: Int) {\n    tickets(first: 50, filter: $filter, viewId: $viewId) {\n      nodes {\n        id\n        title\n        searchMatch {\n          in\n          snippet\n          highlights {\n            start\n            length\n          }\n        }\n      }\n    }\n  }\n": typeof types.SearchMatchListDocument,
+    "\n  mutation Take($id: Int!) {\n    takeTicket(id: $id, expectedVersion: 1) {\n      id\n      title\n      searchMatch {\n        in\n        snippet\n        highlights {\n          start\n          length\n        }\n      }\n    }\n  }\n": typeof types.TakeDocument,
+    "\n        query Plain($filter: TicketFilter) {\n          tickets(first: 50, filter: $filter) {\n            nodes {\n              id\n              title\n            }\n          }\n        }\n      ": typeof types.PlainDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": typeof types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
@@ -132,6 +135,9 @@ const documents: Documents = {
     "\n  mutation CreateApiToken($input: ApiTokenInput!) {\n    createApiToken(input: $input) {\n      secret\n      token {\n        id\n        ...ApiTokenRow_token\n      }\n    }\n  }\n": types.CreateApiTokenDocument,
     "\n  query List($filter: TicketFilter) {\n    tickets(first: 50, filter: $filter) {\n      totalCount\n      statusCounts {\n        open\n        pending\n        solved\n      }\n      nodes {\n        id\n        status\n        priority\n        type\n        requesterId\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ListDocument,
     "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n": types.ListFacets_TicketFragmentDoc,
+    "\n  query SearchMatchList($filter: TicketFilter, $viewId: Int) {\n    tickets(first: 50, filter: $filter, viewId: $viewId) {\n      nodes {\n        id\n        title\n        searchMatch {\n          in\n          snippet\n          highlights {\n            start\n            length\n          }\n        }\n      }\n    }\n  }\n": types.SearchMatchListDocument,
+    "\n  mutation Take($id: Int!) {\n    takeTicket(id: $id, expectedVersion: 1) {\n      id\n      title\n      searchMatch {\n        in\n        snippet\n        highlights {\n          start\n          length\n        }\n      }\n    }\n  }\n": types.TakeDocument,
+    "\n        query Plain($filter: TicketFilter) {\n          tickets(first: 50, filter: $filter) {\n            nodes {\n              id\n              title\n            }\n          }\n        }\n      ": types.PlainDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      id\n      username\n      email\n    }\n  }\n": types.LoginDocument,
     "\n  mutation Signup($input: SignupInput!) {\n    signup(input: $input) {\n      id\n      username\n      email\n    }\n  }\n": types.SignupDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
@@ -292,6 +298,18 @@ export function graphql(source: "\n  query List($filter: TicketFilter) {\n    ti
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n"): (typeof documents)["\n  fragment ListFacets_ticket on Ticket {\n    status\n    priority\n    type\n    requesterId\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchMatchList($filter: TicketFilter, $viewId: Int) {\n    tickets(first: 50, filter: $filter, viewId: $viewId) {\n      nodes {\n        id\n        title\n        searchMatch {\n          in\n          snippet\n          highlights {\n            start\n            length\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query SearchMatchList($filter: TicketFilter, $viewId: Int) {\n    tickets(first: 50, filter: $filter, viewId: $viewId) {\n      nodes {\n        id\n        title\n        searchMatch {\n          in\n          snippet\n          highlights {\n            start\n            length\n          }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Take($id: Int!) {\n    takeTicket(id: $id, expectedVersion: 1) {\n      id\n      title\n      searchMatch {\n        in\n        snippet\n        highlights {\n          start\n          length\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Take($id: Int!) {\n    takeTicket(id: $id, expectedVersion: 1) {\n      id\n      title\n      searchMatch {\n        in\n        snippet\n        highlights {\n          start\n          length\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n        query Plain($filter: TicketFilter) {\n          tickets(first: 50, filter: $filter) {\n            nodes {\n              id\n              title\n            }\n          }\n        }\n      "): (typeof documents)["\n        query Plain($filter: TicketFilter) {\n          tickets(first: 50, filter: $filter) {\n            nodes {\n              id\n              title\n            }\n          }\n        }\n      "];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
