@@ -22,8 +22,10 @@ import { toDate } from '../records/index.js';
 import { claimLeased, nextDue, releaseLeases, type LeasedTable } from '../jobs/claim.js';
 import { WorkerLoop } from '../workerLoop.js';
 import { disableWebhooksOfLapsedTokens } from './lapsedTokens.js';
-import { onOutboxWrite, parseAudience } from './outbox.js';
+import { fanOutEvents } from './fanOut.js';
+import { onOutboxWrite } from './outbox.js';
 import { DEFAULT_HTTP_LIMITS, postJson, type AttemptOutcome, type HttpLimits } from './http.js';
+import { isSuccess, recordResults, type AttemptResult, type ClaimedJob } from './results.js';
 import { signatureHeader } from './signing.js';
 import { checkDestination, parseAllowList, systemResolver, WebhookTargetError, type AllowList, type Resolver } from './ssrf.js';
 
@@ -73,28 +75,6 @@ export interface WebhookEngineOptions {
   resolve?: Resolver;
   log?: (error: unknown, where: string) => void;
 }
-
-interface ClaimedJob {
-  id: number;
-  webhookId: number;
-  attempt: number;
-  maxAttempts: number;
-  url: string;
-  secrets: string[];
-  disabled: boolean;
-  messageId: string;
-  eventType: string;
-  payload: string;
-}
-
-interface AttemptResult {
-  job: ClaimedJob;
-  outcome: AttemptOutcome;
-  at: Date;
-}
-
-/** A succeeded attempt is a 2xx answer. */
-export const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 export class WebhookEngine {
   readonly allowList: AllowList;
@@ -196,70 +176,9 @@ export class WebhookEngine {
     return fannedOut > 0 || claimed > 0 || room <= 0;
   }
 
-  /** New outbox events become jobs for the endpoints that may and want to see them. */
+  /** New outbox events become jobs for the endpoints that may and want to see them (webhooks/fanOut.ts). */
   async fanOut(limit = 500): Promise<number> {
-    // A probe outside any transaction first: an idle poll costs one statement.
-    const outer = this.em().getKnex();
-    if (!(await outer('webhook_events').select('id').where('fanned_out', false).first())) return 0;
-    // No endpoint registered (a help desk without integrations): every new event would be dropped below for want of
-    // a target, so it is dropped here in one statement, the check included, instead of the fan-out transaction's
-    // six. Exact: the statement reads the webhooks as that transaction would (at its own start on PostgreSQL, under
-    // the writer lock on SQLite); with any endpoint enabled it deletes nothing and the pass goes on as before.
-    const enabledEndpoint = outer('webhooks').select(outer.raw('1')).whereNull('disabled_at');
-    if ((await outer('webhook_events').where('fanned_out', false).whereNotExists(enabledEndpoint).delete()) > 0) return 0;
-    return this.em().transactional(async (em) => {
-      const knex = em.getKnex();
-      const trx = em.getTransactionContext<Knex.Transaction>()!;
-      let query = knex('webhook_events').transacting(trx).select('id', 'type', 'audience', 'created_at').where('fanned_out', false).orderBy('id').limit(limit);
-      if (this.postgres) query = query.forUpdate().skipLocked();
-      const events = (await query) as { id: number; type: string; audience: string; created_at: unknown }[];
-      if (!events.length) return 0;
-      // A webhook whose token has expired (or was revoked while this gateway missed it) gets no new jobs.
-      await disableWebhooksOfLapsedTokens(knex, trx, new Date());
-      const hooks = (
-        (await knex('webhooks').transacting(trx).select('id', 'owner_id', 'events', 'created_at').whereNull('disabled_at')) as {
-          id: number;
-          owner_id: number;
-          events: string;
-          created_at: unknown;
-        }[]
-      ).map((h) => ({
-        id: Number(h.id),
-        ownerId: Number(h.owner_id),
-        events: new Set(JSON.parse(h.events) as string[]),
-        createdAt: toDate(h.created_at).getTime(),
-      }));
-      const now = new Date();
-      const jobs: Record<string, unknown>[] = [];
-      const kept: number[] = [];
-      const dropped: number[] = [];
-      for (const event of events) {
-        const audience = parseAudience(event.audience);
-        const createdAt = toDate(event.created_at).getTime();
-        const targets = hooks.filter((h) => h.events.has(event.type) && h.createdAt <= createdAt && (audience === 'all' || audience.includes(h.ownerId)));
-        for (const h of targets) {
-          jobs.push({
-            webhook_id: h.id,
-            event_id: event.id,
-            state: 'pending',
-            attempts: 0,
-            max_attempts: this.maxAttempts,
-            next_attempt_at: now,
-            lease_until: null,
-            created_at: now,
-            updated_at: now,
-          });
-        }
-        (targets.length ? kept : dropped).push(Number(event.id));
-      }
-      for (let i = 0; i < jobs.length; i += 200)
-        await knex('webhook_jobs')
-          .transacting(trx)
-          .insert(jobs.slice(i, i + 200));
-      if (kept.length) await knex('webhook_events').transacting(trx).whereIn('id', kept).update({ fanned_out: true });
-      if (dropped.length) await knex('webhook_events').transacting(trx).whereIn('id', dropped).delete();
-      return events.length;
-    });
+    return fanOutEvents(() => this.em(), this.postgres, this.maxAttempts, limit);
   }
 
   /** Reserves up to `limit` due jobs (or the given ones) to this gateway (THE claim, jobs/claim.ts) and loads what their attempts need. */
@@ -392,106 +311,13 @@ export class WebhookEngine {
     return Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * Math.random()));
   }
 
-  /** Writes a batch of attempt results: log rows, job states, endpoint failure runs (and disabling). */
+  /** Writes a batch of attempt results: log rows, job states, endpoint failure runs and disabling (webhooks/results.ts). */
   async record(results: AttemptResult[], wantIds = true): Promise<number[]> {
-    if (!results.length) return [];
-    return this.em().transactional(async (em) => {
-      const knex = em.getKnex();
-      const trx = em.getTransactionContext<Knex.Transaction>()!;
-      const ids: number[] = [];
-      const rows = results.map(({ job, outcome, at }) => ({
-        webhook_id: job.webhookId,
-        job_id: job.id,
-        event_type: job.eventType,
-        message_id: job.messageId,
-        attempt: job.attempt,
-        status_code: outcome.statusCode,
-        succeeded: isSuccess(outcome.statusCode),
-        duration_ms: outcome.durationMs,
-        error: outcome.error?.slice(0, 500) ?? null,
-        response_excerpt: outcome.responseExcerpt,
-        created_at: at,
-      }));
-      if (wantIds) {
-        for (const row of rows) {
-          const inserted: ({ id: number } | number)[] = await knex('webhook_deliveries').transacting(trx).insert(row).returning('id');
-          ids.push(Number(typeof inserted[0] === 'object' ? inserted[0].id : inserted[0]));
-        }
-      } else {
-        // The worker's batches need no ids: one insert per 50 rows instead of one per delivery.
-        for (let i = 0; i < rows.length; i += 50)
-          await knex('webhook_deliveries')
-            .transacting(trx)
-            .insert(rows.slice(i, i + 50));
-      }
-      const now = new Date();
-      // Successes, the common case, in two statements for the whole batch: their jobs are delivered, and their
-      // endpoints' failure runs end (written only where one was running).
-      const delivered = results.filter(({ outcome }) => isSuccess(outcome.statusCode));
-      if (delivered.length) {
-        await knex('webhook_jobs')
-          .transacting(trx)
-          .whereIn(
-            'id',
-            delivered.map(({ job }) => job.id),
-          )
-          .update({ state: 'delivered', lease_until: null, updated_at: now });
-        const endpoints = [...new Set(delivered.filter(({ job }) => !job.disabled).map(({ job }) => job.webhookId))];
-        if (endpoints.length)
-          await knex('webhooks')
-            .transacting(trx)
-            .whereIn('id', endpoints)
-            .where((q) => void q.where('consecutive_failures', '<>', 0).orWhereNotNull('failing_since'))
-            .update({ consecutive_failures: 0, failing_since: null });
-      }
-      for (const { job, outcome, at } of results) {
-        if (isSuccess(outcome.statusCode)) continue;
-        const gone = outcome.statusCode === 410;
-        const jobs = knex('webhook_jobs').transacting(trx).where('id', job.id);
-        if (gone || job.disabled || job.attempt >= job.maxAttempts) await jobs.update({ state: 'failed', lease_until: null, updated_at: now });
-        else await jobs.update({ state: 'pending', next_attempt_at: new Date(at.getTime() + this.nextDelay(job.attempt)), lease_until: null, updated_at: now });
-        if (job.disabled) continue;
-        const hook = knex('webhooks').transacting(trx).where('id', job.webhookId);
-        await hook.clone().update({ consecutive_failures: knex.raw('consecutive_failures + 1'), failing_since: knex.raw('coalesce(failing_since, ?)', [at]) });
-        const why = outcome.statusCode !== null ? `HTTP ${outcome.statusCode}` : (outcome.error ?? 'no response');
-        if (gone) {
-          await this.disable(knex, trx, job.webhookId, now, `The endpoint answered 410 Gone at ${at.toISOString()}: it asked to receive nothing more.`);
-          continue;
-        }
-        const [state]: { consecutive_failures: number; failing_since: unknown; disabled_at: unknown }[] = await hook
-          .clone()
-          .select('consecutive_failures', 'failing_since', 'disabled_at');
-        if (
-          state &&
-          state.disabled_at == null &&
-          Number(state.consecutive_failures) >= this.disableAfterFailures &&
-          state.failing_since != null &&
-          now.getTime() - toDate(state.failing_since).getTime() >= this.disableAfterMs
-        ) {
-          await this.disable(
-            knex,
-            trx,
-            job.webhookId,
-            now,
-            `Disabled after ${state.consecutive_failures} consecutive failed deliveries since ${toDate(state.failing_since).toISOString()} (last: ${why.slice(0, 200)}).`,
-          );
-        }
-      }
-      return ids;
+    return recordResults(() => this.em(), results, wantIds, {
+      disableAfterFailures: this.disableAfterFailures,
+      disableAfterMs: this.disableAfterMs,
+      nextDelay: (attempt) => this.nextDelay(attempt),
     });
-  }
-
-  private async disable(knex: ReturnType<Em['getKnex']>, trx: unknown, webhookId: number, now: Date, reason: string): Promise<void> {
-    await knex('webhooks')
-      .transacting(trx as never)
-      .where('id', webhookId)
-      .whereNull('disabled_at')
-      .update({ disabled_at: now, disabled_reason: reason, updated_at: now });
-    await knex('webhook_jobs')
-      .transacting(trx as never)
-      .where('webhook_id', webhookId)
-      .where('state', 'pending')
-      .update({ state: 'failed', updated_at: now });
   }
 
   /** Deliveries and events (with their jobs) older than the retention period go. */
