@@ -34,7 +34,7 @@ const GATEWAY_CODE = 'gateway/src/**';
 // Tests of the gateway set up and read stored state directly (rows written by another gateway, statement counts).
 const GATEWAY_TESTS = ['gateway/src/**/*.test.ts'];
 /** The raw-SQL helpers of schema/src/database.ts (prepared reads that bypass the ORM). */
-const SQL_HELPERS = ['hotRead', 'hotReadArrays'];
+const SQL_HELPERS = ['preparedRead', 'preparedReadArrays'];
 /**
  * SQL and the ORM: the database drivers, knex, MikroORM, the entities and the raw-SQL helpers. They belong to the
  * schema package's service and database modules (services/, database.ts, entities/, migrations/, seed/, testing/).
@@ -257,7 +257,7 @@ export default tseslint.config(
               from: { file: { path: GATEWAY_CODE } },
               disallow: SQL_AND_ORM,
               message:
-                "SQL and the ORM stay in the schema package's services and database modules: call a service (e.g. schema/src/services/sessions.ts), not MikroORM, knex, an entity or hotRead.",
+                "SQL and the ORM stay in the schema package's services and database modules: call a service (e.g. schema/src/services/sessions.ts), not MikroORM, knex, an entity or preparedRead.",
             },
             { from: { file: { path: GATEWAY_TESTS } }, allow: SQL_AND_ORM },
             // ── end of the rules inside the layers ──

@@ -210,17 +210,17 @@ describe('architecture rules inside the layers (npm run lint)', { timeout: 60_00
     expect(errors).toEqual([expect.stringMatching(/^1: Services never import GraphQL code/)]);
   });
 
-  it('gateway code never imports SQL or the ORM (MikroORM, knex, drivers, entities, hotRead); services and forkEm are fine; its tests may', async () => {
+  it('gateway code never imports SQL or the ORM (MikroORM, knex, drivers, entities, preparedRead); services and forkEm are fine; its tests may', async () => {
     const code = (at: string) =>
       [
         "import { Session } from '@fulcrum/schema';",
-        "import { hotRead } from '@fulcrum/schema';",
+        "import { preparedRead } from '@fulcrum/schema';",
         `import { Ticket } from '${relative(dirname(resolve(ROOT, at)), resolve(ROOT, 'schema/src/entities/Ticket.js'))}';`,
         "import { MikroORM } from '@mikro-orm/core';",
         "import knex from 'knex';",
         "import pg from 'pg';",
         "import { sessions, forkEm, AppError } from '@fulcrum/schema';",
-        'export const all = [Session, hotRead, Ticket, MikroORM, knex, pg, sessions, forkEm, AppError];',
+        'export const all = [Session, preparedRead, Ticket, MikroORM, knex, pg, sessions, forkEm, AppError];',
       ].join('\n');
     for (const at of ['gateway/src/session/probe.ts', 'gateway/src/app.probe.ts', 'gateway/src/testing/probe.ts']) {
       const errors = await refused(at, code(at));
@@ -236,7 +236,7 @@ describe('architecture rules inside the layers (npm run lint)', { timeout: 60_00
   it('the resolvers never import the raw-SQL helpers either', async () => {
     const errors = await refused(
       'schema/src/graphql/probe.ts',
-      "import { hotRead } from '../database.js';\nimport { forkEm } from '../database.js';\nexport const all = [hotRead, forkEm];",
+      "import { preparedRead } from '../database.js';\nimport { forkEm } from '../database.js';\nexport const all = [preparedRead, forkEm];",
     );
     expect(errors).toEqual([expect.stringMatching(/^1: REST routes and resolvers are thin adapters/)]);
   });

@@ -235,12 +235,12 @@ export function forkEm(orm: Orm): Em {
  * always go with one text. Inside a transaction the read runs on the transaction's own connection instead, so it
  * sees the transaction's writes.
  */
-interface HotReader {
+interface PreparedReader {
   all<T>(name: string, sql: string, params: readonly unknown[], raw: boolean): Promise<T[]>;
   close(): void;
 }
 
-const hotReaders = new WeakMap<object, HotReader>();
+const preparedReaders = new WeakMap<object, PreparedReader>();
 /**
  * Statement texts kept prepared per process. The ticket list's text varies with the filter's shape, so the cache
  * is bounded: SQLite drops the least recently used statement; on PostgreSQL a name is never reused for another
@@ -248,7 +248,7 @@ const hotReaders = new WeakMap<object, HotReader>();
  */
 const MAX_PREPARED = 500;
 
-function sqliteHotReader(file: string): HotReader {
+function sqliteHotReader(file: string): PreparedReader {
   // better-sqlite3 is what MikroORM's SQLite driver runs on; loaded lazily so PostgreSQL gateways never load it.
   const require = createRequire(import.meta.url);
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
@@ -270,7 +270,7 @@ function sqliteHotReader(file: string): HotReader {
   };
 }
 
-function postgresHotReader(em: Em): HotReader {
+function postgresHotReader(em: Em): PreparedReader {
   const client = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<
       PgConnection & { query(q: { name?: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }> }
@@ -313,7 +313,7 @@ export function anyOfIds(on: Em | Pick<TransactionStatements, 'postgres'>, ids: 
 }
 
 /** Runs a hot read (see above): rows as the driver returns them. */
-export function hotRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
+export function preparedRead<T>(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
   return read<T>(em, name, sql, params, false);
 }
 
@@ -323,7 +323,7 @@ export function hotRead<T>(em: Em, name: string, sql: string, params: readonly u
  * of the read's cost. Every column of `sql` must have its own name (alias): inside a transaction the ORM's
  * connection returns objects, which are turned into arrays by their keys' order.
  */
-export async function hotReadArrays(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<unknown[][]> {
+export async function preparedReadArrays(em: Em, name: string, sql: string, params: readonly unknown[]): Promise<unknown[][]> {
   if (em.getTransactionContext()) return (await read<Record<string, unknown>>(em, name, sql, params, false)).map((row) => Object.values(row));
   return read<unknown[]>(em, name, sql, params, true);
 }
@@ -335,19 +335,19 @@ async function read<T>(em: Em, name: string, sql: string, params: readonly unkno
   const knex = em.getConnection().getKnex() as unknown as { listenerCount(event: string): number; emit(event: string, query: object): void };
   if (knex.listenerCount('query') > 0) knex.emit('query', { sql, bindings: params, method: 'select' });
   const driver = em.getDriver();
-  let reader = hotReaders.get(driver);
+  let reader = preparedReaders.get(driver);
   if (!reader) {
     reader = driver instanceof PostgreSqlDriver ? postgresHotReader(em) : sqliteHotReader(String(em.config.get('dbName')));
-    hotReaders.set(driver, reader);
+    preparedReaders.set(driver, reader);
   }
   return reader.all<T>(name, sql, params, raw);
 }
 
-/** Closes what hotRead opened for this ORM (the SQLite read connection); the gateway calls it before orm.close(). */
+/** Closes what preparedRead opened for this ORM (the SQLite read connection); the gateway calls it before orm.close(). */
 export function closeHotReads(orm: Orm): void {
   const driver = orm.em.getDriver();
-  hotReaders.get(driver)?.close();
-  hotReaders.delete(driver);
+  preparedReaders.get(driver)?.close();
+  preparedReaders.delete(driver);
 }
 
 /** Fixed statements of a write, run on its open transaction's own connection (see `transactionStatements`). */

@@ -320,7 +320,7 @@ export async function rebuildReportFacts(execute: Execute, ticketIds?: readonly 
   const tickets = (await execute(`select id, team_id, assignee_id, priority, type, status, created_at from tickets ${where('id')}`, ids)) as (TicketRow & {
     id: number;
   })[];
-  const ticketRows = new Map(tickets.map((t) => [Number(t.id), t]));
+  const recordColumns = new Map(tickets.map((t) => [Number(t.id), t]));
   const byTicket = new Map<number, ReportEvent[]>();
   for (const r of rows) {
     const e = reportEventOf(r);
@@ -335,7 +335,7 @@ export async function rebuildReportFacts(execute: Execute, ticketIds?: readonly 
   for (const [ticketId, events] of byTicket) {
     let state: ReportState | null = null;
     if (events[0].kind !== 'CREATED') {
-      const row = ticketRows.get(ticketId);
+      const row = recordColumns.get(ticketId);
       if (!row) continue;
       state = stateBefore(row, events);
     }

@@ -12,7 +12,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { crc32 } from 'node:zlib';
 import { AppError } from '../errors.js';
 import { ApiToken, User } from '../entities/index.js';
-import { forkEm, hotRead, type Em } from '../database.js';
+import { forkEm, preparedRead, type Em } from '../database.js';
 import { API_SCOPES, API_TOKEN_LIMITS, API_TOKEN_MESSAGES, hasErrors, validateApiToken, type ApiScopeName, type ApiTokenFields } from '../validation/rules.js';
 import { parseId, requireViewer, type ApiCredential, type ServiceContext, type ServiceDeps } from './context.js';
 
@@ -197,7 +197,7 @@ export async function authenticateToken(deps: ServiceDeps, secret: string, clien
   const hash = hashSecret(secret);
   // One indexed read through a prepared statement (no entity hydration), like the session read: every bearer
   // request starts here.
-  const rows = await hotRead<{
+  const rows = await preparedRead<{
     id: number;
     user_id: number;
     scopes: string;

@@ -11,7 +11,7 @@
  * comes from the read rules (a ticket's from services/ticketAccess.ts), its data from the plain records.
  */
 import type { Customer, Macro, Message, Ticket } from '../entities/index.js';
-import { hotRead, transactionStatements, type Em, type TransactionStatements } from '../database.js';
+import { preparedRead, transactionStatements, type Em, type TransactionStatements } from '../database.js';
 import { AppError } from '../errors.js';
 import { ticketRecordOf, type TicketRecord } from '../records/index.js';
 import type { TicketFacets } from '../realtime/events.js';
@@ -192,7 +192,7 @@ async function actorName(em: Em, userId: number | null): Promise<string> {
   if (!names) actorNames.set(em.config, (names = new Map<number, string>()));
   let name = names.get(userId);
   if (name === undefined) {
-    const [row] = await hotRead<{ username: string }>(em, 'actor_name', 'select username from users where id = ?', [userId]);
+    const [row] = await preparedRead<{ username: string }>(em, 'actor_name', 'select username from users where id = ?', [userId]);
     name = row?.username ?? `#${userId}`;
     names.set(userId, name);
   }

@@ -10,7 +10,7 @@
  */
 import Mustache from 'mustache';
 import { AppError } from '../errors.js';
-import { hotRead } from '../database.js';
+import { preparedRead } from '../database.js';
 import { requireViewer, type ServiceContext } from './context.js';
 import { usableMacro } from './macros.js';
 import { requesterLink } from './requesterLinks.js';
@@ -75,7 +75,7 @@ async function valuesFor(ctx: ServiceContext, ticketId: number, names: Set<Place
   const viewerId = requireViewer(ctx);
   const values: PlaceholderValues = { 'ticket.id': String(ticketId) };
   if (names.has('requester.name') || names.has('agent.name')) {
-    const [row] = await hotRead<{ requester: string; agent: string }>(
+    const [row] = await preparedRead<{ requester: string; agent: string }>(
       ctx.em,
       'macro_render_names',
       'select c.name as requester, u.username as agent from tickets t join customers c on c.id = t.requester_id cross join users u where t.id = ? and u.id = ?',

@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
-import { hotRead } from '../database.js';
+import { preparedRead } from '../database.js';
 import { Macro, Team, Ticket, User } from '../entities/index.js';
 import { MESSAGES, NO_MACRO_ID, hasErrors, isMacroSharing, validateMacro, type FieldErrors, type MacroFields, type MacroSharing } from '../validation/rules.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
@@ -132,8 +132,8 @@ export async function resolveUsableMacroId(ctx: ServiceContext, raw: unknown): P
   const viewerId = requireViewer(ctx);
   const rows =
     ctx.via === 'REST'
-      ? await hotRead(ctx.em, 'macro_usable_own', 'select 1 as found from macros where id = ? and owner_id = ?', [id, viewerId])
-      : await hotRead(
+      ? await preparedRead(ctx.em, 'macro_usable_own', 'select 1 as found from macros where id = ? and owner_id = ?', [id, viewerId])
+      : await preparedRead(
           ctx.em,
           'macro_usable',
           `select 1 as found from macros m where m.id = ? and (m.owner_id = ? or m.sharing = 'EVERYONE'
@@ -177,7 +177,7 @@ async function checkedSharing(
   }
   const teamId = parseId(input.teamId);
   const member = teamId
-    ? await hotRead(ctx.em, 'macro_team_member', 'select 1 as found from team_members where team_id = ? and user_id = ?', [teamId, authorId])
+    ? await preparedRead(ctx.em, 'macro_team_member', 'select 1 as found from team_members where team_id = ? and user_id = ?', [teamId, authorId])
     : [];
   if (!teamId || !member.length) {
     fields.teamId = [MESSAGES.macroTeam];

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import { Message, User } from '../entities/index.js';
 import { hasErrors, MESSAGES, validateMessage } from '../validation/rules.js';
-import { hotRead } from '../database.js';
+import { preparedRead } from '../database.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { toDate, type MessageRecord } from '../records/index.js';
 import type { ChangeKind } from '../realtime/events.js';
@@ -101,10 +101,10 @@ export async function listConversationMessages(
 export async function sendMessage(ctx: ServiceContext, rawReceiverId: unknown, text: unknown): Promise<MessageRecord> {
   const viewerId = requireViewer(ctx);
   const receiverId = parseId(rawReceiverId);
-  // One indexed read through a prepared statement (hotRead). Not em.findOne: a User entity in the unit of work was
+  // One indexed read through a prepared statement (preparedRead). Not em.findOne: a User entity in the unit of work was
   // written back by the flush below (an `update users set created_at` per message) and cost a hydration.
   const receiver = receiverId
-    ? (await hotRead<{ id: number }>(ctx.em, 'user_exists', 'select id from users where id = ? limit 1', [receiverId]))[0]
+    ? (await preparedRead<{ id: number }>(ctx.em, 'user_exists', 'select id from users where id = ? limit 1', [receiverId]))[0]
     : undefined;
   if (!receiver) throw AppError.notFound('Receiver');
   if (receiverId === viewerId) throw AppError.validation({ receiver: [MESSAGES.messageToSelf] });

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { raw } from '@mikro-orm/core';
-import { dateBinding, hotRead } from '../database.js';
+import { dateBinding, preparedRead } from '../database.js';
 import { AppError } from '../errors.js';
 import { ReplyAttachment, TicketReply, User } from '../entities/index.js';
 import { composeReplyMail, messageIdHost } from '../mail/compose.js';
@@ -85,8 +85,8 @@ export async function replyToRequester(
   // author's name, the link's nonce, and the Message-IDs of the ticket's conversation for the mail's threading
   // headers (mail/references.ts): the last 60 of our replies and the requester's mails that joined it (not held),
   // and the requester's first such mail however old (one row each, newest first; one row of nulls when none).
-  // A statement prepared once per process (database.hotRead): a reply's own reads cost what a note's do.
-  const rows = await hotRead<{
+  // A statement prepared once per process (database.preparedRead): a reply's own reads cost what a note's do.
+  const rows = await preparedRead<{
     email: string;
     name: string;
     username: string;

@@ -3,7 +3,7 @@
  * keeps its cache and the protocol between gateways; the SQL and the ORM stay here, in the schema package, like
  * every other table's.
  */
-import { hotRead, type Orm } from '../database.js';
+import { preparedRead, type Orm } from '../database.js';
 import { Session } from '../entities/index.js';
 import { toDate } from '../records/index.js';
 
@@ -18,9 +18,12 @@ export interface StoredSession {
  * session is not cached starts here. Null when no such session is stored; an expired one is returned as stored.
  */
 export async function readSession(orm: Orm, sid: string): Promise<StoredSession | null> {
-  const [row] = await hotRead<{ data: string; expires_at: unknown }>(orm.em, 'session_by_sid', 'select data, expires_at from sessions where sid = ? limit 1', [
-    sid,
-  ]);
+  const [row] = await preparedRead<{ data: string; expires_at: unknown }>(
+    orm.em,
+    'session_by_sid',
+    'select data, expires_at from sessions where sid = ? limit 1',
+    [sid],
+  );
   return row ? { data: row.data, expiresAt: toDate(row.expires_at).getTime() } : null;
 }
 

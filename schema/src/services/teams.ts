@@ -5,7 +5,7 @@
  * Removing a member unassigns their tickets of that team (each an event, services/assignment.ts).
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { anyOfIds, emKind, hotRead } from '../database.js';
+import { anyOfIds, emKind, preparedRead } from '../database.js';
 import { AppError } from '../errors.js';
 import { Team, TeamMember, User } from '../entities/index.js';
 import { MESSAGES, checkTeamName, hasErrors, isRole, type FieldErrors } from '../validation/rules.js';
@@ -49,7 +49,7 @@ export async function teamsByIds(ctx: ServiceContext, ids: readonly number[]): P
   const any = anyOfIds(ctx.em, ids);
   if (!any) return new Map();
   // One prepared statement (teams with their members in user order), not two ORM queries.
-  const rows = await hotRead<{ id: number | string; name: string; created_at: unknown; auto_assign: unknown; user_id: number | string | null }>(
+  const rows = await preparedRead<{ id: number | string; name: string; created_at: unknown; auto_assign: unknown; user_id: number | string | null }>(
     ctx.em,
     'teams_by_ids',
     `select t.id, t.name, t.created_at, t.auto_assign, m.user_id from teams t left join team_members m on m.team_id = t.id

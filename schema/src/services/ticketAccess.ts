@@ -37,7 +37,7 @@ import { AppError } from '../errors.js';
 import { Ticket } from '../entities/index.js';
 import type { EventBus, TicketChange, TimelineSignal } from '../realtime/events.js';
 import type { ServiceContext } from './context.js';
-import { hotRead, type Em } from '../database.js';
+import { preparedRead, type Em } from '../database.js';
 import { parseId, requireViewer } from './context.js';
 
 /** A statement fragment and its bindings, in order. */
@@ -142,7 +142,7 @@ export function scopeOf(ctx: ServiceContext): Promise<AccessScope> {
 const scopes = new WeakMap<ServiceContext, Promise<AccessScope>>();
 
 async function readScope(ctx: ServiceContext, viewerId: number): Promise<AccessScope> {
-  const rows = await hotRead<{ role: string; team_id: number | null }>(
+  const rows = await preparedRead<{ role: string; team_id: number | null }>(
     ctx.em,
     'access_scope',
     'select u.role, m.team_id from users u left join team_members m on m.user_id = u.id where u.id = ? order by m.team_id',
@@ -156,7 +156,7 @@ async function readScope(ctx: ServiceContext, viewerId: number): Promise<AccessS
 /** Whether the viewer is an admin, read now (admin mutations; a demotion counts from the next request on). */
 export async function isAdmin(ctx: ServiceContext): Promise<boolean> {
   const viewerId = requireViewer(ctx);
-  const [row] = await hotRead<{ role: string }>(ctx.em, 'viewer_role', 'select role from users where id = ?', [viewerId]);
+  const [row] = await preparedRead<{ role: string }>(ctx.em, 'viewer_role', 'select role from users where id = ?', [viewerId]);
   return row?.role === 'ADMIN';
 }
 
@@ -352,7 +352,7 @@ export async function readableTicket(ctx: ServiceContext, rawId: unknown): Promi
   if (id) {
     const access = readSql(scope);
     // The statement's name carries the rule's text: a rule whose SQL differs by viewer gets a statement per form.
-    const [found] = await hotRead<{ n: number | string }>(
+    const [found] = await preparedRead<{ n: number | string }>(
       ctx.em,
       `readable_ticket:${access.sql}`,
       `select t.event_seq as n from tickets t where t.id = ? and ${access.sql}`,
@@ -366,7 +366,7 @@ export async function readableTicket(ctx: ServiceContext, rawId: unknown): Promi
 /**
  * Tickets this request (this context: one HTTP request or one websocket operation's read) has read through the rule
  * (`readSql`, or `mayRead` on the ticket read), with their event counter at that read: `ticket(id) { timeline }` checks access once, not twice.
- * Only a read through the rule puts a ticket here (ticketPages.getTicket); a context lives for one request, so a
+ * Only a read through the rule puts a ticket here (ticketReads.getTicket); a context lives for one request, so a
  * change of role or team counts from the next request on, as the scope does.
  */
 const readThisRequest = new WeakMap<ServiceContext, Map<number, number>>();

@@ -14,7 +14,7 @@ import {
   type TicketStatus,
   type TicketType,
 } from '../validation/rules.js';
-import { hotRead } from '../database.js';
+import { preparedRead } from '../database.js';
 import * as ticketAccess from './ticketAccess.js';
 import { parseId, requireViewer, type ServiceContext } from './context.js';
 import { checkImage, type CheckedImage } from './images.js';
@@ -37,12 +37,12 @@ export interface TicketInput {
 }
 
 /**
- * Whether the requester exists: one indexed read through a statement prepared once (hotRead), not an ORM count,
+ * Whether the requester exists: one indexed read through a statement prepared once (preparedRead), not an ORM count,
  * which builds, inlines and prepares its SQL on every write (8% of a ticket create's CPU in the profile). The
  * foreign key still refuses a requester deleted between this check and the insert.
  */
 async function customerExists(ctx: ServiceContext, id: number): Promise<boolean> {
-  return (await hotRead(ctx.em, 'customer_exists', 'select 1 as found from customers where id = ? limit 1', [id])).length > 0;
+  return (await preparedRead(ctx.em, 'customer_exists', 'select 1 as found from customers where id = ? limit 1', [id])).length > 0;
 }
 
 export interface ValidTicket {

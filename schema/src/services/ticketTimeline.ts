@@ -8,7 +8,7 @@
  * written in services/ticketNotes.ts.
  */
 import { AppError } from '../errors.js';
-import { hotRead, type Em } from '../database.js';
+import { preparedRead, type Em } from '../database.js';
 import { MESSAGES } from '../validation/rules.js';
 import { toDate, type UserRecord } from '../records/index.js';
 import { parseId, requireViewer, type ActorKind, type ChangeSource, type ServiceContext } from './context.js';
@@ -105,7 +105,7 @@ async function eventPage(
 ): Promise<TimelinePage<TimelineEntryRecord>> {
   const { first, afterSeq } = readArgs(kind, args);
   const where = `e.ticket_id = ?${KIND_SQL[filter]}`;
-  const rows = await hotRead<EventRow>(
+  const rows = await preparedRead<EventRow>(
     em,
     `timeline_page_${filter}${afterSeq === null ? '' : '_after'}`,
     `select ${EVENT_COLUMNS} from ${EVENT_FROM}
@@ -115,7 +115,7 @@ async function eventPage(
   let totalCount: number;
   if (filter === 'ALL' && lastSeq !== null) totalCount = lastSeq;
   else {
-    const [total] = await hotRead<{ n: number | string | null }>(
+    const [total] = await preparedRead<{ n: number | string | null }>(
       em,
       `timeline_total_${filter}`,
       filter === 'ALL' ? 'select max(e.seq) as n from ticket_events e where e.ticket_id = ?' : `select count(*) as n from ticket_events e where ${where}`,

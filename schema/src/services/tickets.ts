@@ -1,6 +1,6 @@
 /**
  * The ticket service: writes (create, edit, status, image, delete: each in one transaction with its webhook event,
- * then its live event) here; reading in ticketPages.ts, the rows it reads in ticketRows.ts, the rules of a ticket
+ * then its live event) here; reading in ticketReads.ts, the rows it reads in recordColumns.ts, the rules of a ticket
  * body in ticketRules.ts. This module is the service's public face: it re-exports the reads.
  */
 import { raw } from '@mikro-orm/core';
@@ -32,8 +32,8 @@ export {
   listTickets,
   type PageRelations,
   type TicketFilter,
-} from './ticketPages.js';
-export type { TicketRelations } from './ticketRows.js';
+} from './ticketReads.js';
+export type { TicketRelations } from './recordColumns.js';
 
 function assignFields(ctx: ServiceContext, ticket: Ticket, data: ValidTicket): void {
   ctx.em.assign(ticket, {

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import { User } from '../entities/index.js';
-import { anyOfIds, hotRead } from '../database.js';
+import { anyOfIds, preparedRead } from '../database.js';
 import { requireViewer, type ServiceContext } from './context.js';
 import { keysetPage, type Page, type PageArgs } from './connection.js';
 import { toDate, type UserRecord } from '../records/index.js';
@@ -10,7 +10,7 @@ export function toUserRecord(user: Pick<User, 'id' | 'username' | 'email' | 'cre
 }
 
 /**
- * A user's record straight from its row, through a statement prepared once (database.ts hotRead): every page that
+ * A user's record straight from its row, through a statement prepared once (database.ts preparedRead): every page that
  * shows agents (a timeline's authors and actors, a ticket's assignee, `me`) reads them here, without the ORM's
  * query building and entities (on PostgreSQL about a millisecond per read).
  */
@@ -33,7 +33,7 @@ export const userOfRow = (r: UserRow): UserRecord => ({
 /** The signed-in agent, or UNAUTHENTICATED (also when the session outlived its user). */
 export async function currentUser(ctx: ServiceContext): Promise<UserRecord> {
   const id = requireViewer(ctx);
-  const [row] = await hotRead<UserRow>(ctx.em, 'user_by_id', `select ${USER_COLUMNS} from users where id = ?`, [id]);
+  const [row] = await preparedRead<UserRow>(ctx.em, 'user_by_id', `select ${USER_COLUMNS} from users where id = ?`, [id]);
   if (!row) throw AppError.unauthenticated();
   return userOfRow(row);
 }
@@ -66,6 +66,6 @@ export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
 export async function usersByIds(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, UserRecord>> {
   const any = anyOfIds(ctx.em, ids);
   if (!any) return new Map();
-  const rows = await hotRead<UserRow>(ctx.em, 'users_by_ids', `select ${USER_COLUMNS} from users where id ${any.sql}`, [any.binding]);
+  const rows = await preparedRead<UserRow>(ctx.em, 'users_by_ids', `select ${USER_COLUMNS} from users where id ${any.sql}`, [any.binding]);
   return new Map(rows.map((r) => [Number(r.id), userOfRow(r)]));
 }

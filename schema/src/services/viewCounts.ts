@@ -17,7 +17,7 @@ import { Repeater } from '@graphql-yoga/subscription';
 import { forkEm } from '../database.js';
 import type { TeamRecord } from '../records/index.js';
 import * as ticketAccess from './ticketAccess.js';
-import { viewTotals } from './ticketPages.js';
+import { viewTotals } from './ticketReads.js';
 import { teamsByIds } from './teams.js';
 import { countKey, countOf, viewsOf, type ViewCountRecord, type ViewDefinition } from './views.js';
 import { requireViewer, type ServiceContext, type ServiceDeps } from './context.js';

@@ -17,7 +17,7 @@ import { takeTicket } from './assignment.js';
 import { addTeamMember, createTeam, removeTeamMember } from './teams.js';
 import { createView, deleteView, listViewTickets, listViews, updateView, MY_TICKETS_VIEW_ID, type ViewCountRecord, type ViewRecord } from './views.js';
 import { watchViewCounts } from './viewCounts.js';
-import type { TicketFilter } from './ticketPages.js';
+import type { TicketFilter } from './ticketReads.js';
 
 const ADMIN = 1;
 let kit: ServiceKit;

@@ -1,9 +1,9 @@
 /**
  * Views: a saved filter plus a scope (MINE, TEAM_UNASSIGNED, TEAM, ALL), personal or shared, and the
  * defaults every agent has without a row (My tickets, and for each of their teams its Unassigned and its unsolved
- * tickets). A view's tickets are a page of `tickets` (ticketPages.listTickets) read with the view's scope, which is
+ * tickets). A view's tickets are a page of `tickets` (ticketReads.listTickets) read with the view's scope, which is
  * the access rule's `viewScope`: "may read" AND the view's part, whoever made the view. Its count is exactly that
- * page's `totalCount` (the same counts statement, ticketPages.viewTotals), read now: no cache, no cap. The counts of
+ * page's `totalCount` (the same counts statement, ticketReads.viewTotals), read now: no cache, no cap. The counts of
  * all of a viewer's views are one statement.
  *
  * Who sees which view: its owner; a shared team view every member of the team; a shared ALL view (admins only
@@ -32,7 +32,7 @@ import {
   type ViewScopeName,
 } from '../validation/rules.js';
 import * as ticketAccess from './ticketAccess.js';
-import { checkFilter, listTickets, viewTotals, type PageRelations, type TicketFilter, type TicketPage } from './ticketPages.js';
+import { checkFilter, listTickets, viewTotals, type PageRelations, type TicketFilter, type TicketPage } from './ticketReads.js';
 import { parseId, requireViewer, type ServiceContext, type ServiceDeps } from './context.js';
 
 /** A view's filter as stored and shown: null for "no restriction" in each part. */

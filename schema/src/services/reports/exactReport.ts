@@ -3,7 +3,7 @@
  * the path for a filter the rollups are not keyed by (status, priority, type, requester) or a bound off the quarter
  * hour. The facts in range are tallied per bucket and per group; the backlog before the range is their baseline.
  */
-import { hotReadArrays } from '../../database.js';
+import { preparedReadArrays } from '../../database.js';
 import type { ServiceContext } from '../context.js';
 import { requireViewer } from '../context.js';
 import * as ticketAccess from '../ticketAccess.js';
@@ -70,7 +70,7 @@ const bool = (value: unknown) => value === true || value === 1 || value === '1' 
 async function ticketConditions(ctx: ServiceContext, filter: ReportFilter | null | undefined): Promise<{ sql: string; bindings: unknown[] }> {
   requireViewer(ctx);
   const scope = await ticketAccess.scopeOf(ctx);
-  // "Assigned to me" narrows the rule to its first part, as the ticket list does (services/ticketPages.ts).
+  // "Assigned to me" narrows the rule to its first part, as the ticket list does (services/ticketReads.ts).
   const access = ticketAccess.readSql(filter?.assignedToMe ? { viewerId: scope.viewerId, admin: false, teamIds: [] } : scope, 't');
   const parts = [access.sql];
   const bindings = [...access.bindings];
@@ -177,8 +177,8 @@ export async function exactReport(ctx: ServiceContext, input: ReportInput, start
     from report_facts f join tickets t on t.id = f.ticket_id
     where f.kind = 'BACKLOG' and f.at < ? and ${where.sql}${breakdown ? ` group by ${group}` : ''}`;
   const [rows, baselines] = await Promise.all([
-    hotReadArrays(ctx.em, statementName(inRange), inRange, [bounds[0], end, ...where.bindings]),
-    hotReadArrays(ctx.em, statementName(before), before, [bounds[0], ...where.bindings]),
+    preparedReadArrays(ctx.em, statementName(inRange), inRange, [bounds[0], end, ...where.bindings]),
+    preparedReadArrays(ctx.em, statementName(before), before, [bounds[0], ...where.bindings]),
   ]);
 
   const all = new Series(starts.length);

@@ -20,7 +20,7 @@
  *   (`foldQueuedRollups`), so a report counts every write acknowledged before it was asked, on any gateway.
  * - Rows queued by an earlier version hold rollup deltas: they are still summed (reportRollups.ts RollupDeltas.merge).
  */
-import { hotRead, transactionStatements, type Em, type Orm } from '../../database.js';
+import { preparedRead, transactionStatements, type Em, type Orm } from '../../database.js';
 import { RollupDeltas, writeRollups } from '../../migrations/reportRollups.js';
 import { foldReportEvents, queuedWriteOf } from './facts.js';
 import { WorkerLoop } from '../../workerLoop.js';
@@ -64,7 +64,7 @@ async function foldOnce(em: Em, limit: number): Promise<number> {
 
 /** Whether anything is queued (a prepared read outside any transaction: a report with nothing queued pays this only). */
 async function anyQueued(em: Em): Promise<boolean> {
-  return (await hotRead(em, 'report_rollup_queue_any', 'select id from report_rollup_queue limit 1', [])).length > 0;
+  return (await preparedRead(em, 'report_rollup_queue_any', 'select id from report_rollup_queue limit 1', [])).length > 0;
 }
 
 /**

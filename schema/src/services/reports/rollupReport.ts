@@ -3,7 +3,7 @@
  * ticket. Each bucket is covered by the coarsest cells that fit it (days, hours and quarter hours at its edges);
  * counts and means are exact, and a median or p90 is read from the cells' histograms within FIGURE_ERROR.
  */
-import { emKind, hotReadArrays } from '../../database.js';
+import { emKind, preparedReadArrays } from '../../database.js';
 import { binValue, GRAINS, type Dim, type Grain } from '../../migrations/reportRollups.js';
 import { DAY_MS } from '../../time/index.js';
 import type { ServiceContext } from '../context.js';
@@ -263,10 +263,10 @@ export async function rollupReport(ctx: ServiceContext, input: ReportInput, star
   const listed = `select ${ROLLUP_READ} from report_rollups r where r.grain = ? and r.dim = ? and r.cell in (${cellList}) and ${access.sql}`;
   const before = `select r.value, sum(r.backlog) from report_rollups r where r.grain = 'D' and r.dim = ? and r.cell < ? and ${access.sql} group by r.value`;
   const [dayRows, hourRows, quarterRows, baselines] = await Promise.all([
-    hotReadArrays(ctx.em, statementName(days), days, [dim, plan.firstDay, plan.lastDay, ...access.bindings]),
-    plan.hours.length ? hotReadArrays(ctx.em, statementName(listed), listed, ['H', dim, JSON.stringify(plan.hours), ...access.bindings]) : [],
-    plan.quarters.length ? hotReadArrays(ctx.em, statementName(listed), listed, ['Q', dim, JSON.stringify(plan.quarters), ...access.bindings]) : [],
-    hotReadArrays(ctx.em, statementName(before), before, [dim, plan.firstDay, ...access.bindings]),
+    preparedReadArrays(ctx.em, statementName(days), days, [dim, plan.firstDay, plan.lastDay, ...access.bindings]),
+    plan.hours.length ? preparedReadArrays(ctx.em, statementName(listed), listed, ['H', dim, JSON.stringify(plan.hours), ...access.bindings]) : [],
+    plan.quarters.length ? preparedReadArrays(ctx.em, statementName(listed), listed, ['Q', dim, JSON.stringify(plan.quarters), ...access.bindings]) : [],
+    preparedReadArrays(ctx.em, statementName(before), before, [dim, plan.firstDay, ...access.bindings]),
   ]);
 
   const all = new RollupSeries(starts.length);

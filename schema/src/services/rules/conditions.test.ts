@@ -28,7 +28,7 @@ import { CHANGE_SOURCES, type ChangeSource } from '../context.js';
 import { createTicket, setTicketStatus } from '../tickets.js';
 import { createCustomer } from '../customers.js';
 import { addTeamMember, createTeam } from '../teams.js';
-import { listTickets } from '../ticketPages.js';
+import { listTickets } from '../ticketReads.js';
 import { FIELD_SQL, TYPE_SQL } from './conditionSql.js';
 
 const ADMIN = 1;

@@ -1,5 +1,5 @@
 /**
- * The ticket pages' rows, read as arrays (hotReadArrays): the columns each statement selects and one mapper per
+ * The ticket pages' rows, read as arrays (preparedReadArrays): the columns each statement selects and one mapper per
  * record type (ticket, customer, macro, user) from a row position. Positional because building an object per
  * row cost as much as the read.
  */
@@ -8,8 +8,8 @@ import { toDate, type CustomerRecord, type MacroRecord, type TicketRecord, type 
 
 /**
  * Tickets are read with one SQL statement (tickets left-joined to their image's metadata), without entity
- * hydration, prepared once (hotRead): the REST list's and the ticket page's hot path. The image bytes are never
- * read here. `name` names the statement text (see hotRead).
+ * hydration, prepared once (preparedRead): the REST list's and the ticket page's hot path. The image bytes are never
+ * read here. `name` names the statement text (see preparedRead).
  */
 const TICKET_SELECT_COLUMNS = `t.id, t.title, t.type, t.priority, t.status, t.assignee_id, t.requester_id, t.macro_id, t.description, t.created_at, t.updated_at,
     i.id as image_id, i.mime_type as image_mime_type, i.byte_size as image_byte_size, i.width as image_width, i.height as image_height,

@@ -19,7 +19,7 @@ import {
   type TicketStatus,
   type TicketType,
 } from '../validation/rules.js';
-import { dateBinding, emKind, hotReadArrays, type DatabaseKind } from '../database.js';
+import { dateBinding, emKind, preparedReadArrays, type DatabaseKind } from '../database.js';
 import { matchesSql, parseSearch, type ParsedSearch } from './ticketSearch.js';
 import * as ticketAccess from './ticketAccess.js';
 import { whereSql } from './rules/conditionSql.js';
@@ -39,7 +39,7 @@ import {
   ticketRecordAt,
   userRecord,
   type TicketRelations,
-} from './ticketRows.js';
+} from './recordColumns.js';
 
 export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './connection.js';
 
@@ -99,10 +99,10 @@ export function decodeCursor(cursor: string | null | undefined, order: TicketOrd
 }
 
 async function loadTicketRows(ctx: ServiceContext, name: string, select: string, where: string, params: unknown[]): Promise<unknown[][]> {
-  // Rows as arrays (hotReadArrays): building an object per row cost as much as the read.
+  // Rows as arrays (preparedReadArrays): building an object per row cost as much as the read.
   // Named by its text too: the access condition's shape (an agent alone, with teams, an admin) changes it.
   const sql = `${select} ${where}`;
-  return hotReadArrays(ctx.em, `${name}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql, params);
+  return preparedReadArrays(ctx.em, `${name}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql, params);
 }
 
 async function loadTickets(ctx: ServiceContext, name: string, where: string, params: unknown[]): Promise<TicketRecord[]> {
@@ -373,7 +373,7 @@ export async function listTickets(
   const order = c.order === 'OLDEST' ? 'p.id asc' : c.order === 'NEWEST' ? 'p.id desc' : 'p.sk desc, p.id desc';
   bindings.push(first + 1);
   const want = { requester: page.relations?.requester ?? true, macro: page.relations?.macro ?? true, assignee: page.relations?.assignee ?? true };
-  // Column positions in the rows (arrays, see hotReadArrays): PAGE_COLUMNS, then each relation read.
+  // Column positions in the rows (arrays, see preparedReadArrays): PAGE_COLUMNS, then each relation read.
   const columns = [PAGE_COLUMNS.sql];
   const joins: string[] = [];
   let next = PAGE_COLUMNS.count;
@@ -407,7 +407,7 @@ export async function listTickets(
     order by ${order}`;
   // Named by its text: the filter's shape (which statuses, priorities, types, search or not, cursor or not) and the
   // relations read set it.
-  const rows = await hotReadArrays(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
+  const rows = await preparedReadArrays(ctx.em, `ticket_page_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, sql, bindings);
   const countsRow = rows[0];
   const statusCounts = {
     OPEN: Number(countsRow?.[COL.open] ?? 0),
