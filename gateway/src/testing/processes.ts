@@ -81,7 +81,7 @@ export async function startProcess(command: string, args: string[], options: Sta
   child.stdout!.on('data', listen('stdout'));
   child.stderr!.on('data', listen('stderr'));
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${options.name} did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const onData = () => {

@@ -181,7 +181,7 @@ describe('SIGTERM', () => {
       'SIGTERM drain',
       `2 of 2 in-flight uploads completed (REST 201, GraphQL ticket ${newId}); websocket closed ${closed.code}; new connections refused; exit code ${exit.code} after ${ms} ms; ${closedDb}`,
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('faults', () => {
@@ -330,5 +330,5 @@ describe('faults', () => {
     );
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
