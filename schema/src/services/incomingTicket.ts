@@ -204,7 +204,7 @@ export async function newTicket(
     description: ticketDescriptionFor(body === '(no text)' ? '' : body),
     type: DEFAULT_TICKET_TYPE,
     priority: DEFAULT_TICKET_PRIORITY,
-    assignee: assigneeId === null ? null : em.getReference(User, assigneeId),
+    assignee: userReference(em, assigneeId),
     team: teamId === null ? null : em.getReference(Team, teamId),
     requester: customer,
     macro: em.getReference(Macro, 1),
@@ -236,4 +236,9 @@ export async function newTicket(
     runRules: held === null,
     publish: () => void publishTicket(ctx, 'CREATED', ticket, eventAudience(assigned, eventAudience(created))),
   };
+}
+
+/** The agent by id as a reference for a new row, or none. */
+function userReference(em: Em, id: number | null): User | null {
+  return id === null ? null : em.getReference(User, id);
 }
